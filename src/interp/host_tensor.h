@@ -1,0 +1,53 @@
+// HostTensor: a tensor in host memory, with a dtype, extents and strides (elements). The interpreter's
+// values and the tool's .npy inputs and outputs are HostTensors.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "ir/type.h"
+
+namespace seam {
+
+class HostTensor {
+ public:
+  HostTensor() = default;
+  // A contiguous tensor filled with zeros. A scalar is a HostTensor of rank 0.
+  static HostTensor zeros(DType dtype, Shape shape);
+  // A tensor over given strides, with storage for every element they reach (for strided inputs).
+  static HostTensor zeros_strided(DType dtype, Shape shape, Shape strides);
+  // Uniform random values: floats in [-1, 1) (rounded to dtype), integers in [-8, 8), bools 50/50.
+  static HostTensor random(DType dtype, Shape shape, std::mt19937_64& rng);
+
+  DType dtype() const { return dtype_; }
+  const Shape& shape() const { return shape_; }
+  const Shape& strides() const { return strides_; }
+  int rank() const { return static_cast<int>(shape_.size()); }
+  int64_t numel() const;
+  bool is_contiguous() const;
+
+  // Element access by multi-index or by row-major linear index (over the logical shape). Values go
+  // through double for floating and bool dtypes and int64 for integer ones; set() rounds to the dtype
+  // (round-to-nearest-even for f16/bf16/f32).
+  double get_double(int64_t linear_index) const;
+  int64_t get_int(int64_t linear_index) const;
+  void set_double(int64_t linear_index, double value);
+  void set_int(int64_t linear_index, int64_t value);
+
+  // Raw storage, little endian, in the layout the strides describe.
+  std::vector<std::byte>& storage() { return storage_; }
+  const std::vector<std::byte>& storage() const { return storage_; }
+  // A contiguous copy.
+  HostTensor contiguous() const;
+
+ private:
+  int64_t offset_of(int64_t linear_index) const;  // element offset in storage
+  DType dtype_ = DType::Float32;
+  Shape shape_;
+  Shape strides_;
+  std::vector<std::byte> storage_;
+};
+
+}  // namespace seam

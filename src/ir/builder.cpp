@@ -1,0 +1,183 @@
+#include "ir/builder.h"
+
+#include <algorithm>
+
+#include "ir/infer.h"
+#include "ir/verify.h"
+#include "support/error.h"
+
+namespace seam {
+
+Value Builder::add(OpKind op, std::vector<Value> operands, Attrs attrs, std::optional<Type> declared) {
+  const int32_t id = static_cast<int32_t>(nodes_.size());
+  const OpInfo& info = op_info(op);
+  try {
+    std::vector<Type> operand_types;
+    operand_types.reserve(operands.size());
+    for (Value v : operands) {
+      SEAM_CHECK(v.id >= 0 && v.id < id, "operand %", v.id, " is not defined before this op");
+      operand_types.push_back(nodes_[static_cast<size_t>(v.id)].type);
+    }
+    attrs.normalize(info);
+    Type type = infer_type(op, operand_types, attrs, declared);
+    if (declared && info.category != OpCategory::Leaf)
+      SEAM_CHECK(*declared == type, "declared type ", declared->to_string(), " differs from the inferred ",
+                 type.to_string());
+    nodes_.push_back(Node{op, std::move(operands), std::move(attrs), std::move(type)});
+  } catch (const Error& e) {
+    throw Error(detail::concat("%", id, " = ", info.keyword, ": ", e.what()));
+  }
+  return Value{id};
+}
+
+const Type& Builder::type(Value v) const { return node(v).type; }
+
+const Node& Builder::node(Value v) const {
+  SEAM_CHECK(v.id >= 0 && v.id < num_nodes(), "value %", v.id, " does not exist");
+  return nodes_[static_cast<size_t>(v.id)];
+}
+
+int64_t Builder::normalize_axis(int64_t axis, int rank, const char* op) const {
+  SEAM_CHECK(axis >= -rank && axis < rank, op, ": axis ", axis, " out of range for rank ", rank);
+  return axis < 0 ? axis + rank : axis;
+}
+
+Value Builder::input(Type type, std::string name, Shape strides) {
+  Attrs attrs;
+  if (!name.empty()) attrs.set("name", std::move(name));
+  if (!strides.empty()) attrs.set("strides", std::move(strides));
+  return add(OpKind::Input, {}, std::move(attrs), std::move(type));
+}
+
+Value Builder::constant(Number value, DType dtype) {
+  return add(OpKind::Const, {}, {{"value", value}}, Type::scalar(dtype));
+}
+
+Value Builder::full(Shape shape, DType dtype, Number value) {
+  return add(OpKind::Full, {}, {{"value", value}}, Type::tensor(dtype, std::move(shape)));
+}
+
+Value Builder::iota(int64_t length, DType dtype, Number start, Number step) {
+  return add(OpKind::Iota, {}, {{"start", start}, {"step", step}}, Type::tensor(dtype, {length}));
+}
+
+Value Builder::cast(Value x, DType dtype) { return add(OpKind::Cast, {x}, {{"dtype", dtype}}); }
+
+Value Builder::broadcast(Value x, std::vector<int64_t> new_axes) {
+  int out_rank = type(x).rank() + static_cast<int>(new_axes.size());
+  for (int64_t& a : new_axes) a = normalize_axis(a, out_rank, "broadcast");
+  std::sort(new_axes.begin(), new_axes.end());
+  return add(OpKind::Broadcast, {x}, {{"axes", std::move(new_axes)}});
+}
+
+Value Builder::expand(Value x, Shape shape) {
+  const Shape& in = type(x).shape;
+  for (size_t i = 0; i < shape.size() && i < in.size(); ++i)
+    if (shape[i] == -1) shape[i] = in[i];
+  return add(OpKind::Expand, {x}, {{"shape", std::move(shape)}});
+}
+
+Value Builder::squeeze(Value x, std::vector<int64_t> axes) {
+  for (int64_t& a : axes) a = normalize_axis(a, type(x).rank(), "squeeze");
+  std::sort(axes.begin(), axes.end());
+  return add(OpKind::Squeeze, {x}, {{"axes", std::move(axes)}});
+}
+
+Value Builder::reshape(Value x, Shape shape) {
+  auto infer_at = std::find(shape.begin(), shape.end(), -1);
+  if (infer_at != shape.end()) {
+    SEAM_CHECK(std::count(shape.begin(), shape.end(), -1) == 1, "reshape: at most one -1 in ",
+               shape_to_string(shape));
+    int64_t known = 1;
+    for (int64_t e : shape)
+      if (e != -1) known *= e;
+    int64_t numel = type(x).numel();
+    SEAM_CHECK(known > 0 && numel % known == 0, "reshape: cannot infer -1 viewing ", type(x).to_string(),
+               " as ", shape_to_string(shape));
+    *infer_at = numel / known;
+  }
+  return add(OpKind::Reshape, {x}, {{"shape", std::move(shape)}});
+}
+
+Value Builder::permute(Value x, std::vector<int64_t> perm) {
+  for (int64_t& p : perm) p = normalize_axis(p, type(x).rank(), "permute");
+  return add(OpKind::Permute, {x}, {{"perm", std::move(perm)}});
+}
+
+Value Builder::slice(Value x, std::vector<int64_t> starts, std::vector<int64_t> stops,
+                     std::vector<int64_t> steps) {
+  return add(OpKind::Slice, {x},
+             {{"starts", std::move(starts)}, {"stops", std::move(stops)}, {"steps", std::move(steps)}});
+}
+
+Value Builder::slice_axis(Value x, int64_t axis, int64_t start, int64_t stop, int64_t step) {
+  const Shape& shape = type(x).shape;
+  const int rank = type(x).rank();
+  axis = normalize_axis(axis, rank, "slice");
+  SEAM_CHECK(step >= 1, "slice: step must be >= 1, got ", step);
+  const int64_t extent = shape[axis];
+  auto clamp = [extent](int64_t i) {
+    if (i < 0) i += extent;
+    return std::clamp<int64_t>(i, 0, extent);
+  };
+  std::vector<int64_t> starts(rank, 0), stops(shape.begin(), shape.end()), steps(rank, 1);
+  starts[axis] = clamp(start);
+  stops[axis] = std::max(starts[axis], clamp(stop));
+  steps[axis] = step;
+  return slice(x, std::move(starts), std::move(stops), std::move(steps));
+}
+
+Value Builder::pad(Value x, std::vector<int64_t> low, std::vector<int64_t> high, Number value) {
+  return add(OpKind::Pad, {x}, {{"low", std::move(low)}, {"high", std::move(high)}, {"value", value}});
+}
+
+Value Builder::cat(std::vector<Value> xs, int64_t axis) {
+  SEAM_CHECK(!xs.empty(), "cat needs at least one operand");
+  axis = normalize_axis(axis, type(xs[0]).rank(), "cat");
+  return add(OpKind::Cat, std::move(xs), {{"axis", axis}});
+}
+
+Value Builder::broadcast_to(Value x, const Shape& shape) {
+  const Type& t = type(x);
+  SEAM_CHECK(!t.is_scalar, "broadcast_to needs a tensor");
+  SEAM_CHECK(t.rank() <= static_cast<int>(shape.size()), "broadcast_to: cannot broadcast ", t.to_string(),
+             " to the lower rank ", shape_to_string(shape));
+  if (t.shape == shape) return x;
+  int leading = static_cast<int>(shape.size()) - t.rank();
+  Value y = x;
+  if (leading > 0) {
+    std::vector<int64_t> axes(leading);
+    for (int i = 0; i < leading; ++i) axes[i] = i;
+    y = broadcast(y, axes);
+  }
+  return type(y).shape == shape ? y : expand(y, shape);
+}
+
+Value Builder::reduce(OpKind op, Value x, std::vector<int64_t> axes, bool keepdim) {
+  for (int64_t& a : axes) a = normalize_axis(a, type(x).rank(), "reduction");
+  std::sort(axes.begin(), axes.end());
+  return add(op, {x}, {{"axes", std::move(axes)}, {"keepdim", keepdim}});
+}
+
+Value Builder::linear(Value x, Value weight, std::optional<Value> bias) {
+  std::vector<Value> operands = {x, weight};
+  if (bias) operands.push_back(*bias);
+  return add(OpKind::Linear, std::move(operands));
+}
+
+Fusion Builder::finish(std::vector<FusionOutput> outputs) {
+  for (const FusionOutput& out : outputs)
+    SEAM_CHECK(out.value.id >= 0 && out.value.id < num_nodes(), "output %", out.value.id,
+               " is not a value of this fusion");
+  Fusion fusion(std::move(name_), std::move(nodes_), std::move(outputs));
+  verify(fusion);
+  return fusion;
+}
+
+Fusion Builder::finish(const std::vector<Value>& outputs) {
+  std::vector<FusionOutput> named;
+  for (Value v : outputs) named.push_back({v, ""});
+  return finish(std::move(named));
+}
+
+}  // namespace seam

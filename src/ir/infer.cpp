@@ -1,0 +1,344 @@
+#include "ir/infer.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "support/error.h"
+
+namespace seam {
+namespace {
+
+PromotionTier tier_of(const Type& t) {
+  if (t.is_scalar) return PromotionTier::Scalar;
+  return t.rank() == 0 ? PromotionTier::ZeroDimTensor : PromotionTier::Tensor;
+}
+
+DType promoted(const std::vector<Type>& operands, size_t first = 0) {
+  std::vector<PromotionOperand> ops;
+  for (size_t i = first; i < operands.size(); ++i) ops.push_back({operands[i].dtype, tier_of(operands[i])});
+  return result_type(ops.data(), static_cast<int>(ops.size()));
+}
+
+// A literal fits a dtype when its category is not higher (2.5 cannot initialize an i32).
+void check_literal_fits(const Number& value, DType dtype, std::string_view what) {
+  DTypeCategory literal = value.kind() == Number::Kind::Bool    ? DTypeCategory::Bool
+                          : value.kind() == Number::Kind::Int ? DTypeCategory::Integer
+                                                                : DTypeCategory::Floating;
+  SEAM_CHECK(literal <= dtype_category(dtype), what, " ", value.to_string(), " does not fit dtype ",
+             dtype_name(dtype));
+}
+
+void check_extents(const Shape& shape, std::string_view what) {
+  for (int64_t e : shape) SEAM_CHECK(e >= 0, what, " has a negative extent in ", shape_to_string(shape));
+}
+
+const Type& tensor_operand(const std::vector<Type>& operands, size_t i, std::string_view op) {
+  SEAM_CHECK(!operands[i].is_scalar, "op '", op, "' needs a tensor operand, got scalar ",
+             operands[i].to_string());
+  return operands[i];
+}
+
+// Axes must be strictly increasing and inside [0, rank).
+void check_axes(const std::vector<int64_t>& axes, int rank, std::string_view op) {
+  for (size_t i = 0; i < axes.size(); ++i) {
+    SEAM_CHECK(axes[i] >= 0 && axes[i] < rank, "op '", op, "': axis ", axes[i],
+               " out of range for rank ", rank);
+    SEAM_CHECK(i == 0 || axes[i] > axes[i - 1], "op '", op, "': axes must be strictly increasing, got ",
+               shape_to_string(axes));
+  }
+}
+
+void check_per_axis(const std::vector<int64_t>& list, int rank, std::string_view op,
+                    std::string_view key) {
+  SEAM_CHECK(static_cast<int>(list.size()) == rank, "op '", op, "': '", key, "' has ", list.size(),
+             " entries for rank ", rank);
+}
+
+Type infer_leaf(OpKind op, const Attrs& attrs, const std::optional<Type>& declared) {
+  std::string_view name = op_name(op);
+  SEAM_CHECK(declared.has_value(), "op '", name, "' needs a declared result type");
+  const Type& t = *declared;
+  check_extents(t.shape, "declared type");
+  switch (op) {
+    case OpKind::Input:
+      if (const AttrValue* strides = attrs.find("strides")) {
+        SEAM_CHECK(!t.is_scalar, "a scalar input has no strides");
+        const auto& s = std::get<std::vector<int64_t>>(*strides);
+        check_per_axis(s, t.rank(), name, "strides");
+        for (int64_t v : s) SEAM_CHECK(v >= 0, "input strides must be non-negative, got ", shape_to_string(s));
+      }
+      break;
+    case OpKind::Const:
+      SEAM_CHECK(t.is_scalar, "const must have a scalar type, got ", t.to_string());
+      check_literal_fits(attrs.get_number("value"), t.dtype, "value");
+      break;
+    case OpKind::Full:
+      SEAM_CHECK(!t.is_scalar, "full must have a tensor type, got ", t.to_string());
+      check_literal_fits(attrs.get_number("value"), t.dtype, "value");
+      break;
+    case OpKind::Iota:
+      SEAM_CHECK(!t.is_scalar && t.rank() == 1, "iota must have a rank-1 tensor type, got ", t.to_string());
+      SEAM_CHECK(t.dtype != DType::Bool, "iota cannot have dtype bool");
+      check_literal_fits(attrs.get_number("start"), t.dtype, "start");
+      check_literal_fits(attrs.get_number("step"), t.dtype, "step");
+      SEAM_CHECK(attrs.get_number("step").as_double() != 0.0, "iota step must not be zero");
+      break;
+    default: SEAM_ASSERT(false, "not a leaf");
+  }
+  return t;
+}
+
+Type infer_pointwise(OpKind op, const std::vector<Type>& operands) {
+  std::string_view name = op_name(op);
+  const Type* shaped = nullptr;
+  for (const Type& t : operands) {
+    if (t.is_scalar) continue;
+    if (!shaped) shaped = &t;
+    SEAM_CHECK(t.shape == shaped->shape, "op '", name, "': operand shapes differ (",
+               shaped->to_string(), " vs ", t.to_string(),
+               "); broadcast and expand operands to one shape first");
+  }
+  Type result = shaped ? Type::tensor(DType::Float32, shaped->shape) : Type::scalar(DType::Float32);
+  const OpInfo& info = op_info(op);
+  switch (info.dtype_rule) {
+    case DTypeRule::Same:
+      result.dtype = operands[0].dtype;
+      SEAM_CHECK(result.dtype != DType::Bool, "op '", name, "' does not accept bool");
+      break;
+    case DTypeRule::ToFloat:
+      result.dtype = is_floating(operands[0].dtype) ? operands[0].dtype : DType::Float32;
+      break;
+    case DTypeRule::ToBool:
+    case DTypeRule::Compare:
+    case DTypeRule::Logical: result.dtype = DType::Bool; break;
+    case DTypeRule::Promote:
+      result.dtype = promoted(operands);
+      SEAM_CHECK(result.dtype != DType::Bool, "op '", name,
+                 "' does not accept bool operands; use logical ops or cast first");
+      break;
+    case DTypeRule::PromoteFloat:
+      result.dtype = promoted(operands);
+      if (!is_floating(result.dtype)) result.dtype = DType::Float32;
+      break;
+    case DTypeRule::Where:
+      SEAM_CHECK(operands[0].dtype == DType::Bool, "where: condition must be bool, got ",
+                 dtype_name(operands[0].dtype));
+      result.dtype = promoted(operands, 1);
+      break;
+    case DTypeRule::None: SEAM_ASSERT(false, "pointwise op without a dtype rule");
+  }
+  return result;
+}
+
+Shape broadcast_batch(const Shape& a, const Shape& b, std::string_view op) {
+  size_t rank = std::max(a.size(), b.size());
+  Shape out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t ea = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t eb = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    SEAM_CHECK(ea == eb || ea == 1 || eb == 1, "op '", op, "': batch extents ", shape_to_string(a),
+               " and ", shape_to_string(b), " do not broadcast");
+    out[i] = ea == 1 ? eb : ea;
+  }
+  return out;
+}
+
+Type infer_opaque(OpKind op, const std::vector<Type>& operands) {
+  std::string_view name = op_name(op);
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const Type& t = tensor_operand(operands, i, name);
+    SEAM_CHECK(is_floating(t.dtype), "op '", name, "' needs floating operands, got ", t.to_string());
+    SEAM_CHECK(t.dtype == operands[0].dtype, "op '", name, "': operand dtypes differ (",
+               operands[0].to_string(), " vs ", t.to_string(), ")");
+  }
+  const Shape& a = operands[0].shape;
+  const Shape& b = operands[1].shape;
+  if (op == OpKind::Matmul) {
+    SEAM_CHECK(a.size() >= 2 && b.size() >= 2, "matmul needs operands of rank >= 2, got ",
+               operands[0].to_string(), " and ", operands[1].to_string());
+    SEAM_CHECK(a.back() == b[b.size() - 2], "matmul: inner extents differ (", operands[0].to_string(),
+               " @ ", operands[1].to_string(), ")");
+    Shape out = broadcast_batch(Shape(a.begin(), a.end() - 2), Shape(b.begin(), b.end() - 2), name);
+    out.push_back(a[a.size() - 2]);
+    out.push_back(b.back());
+    return Type::tensor(operands[0].dtype, out);
+  }
+  SEAM_CHECK(a.size() >= 1 && b.size() == 2, "linear needs x of rank >= 1 and a weight of rank 2, got ",
+             operands[0].to_string(), " and ", operands[1].to_string());
+  SEAM_CHECK(a.back() == b[1], "linear: x's last extent ", a.back(), " differs from the weight's ", b[1]);
+  if (operands.size() == 3)
+    SEAM_CHECK(operands[2].shape == Shape{b[0]}, "linear: bias must be [", b[0], "], got ",
+               operands[2].to_string());
+  Shape out = a;
+  out.back() = b[0];
+  return Type::tensor(operands[0].dtype, out);
+}
+
+Type infer_movement(OpKind op, const std::vector<Type>& operands, const Attrs& attrs) {
+  std::string_view name = op_name(op);
+  const Type& in = tensor_operand(operands, 0, name);
+  const int rank = in.rank();
+  Shape out;
+  switch (op) {
+    case OpKind::Broadcast: {
+      const auto& axes = attrs.get_ints("axes");
+      int out_rank = rank + static_cast<int>(axes.size());
+      check_axes(axes, out_rank, name);
+      size_t next_in = 0, next_axis = 0;
+      for (int i = 0; i < out_rank; ++i) {
+        if (next_axis < axes.size() && axes[next_axis] == i) {
+          out.push_back(1);
+          ++next_axis;
+        } else {
+          out.push_back(in.shape[next_in++]);
+        }
+      }
+      break;
+    }
+    case OpKind::Expand: {
+      out = attrs.get_ints("shape");
+      check_per_axis(out, rank, name, "shape");
+      for (int i = 0; i < rank; ++i)
+        SEAM_CHECK(out[i] == in.shape[i] || (in.shape[i] == 1 && out[i] >= 0), "expand: axis ", i,
+                   " of extent ", in.shape[i], " cannot become ", out[i], " (only extent 1 expands)");
+      break;
+    }
+    case OpKind::Squeeze: {
+      const auto& axes = attrs.get_ints("axes");
+      check_axes(axes, rank, name);
+      for (int64_t a : axes)
+        SEAM_CHECK(in.shape[a] == 1, "squeeze: axis ", a, " has extent ", in.shape[a], ", not 1");
+      for (int i = 0; i < rank; ++i)
+        if (!std::binary_search(axes.begin(), axes.end(), i)) out.push_back(in.shape[i]);
+      break;
+    }
+    case OpKind::Reshape: {
+      out = attrs.get_ints("shape");
+      check_extents(out, "reshape target");
+      SEAM_CHECK(Type::tensor(in.dtype, out).numel() == in.numel(), "reshape: cannot view ",
+                 in.to_string(), " (", in.numel(), " elements) as ", shape_to_string(out));
+      break;
+    }
+    case OpKind::Permute: {
+      const auto& perm = attrs.get_ints("perm");
+      check_per_axis(perm, rank, name, "perm");
+      std::vector<bool> seen(rank, false);
+      for (int64_t p : perm) {
+        SEAM_CHECK(p >= 0 && p < rank && !seen[p], "permute: ", shape_to_string(perm),
+                   " is not a permutation of 0..", rank - 1);
+        seen[p] = true;
+        out.push_back(in.shape[p]);
+      }
+      break;
+    }
+    case OpKind::Slice: {
+      const auto &starts = attrs.get_ints("starts"), &stops = attrs.get_ints("stops"),
+                 &steps = attrs.get_ints("steps");
+      check_per_axis(starts, rank, name, "starts");
+      check_per_axis(stops, rank, name, "stops");
+      check_per_axis(steps, rank, name, "steps");
+      for (int i = 0; i < rank; ++i) {
+        SEAM_CHECK(0 <= starts[i] && starts[i] <= stops[i] && stops[i] <= in.shape[i], "slice: axis ", i,
+                   ": need 0 <= start <= stop <= extent, got start ", starts[i], ", stop ", stops[i],
+                   ", extent ", in.shape[i]);
+        SEAM_CHECK(steps[i] >= 1, "slice: axis ", i, ": step must be >= 1, got ", steps[i]);
+        out.push_back((stops[i] - starts[i] + steps[i] - 1) / steps[i]);
+      }
+      break;
+    }
+    case OpKind::Pad: {
+      const auto &low = attrs.get_ints("low"), &high = attrs.get_ints("high");
+      check_per_axis(low, rank, name, "low");
+      check_per_axis(high, rank, name, "high");
+      check_literal_fits(attrs.get_number("value"), in.dtype, "pad value");
+      for (int i = 0; i < rank; ++i) {
+        int64_t e = in.shape[i] + low[i] + high[i];
+        SEAM_CHECK(e >= 0, "pad: axis ", i, ": extent ", in.shape[i], " padded by ", low[i], " and ",
+                   high[i], " is negative");
+        out.push_back(e);
+      }
+      break;
+    }
+    case OpKind::Cat: {
+      int64_t axis = attrs.get_int("axis");
+      SEAM_CHECK(axis >= 0 && axis < rank, "cat: axis ", axis, " out of range for rank ", rank);
+      out = in.shape;
+      out[axis] = 0;
+      for (size_t i = 0; i < operands.size(); ++i) {
+        const Type& t = tensor_operand(operands, i, name);
+        SEAM_CHECK(t.dtype == in.dtype, "cat: operand ", i, " has dtype ", dtype_name(t.dtype),
+                   ", operand 0 has ", dtype_name(in.dtype));
+        SEAM_CHECK(t.rank() == rank, "cat: operand ", i, " has rank ", t.rank(), ", operand 0 has ", rank);
+        for (int d = 0; d < rank; ++d)
+          SEAM_CHECK(d == axis || t.shape[d] == in.shape[d], "cat: operand ", i, " is ", t.to_string(),
+                     ", operand 0 is ", in.to_string(), "; they may differ only on axis ", axis);
+        out[axis] += t.shape[axis];
+      }
+      break;
+    }
+    default: SEAM_ASSERT(false, "not a movement op");
+  }
+  return Type::tensor(in.dtype, out);
+}
+
+Type infer_reduction(OpKind op, const std::vector<Type>& operands, const Attrs& attrs) {
+  std::string_view name = op_name(op);
+  const Type& in = tensor_operand(operands, 0, name);
+  const auto& axes = attrs.get_ints("axes");
+  SEAM_CHECK(!axes.empty(), "op '", name, "' needs at least one axis");
+  check_axes(axes, in.rank(), name);
+  bool keepdim = attrs.get_bool("keepdim");
+  Shape out;
+  for (int i = 0; i < in.rank(); ++i) {
+    bool reduced = std::binary_search(axes.begin(), axes.end(), i);
+    if (reduced && op != OpKind::Sum)
+      SEAM_CHECK(in.shape[i] > 0, "op '", name, "': cannot reduce axis ", i, " of extent 0");
+    if (!reduced) out.push_back(in.shape[i]);
+    else if (keepdim) out.push_back(1);
+  }
+  DType dtype = in.dtype;
+  if (op == OpKind::Sum && !is_floating(dtype)) dtype = DType::Int64;  // like torch.sum
+  return Type::tensor(dtype, out);
+}
+
+}  // namespace
+
+Type infer_type(OpKind op, const std::vector<Type>& operands, const Attrs& attrs,
+                const std::optional<Type>& declared) {
+  const OpInfo& info = op_info(op);
+  const int arity = static_cast<int>(operands.size());
+  SEAM_CHECK(arity >= info.min_arity && (info.max_arity < 0 || arity <= info.max_arity), "op '",
+             info.keyword, "' takes ",
+             info.max_arity < 0                ? "at least " + std::to_string(info.min_arity)
+             : info.min_arity == info.max_arity ? std::to_string(info.min_arity)
+                                                : std::to_string(info.min_arity) + " to " +
+                                                      std::to_string(info.max_arity),
+             " operand(s), got ", arity);
+  switch (info.category) {
+    case OpCategory::Leaf: return infer_leaf(op, attrs, declared);
+    case OpCategory::Unary:
+    case OpCategory::Binary:
+    case OpCategory::Ternary: return infer_pointwise(op, operands);
+    case OpCategory::Cast: {
+      Type result = operands[0];
+      result.dtype = attrs.get_dtype("dtype");
+      return result;
+    }
+    case OpCategory::Movement: return infer_movement(op, operands, attrs);
+    case OpCategory::Reduction: return infer_reduction(op, operands, attrs);
+    case OpCategory::Opaque: return infer_opaque(op, operands);
+  }
+  SEAM_ASSERT(false, "unknown op category");
+}
+
+DType pointwise_compute_dtype(OpKind op, const std::vector<Type>& operands) {
+  const OpInfo& info = op_info(op);
+  switch (info.dtype_rule) {
+    case DTypeRule::Compare: return promoted(operands);
+    case DTypeRule::Logical:
+    case DTypeRule::ToBool: return DType::Bool;
+    default: return infer_pointwise(op, operands).dtype;
+  }
+}
+
+}  // namespace seam
