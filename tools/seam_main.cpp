@@ -1,2 +1,88 @@
+// seam: the command-line tool. Every pipeline stage can be run alone from here.
 #include <cstdio>
-int main() { std::puts("seam: under construction"); return 1; }
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include "commands.h"
+#include "support/error.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: seam COMMAND [ARGS]
+
+Fusions:
+  print FILE                 parse and verify a fusion, print it in canonical form
+  verify FILE                parse and verify a fusion, print a one-line summary
+  run FILE [options]         run a fusion on the reference interpreter
+      --input NAME=PATH      an input from a .npy file (NAME: input name or index); repeatable
+      --inputs DIR           inputs from DIR/NAME.npy where present
+      --seed N               seed for inputs not given (random; default 0)
+      --out DIR              write each output to DIR/NAME.npy
+      --expect DIR           compare each output with DIR/NAME.npy (exit 3 when they differ)
+      --rtol X --atol Y      tolerances for --expect (default: per dtype, like torch.testing)
+      --backend interp       where to run (interp: the reference interpreter)
+Workloads:
+  workload rope --config NAME [--batch B] [--seq T] [--contract thunder|rope-only] [--backward] [-o FILE]
+  workload transformer [--layers N] [-o FILE]
+                             print a built-in workload as fusion text
+Passes and segmentation:
+  passes FILE [--each]       run the pre-segmentation pipeline (--each: print after every pass)
+  pass NAME FILE             run one pass alone
+  segment FILE [--strategy auto|exact|greedy|nvfuser] [--no-passes] [--draw OUT.svg|OUT.dot]
+                             partition into kernels and print the segmented fusion
+Other:
+  demo                       the default example: build Llama-2-13b RoPE, print, verify, run it small
+  help                       this text
+
+FILE may be '-' for standard input. Exit codes: 0 ok, 1 error, 2 usage, 3 outputs differ.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace seam::tool;
+  if (argc < 2 || !std::strcmp(argv[1], "help") || !std::strcmp(argv[1], "--help") ||
+      !std::strcmp(argv[1], "-h")) {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? kExitUsage : kExitOk;
+  }
+  const std::string command = argv[1];
+  struct Entry {
+    const char* name;
+    int (*run)(Args&);
+    std::set<std::string> switches;
+  };
+  const Entry entries[] = {
+      {"print", cmd_print, {}},
+      {"verify", cmd_verify, {}},
+      {"run", cmd_run, {}},
+      {"workload", cmd_workload, {"backward"}},
+      {"passes", cmd_passes, {"each"}},
+      {"pass", cmd_pass, {}},
+      {"segment", cmd_segment, {"no-passes"}},
+      {"demo", cmd_demo, {}},
+  };
+  try {
+    for (const Entry& entry : entries) {
+      if (command != entry.name) continue;
+      Args args(argc, argv, 2, entry.switches);
+      return entry.run(args);
+    }
+    std::fprintf(stderr, "seam: unknown command '%s'\n\n%s", command.c_str(), kUsage);
+    return kExitUsage;
+  } catch (const seam::Error& e) {
+    std::fprintf(stderr, "seam: error: %s\n", e.what());
+    return kExitError;
+  } catch (const seam::InternalError& e) {
+    std::fprintf(stderr, "seam: internal error (a bug in seam): %s\n", e.what());
+    return kExitError;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "seam: error: out of memory\n");
+    return kExitError;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "seam: error: %s\n", e.what());
+    return kExitError;
+  }
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds seam and runs the whole test suite.
+# Usage: scripts/test.sh [--sanitize]   (--sanitize: AddressSanitizer + UndefinedBehaviorSanitizer build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install_deps.sh
+if [[ "${1:-}" == "--sanitize" ]]; then
+  dir=build-asan
+  SEAM_BUILD_TYPE=Debug scripts/build.sh "$dir" -DSEAM_SANITIZE=ON
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+else
+  dir=build
+  scripts/build.sh "$dir"
+fi
+ctest --test-dir "$dir" --output-on-failure -j"$(nproc)"

@@ -1,0 +1,26 @@
+// The subcommands of the seam tool; each returns the process exit code.
+#pragma once
+
+#include "args.h"
+#include "ir/fusion.h"
+
+namespace seam::tool {
+
+// Exit codes: 0 success, 1 bad input or failure, 2 usage, 3 outputs differ from expected.
+inline constexpr int kExitOk = 0, kExitError = 1, kExitUsage = 2, kExitMismatch = 3;
+
+int cmd_print(Args& args);
+int cmd_verify(Args& args);
+int cmd_run(Args& args);
+int cmd_workload(Args& args);
+int cmd_pass(Args& args);
+int cmd_passes(Args& args);
+int cmd_segment(Args& args);
+int cmd_demo(Args& args);
+
+// Reads and parses a fusion file ("-" reads standard input).
+Fusion load_fusion(const std::string& path);
+// Writes text to a file, or to standard output when path is empty or "-".
+void write_text(const std::string& path, const std::string& text);
+
+}  // namespace seam::tool
