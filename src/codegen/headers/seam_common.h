@@ -1,0 +1,199 @@
+// Helpers shared by generated kernels on the GPU (NVRTC) and on the host (the host C++ backend).
+// SEAM_FN is `__device__ __forceinline__` on the GPU and `inline` on the host, so the same kernel body
+// compiles on both. Every pointwise op of the op table has a function seam_<keyword> here, operating in
+// the op's compute type (float for f16/bf16 operands, which the generated code converts first).
+// Semantics follow docs/IR.md and the reference interpreter.
+#pragma once
+
+// Storage types of the half-precision dtypes: raw bits, converted explicitly.
+struct seam_bf16 {
+  unsigned short bits;
+};
+struct seam_f16 {
+  unsigned short bits;
+};
+typedef long long seam_i64;
+
+// ---- conversions -----------------------------------------------------------------------------------
+SEAM_FN float seam_bf16_to_float(seam_bf16 x) { return seam_bits_to_float(((unsigned int)x.bits) << 16); }
+SEAM_FN float seam_f16_to_float(seam_f16 x) { return seam_f16_bits_to_float(x.bits); }
+
+template <class To>
+struct seam_converter;
+
+// From every storage type to float/double/ints/bool and back. Conversions to half types round to nearest
+// even; float to integer truncates toward zero, NaN gives 0 and out-of-range values saturate.
+template <>
+struct seam_converter<float> {
+  SEAM_FN static float from(float x) { return x; }
+  SEAM_FN static float from(double x) { return (float)x; }
+  SEAM_FN static float from(seam_bf16 x) { return seam_bf16_to_float(x); }
+  SEAM_FN static float from(seam_f16 x) { return seam_f16_to_float(x); }
+  SEAM_FN static float from(int x) { return (float)x; }
+  SEAM_FN static float from(seam_i64 x) { return (float)x; }
+  SEAM_FN static float from(bool x) { return x ? 1.0f : 0.0f; }
+};
+template <>
+struct seam_converter<double> {
+  SEAM_FN static double from(float x) { return x; }
+  SEAM_FN static double from(double x) { return x; }
+  SEAM_FN static double from(seam_bf16 x) { return seam_bf16_to_float(x); }
+  SEAM_FN static double from(seam_f16 x) { return seam_f16_to_float(x); }
+  SEAM_FN static double from(int x) { return x; }
+  SEAM_FN static double from(seam_i64 x) { return (double)x; }
+  SEAM_FN static double from(bool x) { return x ? 1.0 : 0.0; }
+};
+template <>
+struct seam_converter<seam_bf16> {
+  SEAM_FN static seam_bf16 from(float x) { return seam_bf16{seam_float_to_bf16_bits(x)}; }
+  SEAM_FN static seam_bf16 from(double x) { return seam_bf16{seam_double_to_bf16_bits(x)}; }
+  SEAM_FN static seam_bf16 from(seam_bf16 x) { return x; }
+  SEAM_FN static seam_bf16 from(seam_f16 x) { return from(seam_f16_to_float(x)); }
+  SEAM_FN static seam_bf16 from(int x) { return from((double)x); }
+  SEAM_FN static seam_bf16 from(seam_i64 x) { return from((double)x); }
+  SEAM_FN static seam_bf16 from(bool x) { return from(x ? 1.0f : 0.0f); }
+};
+template <>
+struct seam_converter<seam_f16> {
+  SEAM_FN static seam_f16 from(float x) { return seam_f16{seam_float_to_f16_bits(x)}; }
+  SEAM_FN static seam_f16 from(double x) { return seam_f16{seam_double_to_f16_bits(x)}; }
+  SEAM_FN static seam_f16 from(seam_bf16 x) { return from(seam_bf16_to_float(x)); }
+  SEAM_FN static seam_f16 from(seam_f16 x) { return x; }
+  SEAM_FN static seam_f16 from(int x) { return from((double)x); }
+  SEAM_FN static seam_f16 from(seam_i64 x) { return from((double)x); }
+  SEAM_FN static seam_f16 from(bool x) { return from(x ? 1.0f : 0.0f); }
+};
+
+template <class Int>
+SEAM_FN Int seam_float_to_int(double x, double lo, double hi) {
+  if (x != x) return 0;
+  if (x <= lo) return (Int)lo;
+  if (x >= hi) return (Int)hi;
+  return (Int)x;
+}
+template <>
+struct seam_converter<int> {
+  SEAM_FN static int from(float x) { return seam_float_to_int<int>(x, -2147483648.0, 2147483647.0); }
+  SEAM_FN static int from(double x) { return seam_float_to_int<int>(x, -2147483648.0, 2147483647.0); }
+  SEAM_FN static int from(seam_bf16 x) { return from(seam_bf16_to_float(x)); }
+  SEAM_FN static int from(seam_f16 x) { return from(seam_f16_to_float(x)); }
+  SEAM_FN static int from(int x) { return x; }
+  SEAM_FN static int from(seam_i64 x) { return (int)(unsigned int)(unsigned long long)x; }
+  SEAM_FN static int from(bool x) { return x ? 1 : 0; }
+};
+template <>
+struct seam_converter<seam_i64> {
+  // 2^63 is exactly representable; values at or beyond it saturate.
+  SEAM_FN static seam_i64 from(double x) {
+    if (x != x) return 0;
+    if (x >= 9223372036854775808.0) return 9223372036854775807LL;
+    if (x <= -9223372036854775808.0) return (-9223372036854775807LL - 1);
+    return (seam_i64)x;
+  }
+  SEAM_FN static seam_i64 from(float x) { return from((double)x); }
+  SEAM_FN static seam_i64 from(seam_bf16 x) { return from((double)seam_bf16_to_float(x)); }
+  SEAM_FN static seam_i64 from(seam_f16 x) { return from((double)seam_f16_to_float(x)); }
+  SEAM_FN static seam_i64 from(int x) { return x; }
+  SEAM_FN static seam_i64 from(seam_i64 x) { return x; }
+  SEAM_FN static seam_i64 from(bool x) { return x ? 1 : 0; }
+};
+template <>
+struct seam_converter<bool> {
+  SEAM_FN static bool from(float x) { return x != 0.0f; }  // NaN != 0: true
+  SEAM_FN static bool from(double x) { return x != 0.0; }
+  SEAM_FN static bool from(seam_bf16 x) { return (x.bits & 0x7fff) != 0; }
+  SEAM_FN static bool from(seam_f16 x) { return (x.bits & 0x7fff) != 0; }
+  SEAM_FN static bool from(int x) { return x != 0; }
+  SEAM_FN static bool from(seam_i64 x) { return x != 0; }
+  SEAM_FN static bool from(bool x) { return x; }
+};
+
+template <class To, class From>
+SEAM_FN To seam_convert(From x) {
+  return seam_converter<To>::from(x);
+}
+
+// ---- pointwise math, named after the op table's keywords ----------------------------------------------
+SEAM_FN float seam_neg(float a) { return -a; }
+SEAM_FN double seam_neg(double a) { return -a; }
+SEAM_FN int seam_neg(int a) { return (int)(0u - (unsigned int)a); }
+SEAM_FN seam_i64 seam_neg(seam_i64 a) { return (seam_i64)(0ull - (unsigned long long)a); }
+SEAM_FN float seam_abs(float a) { return fabsf(a); }
+SEAM_FN double seam_abs(double a) { return fabs(a); }
+SEAM_FN int seam_abs(int a) { return a < 0 ? seam_neg(a) : a; }
+SEAM_FN seam_i64 seam_abs(seam_i64 a) { return a < 0 ? seam_neg(a) : a; }
+SEAM_FN float seam_exp(float a) { return expf(a); }
+SEAM_FN double seam_exp(double a) { return exp(a); }
+SEAM_FN float seam_log(float a) { return logf(a); }
+SEAM_FN double seam_log(double a) { return log(a); }
+SEAM_FN float seam_sqrt(float a) { return sqrtf(a); }
+SEAM_FN double seam_sqrt(double a) { return sqrt(a); }
+SEAM_FN float seam_rsqrt(float a) { return 1.0f / sqrtf(a); }
+SEAM_FN double seam_rsqrt(double a) { return 1.0 / sqrt(a); }
+SEAM_FN float seam_reciprocal(float a) { return 1.0f / a; }
+SEAM_FN double seam_reciprocal(double a) { return 1.0 / a; }
+SEAM_FN float seam_sin(float a) { return sinf(a); }
+SEAM_FN double seam_sin(double a) { return sin(a); }
+SEAM_FN float seam_cos(float a) { return cosf(a); }
+SEAM_FN double seam_cos(double a) { return cos(a); }
+SEAM_FN float seam_tanh(float a) { return tanhf(a); }
+SEAM_FN double seam_tanh(double a) { return tanh(a); }
+SEAM_FN float seam_sigmoid(float a) { return 1.0f / (1.0f + expf(-a)); }
+SEAM_FN double seam_sigmoid(double a) { return 1.0 / (1.0 + exp(-a)); }
+SEAM_FN float seam_erf(float a) { return erff(a); }
+SEAM_FN double seam_erf(double a) { return erf(a); }
+SEAM_FN bool seam_logical_not(bool a) { return !a; }
+
+template <class T>
+SEAM_FN T seam_add(T a, T b) { return a + b; }
+template <class T>
+SEAM_FN T seam_sub(T a, T b) { return a - b; }
+template <class T>
+SEAM_FN T seam_mul(T a, T b) { return a * b; }
+// Integer add/sub/mul wrap (two's complement), computed unsigned to avoid undefined behaviour.
+SEAM_FN int seam_add(int a, int b) { return (int)((unsigned int)a + (unsigned int)b); }
+SEAM_FN int seam_sub(int a, int b) { return (int)((unsigned int)a - (unsigned int)b); }
+SEAM_FN int seam_mul(int a, int b) { return (int)((unsigned int)a * (unsigned int)b); }
+SEAM_FN seam_i64 seam_add(seam_i64 a, seam_i64 b) { return (seam_i64)((unsigned long long)a + (unsigned long long)b); }
+SEAM_FN seam_i64 seam_sub(seam_i64 a, seam_i64 b) { return (seam_i64)((unsigned long long)a - (unsigned long long)b); }
+SEAM_FN seam_i64 seam_mul(seam_i64 a, seam_i64 b) { return (seam_i64)((unsigned long long)a * (unsigned long long)b); }
+SEAM_FN float seam_div(float a, float b) { return a / b; }
+SEAM_FN double seam_div(double a, double b) { return a / b; }
+SEAM_FN float seam_pow(float a, float b) { return powf(a, b); }
+SEAM_FN double seam_pow(double a, double b) { return pow(a, b); }
+template <class Int>
+SEAM_FN Int seam_int_pow(Int base, Int exponent) {
+  if (exponent < 0) {
+    if (base == 1) return 1;
+    if (base == -1) return (exponent % 2 == 0) ? 1 : -1;
+    return 0;
+  }
+  Int result = 1;
+  while (exponent > 0) {
+    if (exponent & 1) result = seam_mul(result, base);
+    base = seam_mul(base, base);
+    exponent >>= 1;
+  }
+  return result;
+}
+SEAM_FN int seam_pow(int a, int b) { return seam_int_pow<int>(a, b); }
+SEAM_FN seam_i64 seam_pow(seam_i64 a, seam_i64 b) { return seam_int_pow<seam_i64>(a, b); }
+// NaN-propagating, like torch.maximum/minimum.
+template <class T>
+SEAM_FN T seam_maximum(T a, T b) { return (a != a) ? a : ((b != b) ? b : (a > b ? a : b)); }
+template <class T>
+SEAM_FN T seam_minimum(T a, T b) { return (a != a) ? a : ((b != b) ? b : (a < b ? a : b)); }
+template <class T>
+SEAM_FN bool seam_eq(T a, T b) { return a == b; }
+template <class T>
+SEAM_FN bool seam_ne(T a, T b) { return a != b; }
+template <class T>
+SEAM_FN bool seam_lt(T a, T b) { return a < b; }
+template <class T>
+SEAM_FN bool seam_le(T a, T b) { return a <= b; }
+template <class T>
+SEAM_FN bool seam_gt(T a, T b) { return a > b; }
+template <class T>
+SEAM_FN bool seam_ge(T a, T b) { return a >= b; }
+SEAM_FN bool seam_logical_and(bool a, bool b) { return a && b; }
+SEAM_FN bool seam_logical_or(bool a, bool b) { return a || b; }

@@ -1,0 +1,39 @@
+// The host side of generated kernels (the host C++ backend, compiled by the system compiler): the same
+// kernel bodies as on the GPU, with seam's exact host rounding helpers.
+#pragma once
+
+#include <math.h>
+#include <string.h>
+
+#include "support/half.h"
+
+#define SEAM_FN inline
+#define SEAM_KERNEL extern "C"
+
+SEAM_FN float seam_bits_to_float(unsigned int bits) {
+  float out;
+  memcpy(&out, &bits, sizeof out);
+  return out;
+}
+SEAM_FN float seam_f16_bits_to_float(unsigned short bits) { return seam::f16_bits_to_float(bits); }
+SEAM_FN unsigned short seam_float_to_bf16_bits(float x) { return seam::float_to_bf16_bits(x); }
+SEAM_FN unsigned short seam_float_to_f16_bits(float x) { return seam::float_to_f16_bits(x); }
+SEAM_FN unsigned short seam_double_to_bf16_bits(double x) { return seam::double_to_bf16_bits(x); }
+SEAM_FN unsigned short seam_double_to_f16_bits(double x) { return seam::double_to_f16_bits(x); }
+
+SEAM_FN double seam_double_from_bits(unsigned long long bits) {
+  double out;
+  memcpy(&out, &bits, sizeof out);
+  return out;
+}
+
+#include "seam_common.h"
+
+template <int N, class T>
+SEAM_FN void seam_load(const T* __restrict__ src, T* dst) {
+  memcpy(dst, src, N * sizeof(T));
+}
+template <int N, class T>
+SEAM_FN void seam_store(T* __restrict__ dst, const T* src) {
+  memcpy(dst, src, N * sizeof(T));
+}

@@ -1,0 +1,231 @@
+#include "codegen/kernel_printer.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+#include "support/error.h"
+
+namespace seam {
+namespace {
+
+using kir::Stmt;
+
+std::string literal_text(const Number& n) {
+  switch (n.kind()) {
+    case Number::Kind::Bool: return n.as_bool() ? "true" : "false";
+    case Number::Kind::Int: return "((seam_i64)" + std::to_string(n.as_int()) + "LL)";
+    case Number::Kind::Float: break;
+  }
+  double v = n.as_double();
+  if (!std::isfinite(v)) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    return "seam_double_from_bits(" + std::to_string(bits) + "ULL)";
+  }
+  char buffer[64];
+  auto result = std::to_chars(buffer, buffer + sizeof buffer, v);
+  std::string text(buffer, result.ptr);
+  if (text.find_first_of(".e") == std::string::npos) text += ".0";
+  return text;
+}
+
+class BodyPrinter {
+ public:
+  BodyPrinter(const kir::Kernel& kernel, std::ostringstream& out) : kernel_(kernel), out_(out) {}
+
+  void block(const kir::Block& b, int depth) {
+    for (const Stmt& s : b) stmt(s, depth);
+  }
+
+ private:
+  std::string lane(const kir::Var& v) const { return v.name + (v.lanes == 1 ? "[0]" : "[l]"); }
+  std::string pad(int depth) const { return std::string(2 * depth, ' '); }
+  void declare(const kir::Var& v, int depth) {
+    out_ << pad(depth) << "alignas(16) " << kir::c_type(v.dtype) << " " << v.name << "[" << v.lanes << "];\n";
+  }
+  // Opens `for (l...)` when the value has several lanes and returns the indentation for the body.
+  int lane_loop(const kir::Var& v, int depth) {
+    if (v.lanes == 1) {
+      out_ << pad(depth) << "{ const int l = 0; (void)l;\n";
+    } else {
+      out_ << pad(depth) << "#pragma unroll\n" << pad(depth) << "for (int l = 0; l < " << v.lanes << "; ++l) {\n";
+    }
+    return depth + 1;
+  }
+  void close(int depth) { out_ << pad(depth) << "}\n"; }
+
+  const kir::Param& param(int p) const { return kernel_.params[static_cast<size_t>(p)]; }
+
+  void stmt(const Stmt& s, int depth) {
+    switch (s.kind) {
+      case Stmt::Kind::Let:
+        out_ << pad(depth) << "const idx_t " << s.name << " = " << kir::to_string(s.index) << ";\n";
+        return;
+      case Stmt::Kind::Comment: out_ << pad(depth) << "// " << s.name << "\n"; return;
+      case Stmt::Kind::Define: define(s, depth); return;
+      case Stmt::Kind::Declare: {
+        declare(s.var, depth);
+        int inner = lane_loop(s.var, depth);
+        out_ << pad(inner) << s.var.name << "[l] = seam_convert<" << kir::c_type(s.var.dtype) << ">("
+             << literal_text(s.literal) << ");\n";
+        close(depth);
+        return;
+      }
+      case Stmt::Kind::Assign: {
+        int inner = lane_loop(s.var, depth);
+        out_ << pad(inner) << s.var.name << "[l] = " << lane(s.source) << ";\n";
+        close(depth);
+        return;
+      }
+      case Stmt::Kind::If: {
+        out_ << pad(depth) << "if (";
+        bool first = true;
+        for (const kir::Bound& b : s.bounds) {
+          std::string i = kir::to_string(b.index);
+          if (b.lo) out_ << (first ? "" : " && ") << i << " >= " << *b.lo, first = false;
+          if (b.hi) out_ << (first ? "" : " && ") << i << " < " << *b.hi, first = false;
+        }
+        out_ << ") {\n";
+        block(s.then_block, depth + 1);
+        if (!s.else_block.empty()) {
+          out_ << pad(depth) << "} else {\n";
+          block(s.else_block, depth + 1);
+        }
+        out_ << pad(depth) << "}\n";
+        return;
+      }
+      case Stmt::Kind::Store: {
+        const kir::Param& p = param(s.param);
+        if (s.source.lanes > 1) {
+          out_ << pad(depth) << "seam_store<" << s.source.lanes << ">(" << p.name << " + " << kir::to_string(s.index)
+               << ", " << s.source.name << ");\n";
+        } else {
+          out_ << pad(depth) << p.name << "[" << kir::to_string(s.index) << "] = " << s.source.name << "[0];\n";
+        }
+        return;
+      }
+    }
+  }
+
+  void define(const Stmt& s, int depth) {
+    const kir::Var& v = s.var;
+    const kir::Expr& e = s.expr;
+    const std::string type = kir::c_type(v.dtype);
+    declare(v, depth);
+    switch (e.kind) {
+      case kir::Expr::Kind::Load: {
+        const kir::Param& p = param(e.param);
+        if (v.lanes > 1)
+          out_ << pad(depth) << "seam_load<" << v.lanes << ">(" << p.name << " + " << kir::to_string(e.offset) << ", "
+               << v.name << ");\n";
+        else
+          out_ << pad(depth) << v.name << "[0] = " << p.name << "[" << kir::to_string(e.offset) << "];\n";
+        return;
+      }
+      case kir::Expr::Kind::Scalar:
+        out_ << pad(depth) << v.name << "[0] = " << param(e.param).name << ";\n";
+        return;
+      case kir::Expr::Kind::Literal:
+        out_ << pad(depth) << v.name << "[0] = seam_convert<" << type << ">(" << literal_text(e.literal) << ");\n";
+        return;
+      default: break;
+    }
+    int inner = lane_loop(v, depth);
+    out_ << pad(inner) << v.name << "[l] = ";
+    switch (e.kind) {
+      case kir::Expr::Kind::Convert: out_ << "seam_convert<" << type << ">(" << lane(e.args[0]) << ")"; break;
+      case kir::Expr::Kind::Call: {
+        out_ << "seam_" << op_name(e.op) << "(";
+        for (size_t i = 0; i < e.args.size(); ++i) out_ << (i ? ", " : "") << lane(e.args[i]);
+        out_ << ")";
+        break;
+      }
+      case kir::Expr::Kind::Select:
+        out_ << "(" << lane(e.args[0]) << " ? " << lane(e.args[1]) << " : " << lane(e.args[2]) << ")";
+        break;
+      case kir::Expr::Kind::Iota: {
+        const bool floating = is_floating(v.dtype);
+        const std::string compute = floating ? "double" : "seam_i64";
+        out_ << "seam_convert<" << type << ">((" << compute << ")" << literal_text(e.literal) << " + (" << compute
+             << ")(" << kir::to_string(e.offset) << (v.lanes > 1 ? " + l" : "") << ") * (" << compute << ")"
+             << literal_text(e.step) << ")";
+        break;
+      }
+      default: SEAM_ASSERT(false);
+    }
+    out_ << ";\n";
+    close(depth);
+  }
+
+  const kir::Kernel& kernel_;
+  std::ostringstream& out_;
+};
+
+// The per-chunk dispatch shared by both entry points: chunk g belongs to the first output whose range
+// contains it.
+void print_dispatch(const kir::Kernel& kernel, std::ostringstream& out, int depth) {
+  std::string pad(2 * depth, ' ');
+  int64_t begin = 0;
+  for (size_t o = 0; o < kernel.outputs.size(); ++o) {
+    const kir::OutputProgram& program = kernel.outputs[o];
+    int64_t end = begin + program.chunks;
+    out << pad << (o == 0 ? "" : "} else ") << "if (g < " << end << ") {\n";
+    out << pad << "  const idx_t " << program.chunk << " = g - " << begin << ";\n";
+    BodyPrinter(kernel, out).block(program.body, depth + 1);
+    begin = end;
+  }
+  if (!kernel.outputs.empty()) out << pad << "}\n";
+}
+
+std::string param_type(const kir::Param& p) {
+  std::string type = kir::c_type(p.dtype);
+  switch (p.kind) {
+    case kir::Param::Kind::Input: return "const " + type + "* __restrict__";
+    case kir::Param::Kind::Output: return type + "* __restrict__";
+    case kir::Param::Kind::Scalar: return type;
+  }
+  SEAM_ASSERT(false);
+}
+
+}  // namespace
+
+std::string print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& shape) {
+  std::ostringstream out;
+  out << "#include \"seam_device.cuh\"\n\n";
+  out << "typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n\n";
+  out << "SEAM_KERNEL void __launch_bounds__(" << shape.block_size << ") " << kernel.name << "(";
+  for (size_t p = 0; p < kernel.params.size(); ++p)
+    out << (p ? ", " : "") << param_type(kernel.params[p]) << " " << kernel.params[p].name;
+  out << ") {\n";
+  out << "  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < " << kernel.total_chunks()
+      << "; g += (idx_t)gridDim.x * blockDim.x) {\n";
+  print_dispatch(kernel, out, 2);
+  out << "  }\n}\n";
+  return out.str();
+}
+
+std::string print_host_kernel(const kir::Kernel& kernel) {
+  std::ostringstream out;
+  out << "namespace " << kernel.name << "_ns {\n";
+  out << "typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
+  out << "}\n";
+  out << "SEAM_KERNEL void " << kernel.name << "(void** args) {\n";
+  out << "  using namespace " << kernel.name << "_ns;\n";
+  for (size_t p = 0; p < kernel.params.size(); ++p) {
+    const kir::Param& param = kernel.params[p];
+    std::string type = kir::c_type(param.dtype);
+    if (param.kind == kir::Param::Kind::Scalar)
+      out << "  const " << type << " " << param.name << " = *static_cast<const " << type << "*>(args[" << p << "]);\n";
+    else
+      out << "  " << param_type(param) << " " << param.name << " = static_cast<" << param_type(param)
+          << ">(args[" << p << "]);\n";
+  }
+  out << "  for (idx_t g = 0; g < " << kernel.total_chunks() << "; ++g) {\n";
+  print_dispatch(kernel, out, 2);
+  out << "  }\n}\n";
+  return out.str();
+}
+
+}  // namespace seam

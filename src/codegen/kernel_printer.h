@@ -1,0 +1,19 @@
+// Prints a lowered kernel as CUDA C++ (for NVRTC) or as host C++ (for the host backend). Both share the
+// kernel body; only the entry point differs: a grid-stride loop over chunks on the GPU, a plain loop over
+// the same chunks on the host (entry `void NAME(void** args)`, args in parameter order).
+#pragma once
+
+#include <string>
+
+#include "lower/kernel_ir.h"
+
+namespace seam {
+
+struct CudaLaunchShape {
+  int block_size = 256;
+};
+
+std::string print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& shape);
+std::string print_host_kernel(const kir::Kernel& kernel);
+
+}  // namespace seam

@@ -1,0 +1,34 @@
+// The host backend's compiler: generated host C++ (codegen/kernel_printer.h) compiled by the system C++
+// compiler into a shared object and loaded with dlopen. It lets CI, which has no GPU, execute the same
+// index and vector code that runs on the GPU.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace seam {
+
+class HostModule {
+ public:
+  using Entry = void (*)(void** args);
+  HostModule(void* handle, std::string path) : handle_(handle), path_(std::move(path)) {}
+  ~HostModule();
+  HostModule(const HostModule&) = delete;
+  HostModule& operator=(const HostModule&) = delete;
+
+  // The entry point of a kernel printed by print_host_kernel; throws when absent.
+  Entry entry(const std::string& kernel_name) const;
+
+ private:
+  void* handle_;
+  std::string path_;
+};
+
+// Compiles the kernel sources (each from print_host_kernel) into one shared object. The compiler is
+// $SEAM_HOST_CXX or `c++`. On failure throws seam::Error with the compiler's output and keeps the source
+// in a directory named in the message; `reproducer` (e.g. the fusion text) is written next to it.
+std::shared_ptr<HostModule> compile_host_kernels(const std::vector<std::string>& sources,
+                                                 const std::string& reproducer = "");
+
+}  // namespace seam

@@ -1,0 +1,36 @@
+#include "exec/host_kernel_runner.h"
+
+#include <algorithm>
+
+#include "support/error.h"
+
+namespace seam {
+
+std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Kernel& kernel,
+                                        const std::vector<HostTensor>& inputs,
+                                        const std::vector<Type>& output_types) {
+  std::vector<HostTensor> outputs;
+  for (const Type& t : output_types) {
+    // Poisoned so that an element the kernel fails to write cannot pass for a computed one.
+    HostTensor out = HostTensor::zeros(t.dtype, t.shape);
+    std::fill(out.storage().begin(), out.storage().end(), std::byte{t.dtype == DType::Bool ? 0x01 : 0x7f});
+    outputs.push_back(std::move(out));
+  }
+  std::vector<void*> args;
+  for (const kir::Param& p : kernel.params) {
+    const size_t i = static_cast<size_t>(p.fusion_index);
+    if (p.kind == kir::Param::Kind::Output) {
+      SEAM_ASSERT(i < outputs.size());
+      args.push_back(outputs[i].storage().data());
+    } else {
+      SEAM_ASSERT(i < inputs.size());
+      SEAM_CHECK(inputs[i].dtype() == p.dtype, "kernel input ", i, " has dtype ", dtype_name(inputs[i].dtype()),
+                 ", expected ", dtype_name(p.dtype));
+      args.push_back(const_cast<std::byte*>(inputs[i].storage().data()));
+    }
+  }
+  module.entry(kernel.name)(args.data());
+  return outputs;
+}
+
+}  // namespace seam

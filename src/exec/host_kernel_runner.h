@@ -1,0 +1,18 @@
+// Runs one lowered kernel through the host backend on host tensors.
+#pragma once
+
+#include <vector>
+
+#include "exec/host_compiler.h"
+#include "interp/host_tensor.h"
+#include "lower/kernel_ir.h"
+
+namespace seam {
+
+// `inputs` follow the kernel fusion's inputs (tensors laid out with their declared strides, scalars as
+// rank-0 tensors); returns contiguous outputs of `output_types`.
+std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Kernel& kernel,
+                                        const std::vector<HostTensor>& inputs,
+                                        const std::vector<Type>& output_types);
+
+}  // namespace seam

@@ -1,0 +1,83 @@
+#include "lower/kernel_ir.h"
+
+#include "support/error.h"
+
+namespace seam::kir {
+
+Index constant(int64_t value) {
+  return std::make_shared<const IndexNode>(IndexNode{IndexNode::Op::Const, value, "", nullptr, nullptr});
+}
+
+Index variable(std::string name) {
+  return std::make_shared<const IndexNode>(IndexNode{IndexNode::Op::Var, 0, std::move(name), nullptr, nullptr});
+}
+
+std::optional<int64_t> constant_value(const Index& index) {
+  if (index->op == IndexNode::Op::Const) return index->value;
+  return std::nullopt;
+}
+
+Index add(Index a, Index b) {
+  auto ca = constant_value(a), cb = constant_value(b);
+  if (ca && cb) return constant(*ca + *cb);
+  if (ca && *ca == 0) return b;
+  if (cb && *cb == 0) return a;
+  if (ca) std::swap(a, b);  // keep constants on the right: x + 3
+  return std::make_shared<const IndexNode>(IndexNode{IndexNode::Op::Add, 0, "", std::move(a), std::move(b)});
+}
+
+Index add(Index a, int64_t b) { return add(std::move(a), constant(b)); }
+
+Index mul(Index a, int64_t b) {
+  if (auto ca = constant_value(a)) return constant(*ca * b);
+  if (b == 0) return constant(0);
+  if (b == 1) return a;
+  return std::make_shared<const IndexNode>(IndexNode{IndexNode::Op::Mul, b, "", std::move(a), nullptr});
+}
+
+Index div(Index a, int64_t b) {
+  SEAM_ASSERT(b > 0);
+  if (auto ca = constant_value(a)) return constant(*ca / b);
+  if (b == 1) return a;
+  return std::make_shared<const IndexNode>(IndexNode{IndexNode::Op::Div, b, "", std::move(a), nullptr});
+}
+
+Index mod(Index a, int64_t b) {
+  SEAM_ASSERT(b > 0);
+  if (auto ca = constant_value(a)) return constant(*ca % b);
+  if (b == 1) return constant(0);
+  return std::make_shared<const IndexNode>(IndexNode{IndexNode::Op::Mod, b, "", std::move(a), nullptr});
+}
+
+std::string to_string(const Index& index) {
+  switch (index->op) {
+    case IndexNode::Op::Const: return std::to_string(index->value);
+    case IndexNode::Op::Var: return index->var;
+    case IndexNode::Op::Add: return "(" + to_string(index->a) + " + " + to_string(index->b) + ")";
+    case IndexNode::Op::Mul: return "(" + to_string(index->a) + " * " + std::to_string(index->value) + ")";
+    case IndexNode::Op::Div: return "(" + to_string(index->a) + " / " + std::to_string(index->value) + ")";
+    case IndexNode::Op::Mod: return "(" + to_string(index->a) + " % " + std::to_string(index->value) + ")";
+  }
+  SEAM_ASSERT(false);
+}
+
+int64_t Kernel::total_chunks() const {
+  int64_t total = 0;
+  for (const OutputProgram& o : outputs) total += o.chunks;
+  return total;
+}
+
+std::string c_type(DType dtype) {
+  switch (dtype) {
+    case DType::Bool: return "bool";
+    case DType::Int32: return "int";
+    case DType::Int64: return "seam_i64";
+    case DType::Float16: return "seam_f16";
+    case DType::BFloat16: return "seam_bf16";
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+  }
+  SEAM_ASSERT(false);
+}
+
+}  // namespace seam::kir

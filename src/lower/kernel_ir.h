@@ -1,0 +1,127 @@
+// The kernel IR: what lowering produces and the CUDA and host printers print. A kernel computes several
+// outputs (of any shapes) in one launch; each output is a program over "chunks" of `lanes` consecutive
+// elements of its innermost axis. Values are arrays of `lanes` elements (or 1 when uniform across the
+// lanes); index arithmetic is a small folded expression tree so that it can be analysed and printed.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/attr.h"
+#include "ir/fusion.h"
+
+namespace seam::kir {
+
+// ---- index arithmetic ---------------------------------------------------------------------------------
+struct IndexNode;
+using Index = std::shared_ptr<const IndexNode>;
+
+struct IndexNode {
+  enum class Op { Const, Var, Add, Mul, Div, Mod };
+  Op op;
+  int64_t value = 0;  // Const: the value; Mul/Div/Mod: the constant right operand
+  std::string var;    // Var
+  Index a, b;         // Add: a + b; Mul/Div/Mod: a op value
+};
+
+Index constant(int64_t value);
+Index variable(std::string name);
+Index add(Index a, Index b);
+Index add(Index a, int64_t b);
+Index mul(Index a, int64_t b);
+Index div(Index a, int64_t b);  // floor division of a non-negative index
+Index mod(Index a, int64_t b);
+std::optional<int64_t> constant_value(const Index& index);
+std::string to_string(const Index& index);
+
+// ---- values ------------------------------------------------------------------------------------------
+struct Var {
+  std::string name;
+  DType dtype;
+  int lanes;  // 1: the same for every lane
+};
+
+struct Param {
+  enum class Kind { Input, Output, Scalar };
+  Kind kind;
+  std::string name;
+  DType dtype;
+  int fusion_index;  // index into the kernel fusion's inputs (Input, Scalar) or outputs (Output)
+};
+
+// The right-hand side of a value definition.
+struct Expr {
+  enum class Kind {
+    Load,     // `lanes` elements of param `param` from `offset` (lanes 1: one element for all lanes)
+    Literal,  // `literal` converted to the dtype
+    Scalar,   // the scalar kernel parameter `param`
+    Convert,  // args[0] converted to the dtype
+    Call,     // seam_<keyword of op>(args...), arguments already in the compute dtype
+    Select,   // args[0] ? args[1] : args[2]
+    Iota,     // literal + (offset + lane) * step, lane stepping only when lanes > 1
+  };
+  Kind kind;
+  int param = -1;
+  Index offset;
+  Number literal;
+  Number step;
+  OpKind op = OpKind::Add;
+  std::vector<Var> args;
+};
+
+// ---- statements --------------------------------------------------------------------------------------
+struct Stmt;
+using Block = std::vector<Stmt>;
+
+// lo <= index < hi, either bound optional; a condition is a conjunction of these.
+struct Bound {
+  Index index;
+  std::optional<int64_t> lo, hi;
+};
+
+struct Stmt {
+  enum class Kind {
+    Let,      // index variable `name` = index
+    Define,   // value `var` = expr
+    Declare,  // value `var` initialized to literal (then assigned in branches)
+    Assign,   // var = source (same dtype and lanes, or source uniform)
+    If,       // if (all bounds hold) then_block else else_block
+    Store,    // param `param` at offset <- source (var.lanes elements)
+    Comment,
+  };
+  Kind kind;
+  std::string name;
+  Index index;
+  Var var;
+  Expr expr;
+  Number literal;
+  Var source;
+  std::vector<Bound> bounds;
+  Block then_block, else_block;
+  int param = -1;
+};
+
+// One output of the kernel: chunks of `lanes` consecutive elements.
+struct OutputProgram {
+  int param;           // the output parameter written
+  int64_t numel;
+  int lanes;           // elements per chunk (vector width)
+  int64_t chunks;      // numel / lanes
+  std::string chunk;   // name of the chunk-index variable the body reads
+  Block body;
+};
+
+struct Kernel {
+  std::string name;
+  std::vector<Param> params;
+  std::vector<OutputProgram> outputs;
+  bool index64 = false;  // 64-bit index arithmetic needed
+  int64_t total_chunks() const;
+};
+
+std::string c_type(DType dtype);  // the storage/compute C type of a dtype in generated code
+
+}  // namespace seam::kir
