@@ -194,11 +194,11 @@ std::string param_type(const kir::Param& p) {
 std::string print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& shape) {
   std::ostringstream out;
   out << "#include \"seam_device.cuh\"\n\n";
-  out << "typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n\n";
   out << "SEAM_KERNEL void __launch_bounds__(" << shape.block_size << ") " << kernel.name << "(";
   for (size_t p = 0; p < kernel.params.size(); ++p)
     out << (p ? ", " : "") << param_type(kernel.params[p]) << " " << kernel.params[p].name;
   out << ") {\n";
+  out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
   out << "  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < " << kernel.total_chunks()
       << "; g += (idx_t)gridDim.x * blockDim.x) {\n";
   print_dispatch(kernel, out, 2);
@@ -208,11 +208,8 @@ std::string print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& 
 
 std::string print_host_kernel(const kir::Kernel& kernel) {
   std::ostringstream out;
-  out << "namespace " << kernel.name << "_ns {\n";
-  out << "typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
-  out << "}\n";
   out << "SEAM_KERNEL void " << kernel.name << "(void** args) {\n";
-  out << "  using namespace " << kernel.name << "_ns;\n";
+  out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
   for (size_t p = 0; p < kernel.params.size(); ++p) {
     const kir::Param& param = kernel.params[p];
     std::string type = kir::c_type(param.dtype);

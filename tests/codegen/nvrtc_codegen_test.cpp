@@ -1,0 +1,62 @@
+// Generated CUDA must compile with NVRTC for sm_90 (no GPU needed), so a kernel that does not compile
+// fails CI. Many random kernels go into one program to keep the test fast.
+#include <gtest/gtest.h>
+
+#include "support/error.h"
+
+#include "codegen/embedded_headers.h"
+#include "codegen/kernel_printer.h"
+#include "lower/lower_pointwise.h"
+#include "runtime/nvrtc_compiler.h"
+#include "testing/random_fusion.h"
+
+namespace seam {
+namespace {
+
+CompileRequest request_for(const std::vector<kir::Kernel>& kernels) {
+  CompileRequest request;
+  request.arch = "sm_90";
+  for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
+  for (const kir::Kernel& k : kernels) {
+    request.source += print_cuda_kernel(k, CudaLaunchShape{}) + "\n";  // the include guard repeats safely
+    request.kernel_names.push_back(k.name);
+  }
+  return request;
+}
+
+TEST(NvrtcCodegen, RandomPointwiseKernelsCompileForSm90) {
+  if (!nvrtc_available()) GTEST_SKIP() << "built without NVRTC";
+  RandomFusionOptions options;
+  options.reductions = false;
+  options.opaque = false;
+  options.special_values = true;
+  std::vector<kir::Kernel> kernels;
+  for (uint64_t seed = 0; seed < 60; ++seed) {
+    options.max_extent = seed % 2 ? 16 : 4;
+    LoweringOptions lowering;
+    lowering.kernel_name = "kernel_" + std::to_string(seed);
+    kernels.push_back(lower_pointwise(random_fusion(seed, options), lowering));
+  }
+  CompiledKernel compiled = compile_cuda(request_for(kernels));
+  EXPECT_TRUE(compiled.is_cubin);
+  ASSERT_GE(compiled.binary.size(), 4u);
+  EXPECT_EQ(compiled.binary.substr(0, 4), "\x7f" "ELF");
+  EXPECT_EQ(compiled.symbols.size(), kernels.size());
+}
+
+TEST(NvrtcCodegen, BrokenSourceReportsTheLog) {
+  if (!nvrtc_available()) GTEST_SKIP() << "built without NVRTC";
+  CompileRequest request;
+  request.source = "#include \"seam_device.cuh\"\nSEAM_KERNEL void k() { undefined_thing(); }\n";
+  for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
+  request.kernel_names = {"k"};
+  try {
+    compile_cuda(request);
+    FAIL() << "expected a compile error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("undefined_thing"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace seam
