@@ -1,0 +1,99 @@
+#include "exec/executable.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "exec/cuda_executable.h"
+#include "exec/host_executable.h"
+#include "interp/interpreter.h"
+#include "lower/lower_pointwise.h"
+#include "passes/pipeline.h"
+#include "schedule/view.h"
+#include "support/error.h"
+
+namespace seam {
+
+Backend parse_backend(std::string_view name) {
+  if (name == "host") return Backend::Host;
+  if (name == "cuda") return Backend::Cuda;
+  throw Error(detail::concat("unknown backend '", name, "' (expected interp, host or cuda)"));
+}
+
+std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const ExecutableOptions& options) {
+  std::vector<CompiledStep> steps;
+  for (size_t g = 0; g < segmented.groups.size(); ++g) {
+    const SegmentGroup& group = segmented.groups[g];
+    if (group.kind == SchedulerKind::NoOp) continue;
+    SEAM_CHECK(group.kind == SchedulerKind::Pointwise, "group ", g, " needs a ", scheduler_name(group.kind),
+               " kernel, which this backend cannot generate yet (only pointwise kernels and views)");
+    KernelFusion kernel_fusion = extract_kernel_fusion(segmented, g);
+    LoweringOptions lowering;
+    lowering.kernel_name = segmented.fusion.name() + "_k" + std::to_string(steps.size());
+    lowering.max_vector_bytes = options.max_vector_bytes;
+    kir::Kernel kernel = lower_pointwise(kernel_fusion.fusion, lowering);
+    steps.push_back({g, std::move(kernel_fusion), std::move(kernel)});
+  }
+  return steps;
+}
+
+std::unique_ptr<Executable> Executable::compile(const Fusion& input_fusion, const ExecutableOptions& options) {
+  Fusion fusion = options.run_passes ? run_pipeline(input_fusion, PipelineOptions{}) : input_fusion;
+  SegmentedFusion segmented = segment_fusion(fusion, options.segment);
+  std::vector<CompiledStep> steps = lower_steps(segmented, options);
+  if (options.backend == Backend::Host)
+    return compile_host_executable(std::move(fusion), std::move(segmented), std::move(steps), options);
+  return compile_cuda_executable(std::move(fusion), std::move(segmented), std::move(steps), options);
+}
+
+Executable::Executable(Fusion fusion, SegmentedFusion segmented, std::vector<CompiledStep> steps,
+                       std::vector<std::string> sources, ExecutableOptions options)
+    : fusion_(std::move(fusion)),
+      segmented_(std::move(segmented)),
+      steps_(std::move(steps)),
+      sources_(std::move(sources)),
+      options_(std::move(options)) {}
+
+void Executable::check_inputs(const std::vector<HostTensor>& inputs) const {
+  const auto& declared = fusion_.inputs();
+  SEAM_CHECK(inputs.size() == declared.size(), "fusion ", fusion_.name(), " takes ", declared.size(),
+             " inputs, got ", inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Type& t = fusion_.type(declared[i]);
+    const HostTensor& x = inputs[i];
+    std::string name = "input " + std::to_string(i);
+    if (const AttrValue* n = fusion_.node(declared[i]).attrs.find("name"))
+      name += " ('" + std::get<std::string>(*n) + "')";
+    SEAM_CHECK(x.dtype() == t.dtype && x.shape() == t.shape, name, ": expected ", t.to_string(), ", got ",
+               Type::tensor(x.dtype(), x.shape()).to_string());
+    if (!t.is_scalar)
+      SEAM_CHECK(x.strides() == fusion_.input_strides(declared[i]), name, ": expected strides ",
+                 shape_to_string(fusion_.input_strides(declared[i])), ", got ", shape_to_string(x.strides()));
+  }
+}
+
+HostTensor Executable::materialize_view(Value output, const std::vector<HostTensor>& inputs) const {
+  std::optional<StridedLayout> layout = view_of_input(segmented_.fusion, output);
+  SEAM_ASSERT(layout.has_value(), "output %", output.id, " is not a view of an input");
+  Value base = viewed_input(segmented_.fusion, output);
+  const auto& declared = segmented_.fusion.inputs();
+  size_t index = static_cast<size_t>(std::find(declared.begin(), declared.end(), base) - declared.begin());
+  SEAM_ASSERT(index < inputs.size());
+  const HostTensor& source = inputs[index];
+  const int size = dtype_size(source.dtype());
+  HostTensor out = HostTensor::zeros(source.dtype(), layout->shape);
+  const int64_t n = out.numel();
+  Shape idx(layout->shape.size(), 0);
+  for (int64_t e = 0; e < n; ++e) {
+    int64_t offset = layout->offset;
+    for (size_t d = 0; d < idx.size(); ++d) offset += idx[d] * layout->strides[d];
+    std::memcpy(out.storage().data() + e * size, source.storage().data() + offset * size,
+                static_cast<size_t>(size));
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < layout->shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+}  // namespace seam

@@ -1,0 +1,71 @@
+// A fusion compiled for a backend: passes, segmentation, one generated kernel per launching group, and
+// the plan that runs them in order. Outputs that are views of inputs launch nothing.
+//
+//   auto exe = Executable::compile(fusion, {.backend = Backend::Cuda});
+//   std::vector<HostTensor> outputs = exe->run(inputs);
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exec/kernel_fusion.h"
+#include "interp/host_tensor.h"
+#include "lower/kernel_ir.h"
+#include "segment/segment.h"
+
+namespace seam {
+
+enum class Backend { Host, Cuda };
+Backend parse_backend(std::string_view name);  // "host", "cuda"
+
+struct ExecutableOptions {
+  Backend backend = Backend::Host;
+  bool run_passes = true;
+  SegmentOptions segment;
+  int block_size = 256;
+  int max_vector_bytes = 16;
+  // Fill every output with a pattern before the kernels run, so that unwritten elements are caught.
+  bool poison_outputs = false;
+};
+
+struct CompiledStep {
+  size_t group;  // index into segmented().groups
+  KernelFusion kernel_fusion;
+  kir::Kernel kernel;
+};
+
+class Executable {
+ public:
+  static std::unique_ptr<Executable> compile(const Fusion& fusion, const ExecutableOptions& options);
+  virtual ~Executable() = default;
+
+  // Runs on host tensors laid out as the fusion's inputs declare (checked before anything runs); returns
+  // contiguous outputs. The CUDA backend copies inputs to the device and outputs back.
+  virtual std::vector<HostTensor> run(const std::vector<HostTensor>& inputs) = 0;
+
+  const Fusion& fusion() const { return fusion_; }  // after the passes
+  const SegmentedFusion& segmented() const { return segmented_; }
+  const std::vector<CompiledStep>& steps() const { return steps_; }
+  // The generated source of every kernel, in launch order (CUDA C++ or host C++ by backend).
+  const std::vector<std::string>& sources() const { return sources_; }
+
+ protected:
+  Executable(Fusion fusion, SegmentedFusion segmented, std::vector<CompiledStep> steps,
+             std::vector<std::string> sources, ExecutableOptions options);
+  // Checks inputs against the fusion's declarations: count, dtype, shape, strides.
+  void check_inputs(const std::vector<HostTensor>& inputs) const;
+  // A fusion output that a no-launch group returns: gathered from the input it views.
+  HostTensor materialize_view(Value output, const std::vector<HostTensor>& inputs) const;
+
+  Fusion fusion_;
+  SegmentedFusion segmented_;
+  std::vector<CompiledStep> steps_;
+  std::vector<std::string> sources_;
+  ExecutableOptions options_;
+};
+
+// Lowers every launching group of a segmented fusion (shared by the backends and `seam emit`).
+std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const ExecutableOptions& options);
+
+}  // namespace seam

@@ -1,0 +1,22 @@
+// One launching group of a segmented fusion as a standalone fusion: the kernel's own inputs (fusion
+// inputs with their strides, or contiguous intermediates written by earlier kernels) and outputs.
+#pragma once
+
+#include <vector>
+
+#include "segment/segmented_fusion.h"
+
+namespace seam {
+
+struct KernelFusion {
+  Fusion fusion;
+  std::vector<Value> inputs;   // per kernel input: the value of the segmented fusion bound to it
+  std::vector<Value> outputs;  // per kernel output: the value of the segmented fusion it computes
+};
+
+// The group's ops, the cheap ops it duplicates and, for values that earlier no-launch groups expose as
+// views, the view ops themselves (a view costs a kernel nothing but index arithmetic), so that every
+// kernel input is a fusion input or a value some earlier kernel writes to memory.
+KernelFusion extract_kernel_fusion(const SegmentedFusion& segmented, size_t group_index);
+
+}  // namespace seam
