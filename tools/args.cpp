@@ -9,6 +9,11 @@ namespace seam::tool {
 Args::Args(int argc, char** argv, int first, std::set<std::string> switches) {
   for (int i = first; i < argc; ++i) {
     std::string arg = argv[i];
+    if (arg.size() == 2 && arg[0] == '-' && arg[1] != '-') {  // -o FILE: a one-letter option
+      SEAM_CHECK(i + 1 < argc, "option ", arg, " needs a value");
+      options_.emplace(arg.substr(1), argv[++i]);
+      continue;
+    }
     if (arg.rfind("--", 0) != 0 || arg.size() == 2) {
       positional_.push_back(arg);
       continue;

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "commands.h"
+#include "exec/executable.h"
 #include "interp/compare.h"
 #include "interp/interpreter.h"
 #include "support/error.h"
@@ -56,9 +57,10 @@ int cmd_run(Args& args) {
   const auto expect_dir = args.get("expect");
   const bool custom_tolerance = args.has("rtol") || args.has("atol");
   const double rtol = args.get_double("rtol", 0), atol = args.get_double("atol", 0);
+  const bool poison = args.has("poison");
   args.reject_unused();
-  SEAM_CHECK(backend == "interp", "backend '", backend,
-             "' is not available in this build (available: interp)");
+  SEAM_CHECK(backend == "interp" || backend == "host" || backend == "cuda", "unknown backend '", backend,
+             "' (expected interp, host or cuda)");
   const Fusion fusion = load_fusion(args.positional_at(0, "FILE"));
 
   // Resolve each input: explicit --input, then --inputs DIR, then random.
@@ -97,7 +99,17 @@ int cmd_run(Args& args) {
   SEAM_CHECK(paths.empty(), "--input names '", paths.begin()->first, "', which is not an input of fusion ",
              fusion.name());
 
-  std::vector<HostTensor> outputs = interpret(fusion, inputs);
+  std::vector<HostTensor> outputs;
+  if (backend == "interp") {
+    outputs = interpret(fusion, inputs);
+  } else {
+    ExecutableOptions options;
+    options.backend = parse_backend(backend);
+    options.poison_outputs = poison;
+    auto executable = Executable::compile(fusion, options);
+    std::cout << "compiled for " << backend << ": " << executable->segmented().num_kernels() << " kernel(s)\n";
+    outputs = executable->run(inputs);
+  }
   if (out_dir) std::filesystem::create_directories(*out_dir);
   bool all_match = true;
   for (size_t i = 0; i < outputs.size(); ++i) {

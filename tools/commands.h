@@ -16,6 +16,7 @@ int cmd_workload(Args& args);
 int cmd_pass(Args& args);
 int cmd_passes(Args& args);
 int cmd_segment(Args& args);
+int cmd_emit(Args& args);
 int cmd_demo(Args& args);
 
 // Reads and parses a fusion file ("-" reads standard input).

@@ -22,7 +22,9 @@ Fusions:
       --out DIR              write each output to DIR/NAME.npy
       --expect DIR           compare each output with DIR/NAME.npy (exit 3 when they differ)
       --rtol X --atol Y      tolerances for --expect (default: per dtype, like torch.testing)
-      --backend interp       where to run (interp: the reference interpreter)
+      --backend B            interp (the reference interpreter, default), host (generated code
+                             compiled for the CPU) or cuda (generated code on the GPU)
+      --poison               fill outputs with a pattern first (host, cuda): unwritten elements show
 Workloads:
   workload rope --config NAME [--batch B] [--seq T] [--contract thunder|rope-only] [--backward] [-o FILE]
   workload transformer [--layers N] [-o FILE]
@@ -32,6 +34,8 @@ Passes and segmentation:
   pass NAME FILE             run one pass alone
   segment FILE [--strategy auto|exact|greedy|nvfuser] [--no-passes] [--draw OUT.svg|OUT.dot]
                              partition into kernels and print the segmented fusion
+  emit FILE [--target cuda|host]
+                             print the generated code of every kernel
 Other:
   demo                       the default example: build Llama-2-13b RoPE, print, verify, run it small
   help                       this text
@@ -57,11 +61,12 @@ int main(int argc, char** argv) {
   const Entry entries[] = {
       {"print", cmd_print, {}},
       {"verify", cmd_verify, {}},
-      {"run", cmd_run, {}},
+      {"run", cmd_run, {"poison"}},
       {"workload", cmd_workload, {"backward"}},
       {"passes", cmd_passes, {"each"}},
       {"pass", cmd_pass, {}},
       {"segment", cmd_segment, {"no-passes"}},
+      {"emit", cmd_emit, {}},
       {"demo", cmd_demo, {}},
   };
   try {

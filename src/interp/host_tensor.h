@@ -5,8 +5,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "interp/scalar_convert.h"
 #include "ir/type.h"
 
 namespace seam {
@@ -20,6 +22,9 @@ class HostTensor {
   static HostTensor zeros_strided(DType dtype, Shape shape, Shape strides);
   // Uniform random values: floats in [-1, 1) (rounded to dtype), integers in [-8, 8), bools 50/50.
   static HostTensor random(DType dtype, Shape shape, std::mt19937_64& rng);
+  // Contiguous tensors from row-major values, each converted to the dtype like a cast (rounded once).
+  static HostTensor from_doubles(DType dtype, Shape shape, const std::vector<double>& values);
+  static HostTensor from_ints(DType dtype, Shape shape, const std::vector<int64_t>& values);
 
   DType dtype() const { return dtype_; }
   const Shape& shape() const { return shape_; }
@@ -35,12 +40,26 @@ class HostTensor {
   int64_t get_int(int64_t linear_index) const;
   void set_double(int64_t linear_index, double value);
   void set_int(int64_t linear_index, int64_t value);
+  // The element as a Scalar (double for floating dtypes, int64 otherwise); set() converts like a cast.
+  Scalar get(int64_t linear_index) const;
+  void set(int64_t linear_index, const Scalar& value);
+  // Every element in row-major order (get_double of each).
+  std::vector<double> to_doubles() const;
+  std::vector<int64_t> to_ints() const;
+  // Overwrites every logical element with random values as random() draws them.
+  void fill_random(std::mt19937_64& rng);
+  // "bf16[2,3]"; rank 0 prints "bf16[]".
+  std::string type_string() const;
+  // Bytes of storage the shape and strides reach; checks that storage() holds them.
+  int64_t required_storage_bytes() const;
 
   // Raw storage, little endian, in the layout the strides describe.
   std::vector<std::byte>& storage() { return storage_; }
   const std::vector<std::byte>& storage() const { return storage_; }
   // A contiguous copy.
   HostTensor contiguous() const;
+  // A copy with the same elements laid out over `strides` (e.g. to match an input's declared strides).
+  HostTensor restrided(const Shape& strides) const;
 
  private:
   int64_t offset_of(int64_t linear_index) const;  // element offset in storage

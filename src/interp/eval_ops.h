@@ -1,0 +1,28 @@
+// The interpreter's evaluation of one node, one function per op category (one file each). Each takes
+// the values computed so far (indexed by Value::id, all contiguous) and returns the node's value as a
+// contiguous HostTensor of the node's type. interpreter.cpp dispatches to them.
+#pragma once
+
+#include <vector>
+
+#include "interp/host_tensor.h"
+#include "ir/fusion.h"
+
+namespace seam {
+
+using Values = std::vector<HostTensor>;
+
+HostTensor eval_leaf(const Node& node);  // const, full, iota (inputs are bound by the dispatcher)
+HostTensor eval_pointwise(const Fusion& fusion, const Node& node, const Values& values);
+HostTensor eval_movement(const Node& node, const Values& values);
+HostTensor eval_reduction(const Node& node, const Values& values);
+HostTensor eval_opaque(const Node& node, const Values& values);
+
+// The multi-index of a row-major linear index over `shape`, and back.
+std::vector<int64_t> unravel_index(int64_t linear_index, const Shape& shape);
+int64_t ravel_index(const std::vector<int64_t>& index, const Shape& shape);
+
+// The literal as an element: integer literals stay exact, float literals are doubles.
+Scalar scalar_of(const Number& number);
+
+}  // namespace seam

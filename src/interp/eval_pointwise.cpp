@@ -1,0 +1,76 @@
+// Pointwise ops and cast. The math is the op table's expressions, expanded here into one pair of
+// functions per op, so that a pointwise op added to the table needs no edit in this file.
+#include <array>
+#include <cmath>
+
+#include "interp/eval_ops.h"
+#include "ir/infer.h"
+#include "ir/scalar_math.h"
+#include "support/error.h"
+
+namespace seam {
+namespace {
+
+struct PointwiseMath {
+  double (*on_double)(double a, double b);  // floating compute dtypes
+  int64_t (*on_int)(int64_t a, int64_t b);  // integer and bool compute dtypes
+};
+
+// Unary expressions ignore b; non-pointwise rows have expressions 0 and are never called.
+constexpr std::array<PointwiseMath, kNumOpKinds> kPointwiseMath = {{
+#define SEAM_OP(name, keyword, category, min_arity, max_arity, attrs, rule, float_expr, int_expr) \
+  PointwiseMath{[](double a, double b) -> double { return static_cast<double>(float_expr); },     \
+                [](int64_t a, int64_t b) -> int64_t { return static_cast<int64_t>(int_expr); }},
+#include "ir/op_table.def"
+#undef SEAM_OP
+}};
+
+// Element i of an operand: scalars (and rank-0 operands mixed with scalars) broadcast.
+Scalar operand_element(const HostTensor& operand, int64_t i) {
+  return operand.get(operand.numel() == 1 ? 0 : i);
+}
+
+// Rounds a floating result the way a GPU computes it: half types compute in f32.
+double round_compute_result(DType compute, double value) {
+  return compute == DType::Float64 ? value : round_to_dtype(DType::Float32, value);
+}
+
+}  // namespace
+
+HostTensor eval_pointwise(const Fusion& fusion, const Node& node, const Values& values) {
+  HostTensor out = HostTensor::zeros(node.type.dtype, node.type.shape);
+  std::vector<const HostTensor*> operands;
+  std::vector<Type> operand_types;
+  for (Value v : node.operands) {
+    operands.push_back(&values.at(static_cast<size_t>(v.id)));
+    operand_types.push_back(fusion.type(v));
+  }
+
+  if (node.op == OpKind::Cast) {
+    for (int64_t i = 0; i < out.numel(); ++i) out.set(i, operands[0]->get(i));
+    return out;
+  }
+  if (node.op == OpKind::Where) {
+    for (int64_t i = 0; i < out.numel(); ++i) {
+      const bool condition = operand_element(*operands[0], i).integer != 0;
+      // Both branches convert to the result dtype (the compute dtype) like a cast.
+      out.set(i, operand_element(*operands[condition ? 1 : 2], i));
+    }
+    return out;
+  }
+
+  const DType compute = pointwise_compute_dtype(node.op, operand_types);
+  const PointwiseMath& math = kPointwiseMath[static_cast<size_t>(node.op)];
+  const bool floating = is_floating(compute);
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    Scalar a = convert_scalar(operand_element(*operands[0], i), compute);
+    Scalar b = operands.size() > 1 ? convert_scalar(operand_element(*operands[1], i), compute) : Scalar{};
+    if (floating)
+      out.set(i, Scalar::of_real(round_compute_result(compute, math.on_double(a.real, b.real))));
+    else
+      out.set(i, Scalar::of_int(math.on_int(a.integer, b.integer)));
+  }
+  return out;
+}
+
+}  // namespace seam

@@ -1,0 +1,70 @@
+// segment: partition a fusion into kernels and show the result; emit: the generated code per kernel.
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "commands.h"
+#include "exec/cuda_executable.h"
+#include "codegen/kernel_printer.h"
+#include "exec/executable.h"
+#include "passes/pipeline.h"
+#include "segment/dump.h"
+#include "segment/segment.h"
+#include "support/error.h"
+
+namespace seam::tool {
+namespace {
+
+// Writes Graphviz text to OUT.dot, or renders OUT.svg with `dot` when it is installed.
+void draw(const SegmentedFusion& segmented, const std::string& path) {
+  const std::string dot = segments_to_dot(segmented);
+  const bool svg = path.size() > 4 && path.substr(path.size() - 4) == ".svg";
+  if (!svg) {
+    write_text(path, dot);
+    return;
+  }
+  const std::string dot_path = path.substr(0, path.size() - 4) + ".dot";
+  write_text(dot_path, dot);
+  const std::string command = "dot -Tsvg '" + dot_path + "' -o '" + path + "' 2>/dev/null";
+  SEAM_CHECK(std::system(command.c_str()) == 0, "could not run Graphviz `dot` to draw ", path,
+             "; the graph is in ", dot_path, " (install graphviz, or pass a .dot path)");
+}
+
+}  // namespace
+
+int cmd_segment(Args& args) {
+  SegmentOptions options;
+  options.strategy = parse_strategy(args.get_or("strategy", "auto"));
+  options.time_budget_seconds = args.get_double("budget", options.time_budget_seconds);
+  const bool no_passes = args.has("no-passes");
+  const auto draw_path = args.get("draw");
+  args.reject_unused();
+  Fusion fusion = load_fusion(args.positional_at(0, "FILE"));
+  if (!no_passes) fusion = run_pipeline(fusion);
+  SegmentedFusion segmented = segment_fusion(fusion, options);
+  std::cout << dump_segments(segmented);
+  if (draw_path) draw(segmented, *draw_path);
+  return kExitOk;
+}
+
+int cmd_emit(Args& args) {
+  ExecutableOptions options;
+  options.segment.strategy = parse_strategy(args.get_or("strategy", "auto"));
+  const std::string target = args.get_or("target", "cuda");
+  args.reject_unused();
+  SEAM_CHECK(target == "cuda" || target == "host", "--target must be cuda or host, got '", target, "'");
+  Fusion fusion = run_pipeline(load_fusion(args.positional_at(0, "FILE")));
+  SegmentedFusion segmented = segment_fusion(fusion, options.segment);
+  std::vector<CompiledStep> steps = lower_steps(segmented, options);
+  std::cout << "// " << steps.size() << " kernel(s) for fusion " << fusion.name() << "\n";
+  for (const CompiledStep& step : steps) {
+    std::cout << "\n// group " << step.group << ": " << step.kernel.outputs.size() << " output(s), lanes";
+    for (const kir::OutputProgram& p : step.kernel.outputs) std::cout << " " << p.lanes;
+    std::cout << "\n";
+    std::cout << (target == "cuda" ? print_cuda_kernel(step.kernel, CudaLaunchShape{options.block_size})
+                                   : print_host_kernel(step.kernel));
+  }
+  return kExitOk;
+}
+
+}  // namespace seam::tool
