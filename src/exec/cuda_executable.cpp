@@ -7,6 +7,7 @@
 #include "runtime/cuda_driver.h"
 #include "runtime/device.h"
 #include "runtime/device_allocator.h"
+#include "runtime/event_timer.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/module.h"
 #include "support/error.h"
@@ -41,22 +42,54 @@ class CudaExecutable final : public Executable {
   std::vector<HostTensor> run(const std::vector<HostTensor>& inputs) override {
     check_inputs(inputs);
     device_.make_current();
+    DeviceRun state = prepare(inputs);
+    launch_all(state, nullptr);
+    check_cuda(driver().stream_synchronize(nullptr), "cuStreamSynchronize", fusion_.name());
+    return download(state, inputs);
+  }
+
+  Timing time_gpu(const std::vector<std::vector<HostTensor>>& input_sets, int iterations) override {
+    SEAM_CHECK(!input_sets.empty(), "timing needs at least one input set");
+    device_.make_current();
+    std::vector<DeviceRun> states;
+    for (const auto& inputs : input_sets) {
+      check_inputs(inputs);
+      states.push_back(prepare(inputs));
+    }
+    size_t next = 0;
+    Stream stream;
+    return time_launches([&](CUstream s) { launch_all(states[next++ % states.size()], s); }, stream.get(),
+                         iterations, 3);
+  }
+
+ private:
+  // Device buffers and prepared launch arguments of one run.
+  struct DeviceRun {
+    std::map<int32_t, DeviceBuffer> buffers;
+    std::vector<std::vector<uint64_t>> pointers;  // per step: the device addresses its args point to
+    std::vector<std::vector<void*>> args;
+    std::vector<LaunchConfig> configs;
+  };
+
+  DeviceRun prepare(const std::vector<HostTensor>& inputs) {
     const Driver& cu = driver();
     const Fusion& f = segmented_.fusion;
-    std::map<int32_t, DeviceBuffer> buffers;
+    DeviceRun state;
     for (size_t i = 0; i < inputs.size(); ++i) {
       const auto& storage = inputs[i].storage();
       DeviceBuffer buffer(device_allocator(), std::max<size_t>(storage.size(), 1));
       if (!storage.empty())
         check_cuda(cu.memcpy_htod(buffer.get(), storage.data(), storage.size()), "cuMemcpyHtoD", "fusion input");
-      buffers.emplace(f.inputs()[i].id, std::move(buffer));
+      state.buffers.emplace(f.inputs()[i].id, std::move(buffer));
     }
     const int sm_count = device_.properties().sm_count;
+    state.pointers.resize(steps_.size());
+    state.args.resize(steps_.size());
     for (size_t s = 0; s < steps_.size(); ++s) {
       const CompiledStep& step = steps_[s];
-      std::vector<uint64_t> pointers;  // device addresses, referenced by args
-      std::vector<void*> args;
-      pointers.reserve(step.kernel.params.size());
+      std::vector<uint64_t>& pointers = state.pointers[s];
+      std::vector<void*>& args = state.args[s];
+      pointers.reserve(step.kernel.params.size());  // args point into it: no reallocation
       for (const kir::Param& p : step.kernel.params) {
         const size_t i = static_cast<size_t>(p.fusion_index);
         if (p.kind == kir::Param::Kind::Output) {
@@ -67,36 +100,48 @@ class CudaExecutable final : public Executable {
             check_cuda(cu.memset_d8(out.get(), t.dtype == DType::Bool ? 0x01 : 0x7f, static_cast<size_t>(t.bytes())),
                        "cuMemsetD8", "poisoning an output");
           pointers.push_back(out.get());
-          buffers[v.id] = std::move(out);
+          state.buffers[v.id] = std::move(out);
           args.push_back(&pointers.back());
         } else if (p.kind == kir::Param::Kind::Scalar) {
           Value v = step.kernel_fusion.inputs[i];
           size_t input = static_cast<size_t>(std::find(f.inputs().begin(), f.inputs().end(), v) - f.inputs().begin());
           args.push_back(const_cast<std::byte*>(inputs.at(input).storage().data()));
         } else {
-          pointers.push_back(buffers.at(step.kernel_fusion.inputs[i].id).get());
+          pointers.push_back(state.buffers.at(step.kernel_fusion.inputs[i].id).get());
           args.push_back(&pointers.back());
         }
       }
       const int64_t chunks = step.kernel.total_chunks();
-      if (chunks == 0) continue;
       const int block = options_.block_size;
       int64_t grid = std::min<int64_t>((chunks + block - 1) / block, static_cast<int64_t>(sm_count) * 32);
       LaunchConfig config;
       config.grid.x = static_cast<unsigned>(std::max<int64_t>(grid, 1));
       config.block.x = static_cast<unsigned>(block);
-      launch(kernels_[s], config, args);
+      state.configs.push_back(config);
     }
-    check_cuda(cu.stream_synchronize(nullptr), "cuStreamSynchronize", f.name());
+    return state;
+  }
+
+  void launch_all(DeviceRun& state, CUstream stream) {
+    for (size_t s = 0; s < steps_.size(); ++s) {
+      if (steps_[s].kernel.total_chunks() == 0) continue;
+      LaunchConfig config = state.configs[s];
+      config.stream = stream;
+      launch(kernels_[s], config, state.args[s]);
+    }
+  }
+
+  std::vector<HostTensor> download(DeviceRun& state, const std::vector<HostTensor>& inputs) {
+    const Driver& cu = driver();
+    const Fusion& f = segmented_.fusion;
     std::vector<HostTensor> results;
     for (const FusionOutput& out : f.outputs()) {
-      auto it = buffers.find(out.value.id);
-      const bool is_input = f.node(out.value).op == OpKind::Input;
-      if (it == buffers.end()) {
+      auto it = state.buffers.find(out.value.id);
+      if (it == state.buffers.end()) {
         results.push_back(materialize_view(out.value, inputs));
         continue;
       }
-      if (is_input) {  // returned unchanged
+      if (f.node(out.value).op == OpKind::Input) {  // returned unchanged
         size_t input = static_cast<size_t>(std::find(f.inputs().begin(), f.inputs().end(), out.value) - f.inputs().begin());
         results.push_back(inputs[input].contiguous());
         continue;

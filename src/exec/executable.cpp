@@ -53,6 +53,10 @@ Executable::Executable(Fusion fusion, SegmentedFusion segmented, std::vector<Com
       sources_(std::move(sources)),
       options_(std::move(options)) {}
 
+Timing Executable::time_gpu(const std::vector<std::vector<HostTensor>>&, int) {
+  throw Error("GPU timing needs the CUDA backend");
+}
+
 void Executable::check_inputs(const std::vector<HostTensor>& inputs) const {
   const auto& declared = fusion_.inputs();
   SEAM_CHECK(inputs.size() == declared.size(), "fusion ", fusion_.name(), " takes ", declared.size(),

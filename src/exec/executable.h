@@ -12,6 +12,7 @@
 #include "exec/kernel_fusion.h"
 #include "interp/host_tensor.h"
 #include "lower/kernel_ir.h"
+#include "runtime/event_timer.h"
 #include "segment/segment.h"
 
 namespace seam {
@@ -43,6 +44,10 @@ class Executable {
   // Runs on host tensors laid out as the fusion's inputs declare (checked before anything runs); returns
   // contiguous outputs. The CUDA backend copies inputs to the device and outputs back.
   virtual std::vector<HostTensor> run(const std::vector<HostTensor>& inputs) = 0;
+
+  // GPU time of one run (all launches, inputs already on the device), rotating over the input sets:
+  // median, min and max over `iterations` runs bracketed by events. CUDA backend only.
+  virtual Timing time_gpu(const std::vector<std::vector<HostTensor>>& input_sets, int iterations);
 
   const Fusion& fusion() const { return fusion_; }  // after the passes
   const SegmentedFusion& segmented() const { return segmented_; }

@@ -8,6 +8,18 @@
 namespace seam {
 namespace {
 
+// Extents are checked one by one elsewhere; here the element count, so that no later product overflows.
+Type checked(Type type) {
+  int64_t numel = 1;
+  for (int64_t e : type.shape) {
+    SEAM_CHECK(e >= 0, "negative extent in ", shape_to_string(type.shape));
+    SEAM_CHECK(e == 0 || numel <= (int64_t{1} << 62) / e, "type ", type.to_string(),
+               " has too many elements (over 2^62)");
+    numel *= e;
+  }
+  return type;
+}
+
 PromotionTier tier_of(const Type& t) {
   if (t.is_scalar) return PromotionTier::Scalar;
   return t.rank() == 0 ? PromotionTier::ZeroDimTensor : PromotionTier::Tensor;
@@ -215,7 +227,7 @@ Type infer_movement(OpKind op, const std::vector<Type>& operands, const Attrs& a
     case OpKind::Reshape: {
       out = attrs.get_ints("shape");
       check_extents(out, "reshape target");
-      SEAM_CHECK(Type::tensor(in.dtype, out).numel() == in.numel(), "reshape: cannot view ",
+      SEAM_CHECK(checked(Type::tensor(in.dtype, out)).numel() == in.numel(), "reshape: cannot view ",
                  in.to_string(), " (", in.numel(), " elements) as ", shape_to_string(out));
       break;
     }
@@ -303,8 +315,16 @@ Type infer_reduction(OpKind op, const std::vector<Type>& operands, const Attrs& 
 
 }  // namespace
 
+static Type infer_type_unchecked(OpKind op, const std::vector<Type>& operands, const Attrs& attrs,
+                                 const std::optional<Type>& declared);
+
 Type infer_type(OpKind op, const std::vector<Type>& operands, const Attrs& attrs,
                 const std::optional<Type>& declared) {
+  return checked(infer_type_unchecked(op, operands, attrs, declared));
+}
+
+static Type infer_type_unchecked(OpKind op, const std::vector<Type>& operands, const Attrs& attrs,
+                                 const std::optional<Type>& declared) {
   const OpInfo& info = op_info(op);
   const int arity = static_cast<int>(operands.size());
   SEAM_CHECK(arity >= info.min_arity && (info.max_arity < 0 || arity <= info.max_arity), "op '",

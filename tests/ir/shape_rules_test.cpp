@@ -285,3 +285,18 @@ TEST(Number, PrintsRoundTripForms) {
 
 }  // namespace
 }  // namespace seam
+
+namespace seam {
+namespace {
+
+TEST(ShapeRulesOverflow, HugeElementCountsAreErrorsNotOverflow) {
+  Builder b;
+  expect_error([&] { b.input(Type::tensor(DType::Float32, {int64_t{1} << 40, int64_t{1} << 40})); },
+               {"too many elements"});
+  Value x = b.input(Type::tensor(DType::Float32, {4}));
+  expect_error([&] { b.add(OpKind::Reshape, {x}, {{"shape", std::vector<int64_t>{int64_t{1} << 40, int64_t{1} << 40, 0}}}); },
+               {"too many elements"});
+}
+
+}  // namespace
+}  // namespace seam
