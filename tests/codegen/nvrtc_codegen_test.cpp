@@ -2,6 +2,8 @@
 // fails CI. Many random kernels go into one program to keep the test fast.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "support/error.h"
 
 #include "codegen/embedded_headers.h"
@@ -50,11 +52,15 @@ TEST(NvrtcCodegen, BrokenSourceReportsTheLog) {
   request.source = "#include \"seam_device.cuh\"\nSEAM_KERNEL void k() { undefined_thing(); }\n";
   for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
   request.kernel_names = {"k"};
+  // The failed source goes to a directory of this test's own, named in the message.
+  const std::string dir = ::testing::TempDir() + "seam_nvrtc_failure";
+  setenv("SEAM_FAILURE_DIR", dir.c_str(), 1);
   try {
     compile_cuda(request);
     FAIL() << "expected a compile error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("undefined_thing"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(dir), std::string::npos) << e.what();
   }
 }
 

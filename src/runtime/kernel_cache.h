@@ -1,0 +1,25 @@
+// Compiling through the binary cache: the key is the SHA-256 of everything that determines the binary
+// (source, embedded headers, kernel names, arch, the full NVRTC option list and the NVRTC version), so a
+// hit is the binary NVRTC would produce now.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "runtime/binary_cache.h"
+#include "runtime/nvrtc_compiler.h"
+
+namespace seam {
+
+CacheKey compile_cache_key(const CompileRequest& request);
+
+// Looks the request up in cache, else compiles and stores it. cache_hit, if given, says which happened.
+CompiledKernel compile_cuda_cached(const CompileRequest& request, BinaryCache& cache,
+                                   bool* cache_hit = nullptr);
+
+// The cache payload of a compiled kernel, and back (nothing if the bytes are not such a payload).
+std::string serialize_compiled_kernel(const CompiledKernel& kernel);
+std::optional<CompiledKernel> deserialize_compiled_kernel(std::string_view bytes);
+
+}  // namespace seam

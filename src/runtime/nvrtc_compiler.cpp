@@ -1,0 +1,212 @@
+#include "runtime/nvrtc_compiler.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "runtime/runtime_env.h"
+#include "support/error.h"
+#include "support/hash.h"
+
+#if SEAM_WITH_NVRTC
+#include <nvrtc.h>
+#endif
+
+namespace seam {
+namespace {
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, separator)) {
+    if (!part.empty()) parts.push_back(part);
+  }
+  return parts;
+}
+
+void check_arch(const std::string& arch) {
+  static const std::regex pattern("(sm|compute)_[0-9]+[a-z]?");
+  SEAM_CHECK(std::regex_match(arch, pattern), "invalid GPU architecture '", arch,
+             "' for NVRTC: expected sm_XY (cubin) or compute_XY (PTX), e.g. sm_90");
+}
+
+bool is_cubin_arch(const std::string& arch) { return arch.rfind("sm_", 0) == 0; }
+
+std::filesystem::path failure_dir() {
+  if (std::optional<std::string> dir = env_string("SEAM_FAILURE_DIR")) return *dir;
+  std::error_code error;
+  std::filesystem::path temp = std::filesystem::temp_directory_path(error);
+  return error ? std::filesystem::path("/tmp") : temp;
+}
+
+// Saves the failing source and everything needed to reproduce the failure; returns the lines naming
+// the files for the error message (or why they could not be written: that must not hide the real error).
+std::string write_failure_files(const CompileRequest& request, const std::vector<std::string>& options,
+                                const std::string& log) {
+  uint64_t id = hash64(request.source);
+  for (const std::string& option : options) id = hash_combine(id, hash64(option));
+  for (const auto& [name, content] : request.headers) id = hash_combine(id, hash64(name + '\n' + content));
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(id));
+  std::filesystem::path dir = failure_dir();
+  std::filesystem::path source_path = dir / ("seam_failed_" + std::string(hex) + ".cu");
+  std::filesystem::path repro_path = dir / ("seam_failed_" + std::string(hex) + ".repro.txt");
+
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  std::ofstream source_file(source_path, std::ios::binary);
+  source_file << request.source;
+  std::ofstream repro(repro_path, std::ios::binary);
+  repro << "# seam: NVRTC compilation failure\n";
+  repro << "program: " << request.program_name << "\narch: " << request.arch << "\nnvrtc: " << nvrtc_version()
+        << "\noptions:";
+  for (const std::string& option : options) repro << ' ' << option;
+  repro << "\nkernels:";
+  for (const std::string& name : request.kernel_names) repro << ' ' << name;
+  repro << "\nsource: " << source_path.string() << "\n\n## reproducer\n" << request.reproducer << "\n";
+  for (const auto& [name, content] : request.headers) {
+    repro << "\n## header " << name << "\n" << content << "\n";
+  }
+  repro << "\n## log\n" << log << "\n";
+  source_file.close();
+  repro.close();
+  if (!source_file || !repro) {
+    return "\n(could not write the failing source to " + dir.string() + "; set SEAM_FAILURE_DIR)";
+  }
+  return "\nsource saved to " + source_path.string() + "\nreproducer saved to " + repro_path.string();
+}
+
+}  // namespace
+
+const std::string& CompiledKernel::symbol(const std::string& kernel_name) const {
+  for (const auto& [name, symbol] : symbols) {
+    if (name == kernel_name) return symbol;
+  }
+  throw Error("kernel '" + kernel_name + "' was not requested when compiling for " + arch);
+}
+
+std::vector<std::string> cuda_include_dirs() {
+  if (std::optional<std::string> dirs = env_string("SEAM_CUDA_INCLUDE")) return split(*dirs, ':');
+#ifdef SEAM_CUDA_INCLUDE_DIRS
+  return split(SEAM_CUDA_INCLUDE_DIRS, ':');
+#else
+  return {};
+#endif
+}
+
+std::vector<std::string> nvrtc_options(const CompileRequest& request) {
+  check_arch(request.arch);
+  std::vector<std::string> options = {"--gpu-architecture=" + request.arch, "--std=c++17", "-default-device"};
+  // NVRTC has no -O3; full optimization is its default, and ptxas is asked for its highest level.
+  if (is_cubin_arch(request.arch)) options.push_back("--ptxas-options=-O3");
+  if (request.line_info) options.push_back("-lineinfo");
+  for (const std::string& dir : cuda_include_dirs()) options.push_back("-I" + dir);
+  options.insert(options.end(), request.options.begin(), request.options.end());
+  return options;
+}
+
+#if SEAM_WITH_NVRTC
+
+namespace {
+
+void check_nvrtc(nvrtcResult result, const char* call, const std::string& program) {
+  SEAM_CHECK(result == NVRTC_SUCCESS, call, " failed for ", program, ": ", nvrtcGetErrorString(result));
+}
+
+// Destroys the program on every path out of compile_cuda.
+struct ProgramHandle {
+  nvrtcProgram program = nullptr;
+  ~ProgramHandle() {
+    if (program != nullptr) nvrtcDestroyProgram(&program);
+  }
+};
+
+}  // namespace
+
+bool nvrtc_available() { return true; }
+
+std::string nvrtc_version() {
+  int major = 0, minor = 0;
+  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return "unknown";
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+CompiledKernel compile_cuda(const CompileRequest& request) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<std::string> options = nvrtc_options(request);
+  const std::string& program_name = request.program_name;
+
+  std::vector<const char*> header_contents, header_names;
+  for (const auto& [name, content] : request.headers) {
+    header_names.push_back(name.c_str());
+    header_contents.push_back(content.c_str());
+  }
+  ProgramHandle handle;
+  check_nvrtc(nvrtcCreateProgram(&handle.program, request.source.c_str(), program_name.c_str(),
+                                 static_cast<int>(header_contents.size()), header_contents.data(),
+                                 header_names.data()),
+              "nvrtcCreateProgram", program_name);
+  // Every kernel is a name expression, so a misspelled kernel fails here (not at load time), and
+  // templates get their mangled names.
+  for (const std::string& name : request.kernel_names) {
+    check_nvrtc(nvrtcAddNameExpression(handle.program, name.c_str()), "nvrtcAddNameExpression", program_name);
+  }
+
+  std::vector<const char*> option_pointers;
+  for (const std::string& option : options) option_pointers.push_back(option.c_str());
+  nvrtcResult result =
+      nvrtcCompileProgram(handle.program, static_cast<int>(option_pointers.size()), option_pointers.data());
+
+  size_t log_size = 0;
+  std::string log;
+  if (nvrtcGetProgramLogSize(handle.program, &log_size) == NVRTC_SUCCESS && log_size > 1) {
+    log.resize(log_size);
+    if (nvrtcGetProgramLog(handle.program, log.data()) != NVRTC_SUCCESS) log.clear();
+    while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  }
+  if (result != NVRTC_SUCCESS) {
+    throw Error("NVRTC failed to compile " + program_name + " for " + request.arch + ": " +
+                nvrtcGetErrorString(result) + "\n" + log + write_failure_files(request, options, log));
+  }
+
+  CompiledKernel compiled;
+  compiled.arch = request.arch;
+  compiled.is_cubin = is_cubin_arch(request.arch);
+  compiled.log = log;
+  size_t size = 0;
+  if (compiled.is_cubin) {
+    check_nvrtc(nvrtcGetCUBINSize(handle.program, &size), "nvrtcGetCUBINSize", program_name);
+    compiled.binary.resize(size);
+    check_nvrtc(nvrtcGetCUBIN(handle.program, compiled.binary.data()), "nvrtcGetCUBIN", program_name);
+  } else {
+    check_nvrtc(nvrtcGetPTXSize(handle.program, &size), "nvrtcGetPTXSize", program_name);
+    compiled.binary.resize(size);
+    check_nvrtc(nvrtcGetPTX(handle.program, compiled.binary.data()), "nvrtcGetPTX", program_name);
+  }
+  for (const std::string& name : request.kernel_names) {
+    const char* lowered = nullptr;
+    check_nvrtc(nvrtcGetLoweredName(handle.program, name.c_str(), &lowered),
+                ("nvrtcGetLoweredName(\"" + name + "\")").c_str(), program_name);
+    compiled.symbols.emplace_back(name, lowered);
+  }
+  compiled.compile_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return compiled;
+}
+
+#else  // !SEAM_WITH_NVRTC
+
+bool nvrtc_available() { return false; }
+std::string nvrtc_version() { return "none"; }
+
+CompiledKernel compile_cuda(const CompileRequest& request) {
+  throw Error("seam was built without NVRTC: cannot compile " + request.program_name +
+              " (configure with the CUDA toolkit and SEAM_WITH_NVRTC=ON)");
+}
+
+#endif
+
+}  // namespace seam
