@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Everything that needs the GPU, in one go.
+#
+#   scripts/gpu_check.sh build        # here (no GPU needed): Release build, binaries copied to gpu-bin/
+#   scripts/gpu_check.sh run [quick]  # on the GPU machine, over a copy of the tree carrying gpu-bin/:
+#                                     # smoke test, runtime tests, the GPU suite, the suite under
+#                                     # compute-sanitizer memcheck, and the RoPE benchmark
+#
+# With the device tool: run(command="scripts/gpu_check.sh run", carry=["gpu-bin"]). Logs go to $OUT (or
+# gpu-out/ when $OUT is unset); the end of the output is a summary table.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mode="${1:-}"
+
+if [[ "$mode" == "build" ]]; then
+  set -e
+  scripts/install_deps.sh
+  scripts/build.sh build-gpu
+  rm -rf gpu-bin && mkdir -p gpu-bin
+  cp build-gpu/tests/gpu/seam_gpu_smoke build-gpu/tests/gpu/seam_gpu_tests build-gpu/tests/seam_runtime_tests \
+     build-gpu/bench/bench_rope_gpu build-gpu/tools/seam gpu-bin/
+  strip gpu-bin/* 2>/dev/null || true
+  du -sh gpu-bin
+  exit 0
+fi
+
+[[ "$mode" == "run" ]] || { echo "usage: scripts/gpu_check.sh build|run [quick]"; exit 2; }
+quick="${2:-}"
+out="${OUT:-gpu-out}"
+mkdir -p "$out"
+export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+export SEAM_CACHE_DIR="$(mktemp -d)"
+export SEAM_FAILURE_DIR="$out"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv > "$out/gpu.txt" 2>&1
+status=()
+step() {  # step NAME COMMAND...: runs, logs to $out/NAME.log, records pass/fail
+  local name="$1"
+  shift
+  local start=$SECONDS
+  "$@" > "$out/$name.log" 2>&1
+  local rc=$?
+  status+=("$name: rc=$rc ($((SECONDS - start)) s)")
+  tail -n 5 "$out/$name.log"
+}
+step smoke gpu-bin/seam_gpu_smoke
+step runtime_tests gpu-bin/seam_runtime_tests
+if [[ "$quick" == "quick" ]]; then export SEAM_GPU_QUICK=1; fi
+step gpu_suite gpu-bin/seam_gpu_tests
+SEAM_GPU_QUICK=1 step memcheck /usr/local/cuda/bin/compute-sanitizer --tool memcheck --error-exitcode 3 \
+  gpu-bin/seam_gpu_tests --gtest_filter='GpuSuite.RandomPointwiseFusions:GpuSuite.RopeSmallAllWorkloads'
+step bench gpu-bin/bench_rope_gpu $([[ "$quick" == "quick" ]] && echo --quick)
+cat "$out/gpu.txt"
+echo "== summary =="
+printf '%s\n' "${status[@]}"
+echo "== benchmark =="
+cat "$out/bench.log"

@@ -1,0 +1,19 @@
+// Normalization (persistent): reductions of one signature whose results may be broadcast back and combined
+// with tensors of the reduced operand's shape in the same kernel: RMSNorm, LayerNorm, softmax.
+#pragma once
+
+#include "ir/fusion.h"
+#include "schedule/scheduler_kind.h"
+
+namespace seam {
+
+// Accepts when
+//   1. every node is a pointwise-kernel op or a reduction,
+//   2. all reductions share one signature (operand shape I, axes),
+//   3. the shapes of the group's tensors, with extent-1 axes dropped, are all I or reduced(I) when the
+//      group has reductions, and at most two distinct shapes otherwise.
+// Hereditary: 1 per node; a subset keeps the signature of 2 (or has no reductions), and its shapes are a
+// subset of at most two shapes, which 3 accepts either way.
+bool can_schedule_normalization(const Fusion& fusion, GroupNodes group);
+
+}  // namespace seam

@@ -1,0 +1,44 @@
+// The kinds of kernel a group of ops can become. Each kind has a predicate (one file each) saying which
+// groups it accepts; the registry (schedule/registry.h) tries them in a fixed order.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace seam {
+
+// A group of ops offered to a scheduler: node ids of a fusion, ascending, never fusion inputs (inputs are
+// free to read). Ops the segmenter duplicates into the group (cheap ops) are not listed.
+using GroupNodes = std::span<const int32_t>;
+
+enum class SchedulerKind : uint8_t {
+  NoOp,           // alias only: every output is a strided view of a fusion input, no launch
+  Pointwise,      // pointwise and movement ops (slice, pad, cat, permute, reshape, broadcast, ...), outputs
+                  // of several shapes in one launch
+  Reduction,      // pointwise/movement prologue feeding reductions of one shape over the same axes
+  Normalization,  // persistent: reductions broadcast back and combined over the same domain (RMSNorm)
+  Matmul,         // one opaque op, run by a vendor library
+};
+
+inline constexpr SchedulerKind kAllSchedulerKinds[] = {SchedulerKind::NoOp, SchedulerKind::Pointwise,
+                                                       SchedulerKind::Reduction, SchedulerKind::Normalization,
+                                                       SchedulerKind::Matmul};
+inline constexpr int kNumSchedulerKinds = 5;
+
+std::string_view scheduler_name(SchedulerKind kind);  // "noop", "pointwise", ...
+
+// Kernel launches a group of this kind costs: 0 for NoOp (outputs are aliases), 1 otherwise.
+inline int launch_count(SchedulerKind kind) { return kind == SchedulerKind::NoOp ? 0 : 1; }
+
+// True when every subset of a group the kind accepts is accepted by the same kind. The exact search
+// explores only maximal next groups when this holds (docs/SEGMENTER.md, "Pruning"); a kind added later
+// that is not hereditary must say so here, and the search then explores every group for it.
+bool is_hereditary(SchedulerKind kind);
+
+// True when the kind's predicate is pairwise: a set is accepted exactly when each node is accepted alone
+// and each pair is accepted together. The exact search then leaves a node out of a maximal group only for
+// a node it conflicts with. Pairwise implies hereditary.
+bool is_pairwise(SchedulerKind kind);
+
+}  // namespace seam

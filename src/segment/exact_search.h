@@ -1,0 +1,50 @@
+// The exact segmenter: a shortest path over down-sets of the owned-node DAG. A state is a down-closed
+// set of nodes already assigned to kernels; a step adds one group (a set accepted by a scheduler whose
+// union with the state is again down-closed) at the cost of that group (segment/cost_model.h). Every
+// path from the empty set to all nodes is a segmentation with an acyclic quotient, and every such
+// segmentation is a path (take its groups in a topological order of the quotient), so the cheapest path
+// is the best segmentation. docs/SEGMENTER.md states what the pruning keeps.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "segment/partition.h"
+#include "segment/segment_graph.h"
+
+namespace seam {
+
+struct ExactSearchOptions {
+  // Explore only groups that are maximal for their (hereditary) scheduler kind. Keeps the minimum number
+  // of kernels; bytes are then the minimum over segmentations made of such groups (docs/SEGMENTER.md).
+  bool maximal_groups_only = true;
+  double time_budget_seconds = 0.1;
+  // Down-sets expanded plus candidate groups generated; the search stops unfinished beyond it.
+  int64_t state_budget = 200000;
+  // An upper bound from a known segmentation: paths that cannot beat it are cut.
+  std::optional<Cost> incumbent;
+};
+
+struct ExactSearchResult {
+  // The best path found that beats the incumbent; empty when none did (or the search ran out).
+  std::optional<Partition> partition;
+  // The search space was exhausted within budget: `partition` (or, when empty, the incumbent) is optimal
+  // in the sense of ExactSearchOptions::maximal_groups_only.
+  bool finished = false;
+  int64_t states_expanded = 0;
+  int64_t groups_generated = 0;
+  double seconds = 0;
+};
+
+// Partitions target - start, where both are down-sets of `graph` and start is a subset of target (the
+// whole problem: the empty set and graph.all()).
+ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, const NodeSet& target,
+                               const ExactSearchOptions& options);
+
+// The next groups the search considers from down-set `state` (within `target`): for each scheduler kind,
+// every accepted group, or only the maximal ones. Each comes with the first kind that accepts it.
+// `step_budget` bounds the enumeration; it is decremented and the result is partial when it reaches 0.
+std::vector<PartitionGroup> next_groups(const SegmentGraph& graph, const NodeSet& state,
+                                        const NodeSet& target, bool maximal_only, int64_t& step_budget);
+
+}  // namespace seam

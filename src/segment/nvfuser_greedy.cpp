@@ -1,0 +1,27 @@
+#include "segment/nvfuser_greedy.h"
+
+#include <deque>
+
+#include "segment/quotient_graph.h"
+
+namespace seam {
+
+Partition nvfuser_greedy(const SegmentGraph& graph) {
+  QuotientGraph q(graph);
+  std::deque<int> worklist;
+  for (int g = 0; g < q.num_groups(); ++g) worklist.push_back(g);
+  while (!worklist.empty()) {
+    int a = worklist.front();
+    worklist.pop_front();
+    if (!q.alive(a)) continue;
+    for (int b : q.successors(a)) {
+      if (!graph.classify(q.members(a) | q.members(b)) || q.merge_creates_cycle(a, b)) continue;
+      q.merge(a, b);
+      worklist.push_back(a);
+      break;
+    }
+  }
+  return q.to_partition();
+}
+
+}  // namespace seam

@@ -1,0 +1,113 @@
+#include "segment/segment.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+#include "segment/dump.h"
+#include "segment/exact_search.h"
+#include "segment/nvfuser_greedy.h"
+#include "support/error.h"
+
+namespace seam {
+namespace {
+
+SegmentedFusion to_segmented(const Fusion& fusion, const SegmentGraph& graph, const Partition& partition) {
+  SegmentedFusion s{fusion, {}, graph.duplicated(), {}, "", false, false, 0, 0};
+  for (auto [a, b] : graph.must_cut()) s.must_cut.emplace_back(graph.node_id(a), graph.node_id(b));
+  for (const PartitionGroup& g : partition.groups)
+    s.groups.push_back({g.kind, graph.node_ids(g.members), {}, {}, {}, 0});
+  fill_group_boundaries(s.fusion, s.duplicable, s.groups);
+  SEAM_ASSERT(s.boundary_bytes() == partition.cost.bytes && s.num_kernels() == partition.cost.launches,
+              "the cost model and the segmented fusion disagree");
+  return s;
+}
+
+bool dump_requested() {
+  const char* env = std::getenv("SEAM_DUMP");
+  if (!env) return false;
+  std::string list = std::string(",") + env + ",";
+  return list.find(",segments,") != std::string::npos;
+}
+
+}  // namespace
+
+std::string_view strategy_name(SegmentStrategy strategy) {
+  switch (strategy) {
+    case SegmentStrategy::Auto: return "auto";
+    case SegmentStrategy::Exact: return "exact";
+    case SegmentStrategy::Greedy: return "greedy";
+    case SegmentStrategy::NvfuserGreedy: return "nvfuser-greedy";
+  }
+  SEAM_ASSERT(false, "unknown strategy");
+}
+
+SegmentStrategy parse_strategy(std::string_view name) {
+  for (SegmentStrategy s : {SegmentStrategy::Auto, SegmentStrategy::Exact, SegmentStrategy::Greedy,
+                            SegmentStrategy::NvfuserGreedy})
+    if (strategy_name(s) == name) return s;
+  throw Error("unknown segmentation strategy '" + std::string(name) +
+              "'; expected one of: auto, exact, greedy, nvfuser-greedy");
+}
+
+SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  SegmentGraph graph(fusion, options.rules);
+  Partition partition;
+  bool proven = false;
+  int64_t states = 0;
+  std::string strategy(strategy_name(options.strategy));
+
+  ExactSearchOptions search;
+  search.maximal_groups_only = options.maximal_groups_only;
+  search.time_budget_seconds = options.time_budget_seconds;
+  search.state_budget = options.state_budget;
+  switch (options.strategy) {
+    case SegmentStrategy::NvfuserGreedy: partition = nvfuser_greedy(graph); break;
+    case SegmentStrategy::Greedy: partition = greedy_fallback(graph, options.greedy).improved; break;
+    case SegmentStrategy::Exact: {
+      ExactSearchResult r = exact_search(graph, graph.empty_set(), graph.all(), search);
+      states = r.states_expanded;
+      SEAM_CHECK(r.finished && r.partition, "exact segmentation of ", fusion.name(),
+                 " ran out of budget after ", r.states_expanded, " states and ", r.seconds,
+                 " s; use the auto or greedy strategy");
+      partition = std::move(*r.partition);
+      proven = true;
+      break;
+    }
+    case SegmentStrategy::Auto: {
+      // The plain greedy is the incumbent; the windows are only worth their time when the search fails.
+      partition = greedy_merge(graph);
+      search.incumbent = partition.cost;
+      ExactSearchResult r = exact_search(graph, graph.empty_set(), graph.all(), search);
+      states = r.states_expanded;
+      proven = r.finished;
+      if (r.partition) {
+        partition = std::move(*r.partition);
+        strategy = "exact";
+      } else if (r.finished) {
+        strategy = "greedy (proven by exact)";
+      } else {
+        Cost plain = partition.cost;
+        if (options.greedy.improve_windows)
+          partition = improve_by_windows(graph, std::move(partition), options.greedy);
+        SEAM_ASSERT(partition.cost <= plain, "window re-solving made the greedy result worse");
+        strategy = "greedy+windows (exact ran out)";
+      }
+      break;
+    }
+  }
+  SegmentedFusion result = to_segmented(fusion, graph, partition);
+  result.strategy = strategy;
+  result.proven_optimal = proven;
+  result.bytes_proven_optimal = proven && !options.maximal_groups_only;
+  result.states_explored = states;
+  result.search_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  check_segmentation(result);
+  if (dump_requested()) std::cerr << dump_segments(result);
+  return result;
+}
+
+}  // namespace seam

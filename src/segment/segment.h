@@ -1,0 +1,39 @@
+// The segmenter's entry point: split a fusion (already through the pass pipeline) into kernels.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "segment/greedy_fallback.h"
+#include "segment/segment_graph.h"
+#include "segment/segmented_fusion.h"
+
+namespace seam {
+
+enum class SegmentStrategy {
+  Auto,           // greedy for an incumbent, then the exact search; the greedy result if the search runs out
+  Exact,          // the exact search alone; a seam::Error when it runs out of budget
+  Greedy,         // greedy merge improved by exact windows (segment/greedy_fallback.h)
+  NvfuserGreedy,  // the order-dependent baseline (segment/nvfuser_greedy.h)
+};
+
+std::string_view strategy_name(SegmentStrategy strategy);  // "auto", "exact", "greedy", "nvfuser-greedy"
+SegmentStrategy parse_strategy(std::string_view name);     // throws seam::Error listing the names
+
+struct SegmentOptions {
+  SegmentStrategy strategy = SegmentStrategy::Auto;
+  double time_budget_seconds = 0.5;
+  int64_t state_budget = 200000;
+  // The exact search's pruning: only groups maximal for their scheduler. With it, proven_optimal means
+  // the fewest kernels, and the fewest bytes among segmentations of maximal groups; without it
+  // (exponential in the graph's width) also the fewest bytes overall (bytes_proven_optimal).
+  bool maximal_groups_only = true;
+  SegmentRules rules;
+  GreedyOptions greedy;
+};
+
+// Segments `fusion`, checks the result (check_segmentation) and returns it. With SEAM_DUMP=segments in
+// the environment (a comma-separated list), prints segment/dump.h's text dump to stderr.
+SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& options = {});
+
+}  // namespace seam

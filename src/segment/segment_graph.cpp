@@ -1,0 +1,119 @@
+#include "segment/segment_graph.h"
+
+#include <algorithm>
+
+#include "passes/mark_cheap_ops.h"
+#include "schedule/registry.h"
+#include "support/error.h"
+
+namespace seam {
+namespace {
+
+void sort_unique(std::vector<int32_t>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+}  // namespace
+
+SegmentGraph::SegmentGraph(const Fusion& fusion, const SegmentRules& rules) : fusion_(&fusion) {
+  const int n = fusion.num_nodes();
+  duplicated_ = rules.duplicate_cheap_ops ? mark_cheap_ops(fusion) : std::vector<bool>(n, false);
+  local_of_.assign(n, -1);
+  for (int32_t id = 0; id < n; ++id) {
+    const Node& node = fusion.node(Value{id});
+    if (node.op == OpKind::Input) continue;
+    if (duplicated_[id] && !fusion.is_output(Value{id})) continue;
+    local_of_[id] = size();
+    owned_.push_back(id);
+    is_output_.push_back(fusion.is_output(Value{id}));
+  }
+  const int m = size();
+  preds_.resize(m);
+  succs_.resize(m);
+  reads_.resize(m);
+  dups_.resize(m);
+  for (int u = 0; u < m; ++u) {
+    // Operands reach across a boundary unless duplicated; duplicated ones are followed to what they read.
+    std::vector<Value> stack(fusion.node(Value{owned_[u]}).operands);
+    while (!stack.empty()) {
+      Value v = stack.back();
+      stack.pop_back();
+      if (duplicated_[v.id]) {
+        dups_[u].push_back(v.id);
+        for (Value w : fusion.node(v).operands) stack.push_back(w);
+      } else {
+        reads_[u].push_back(v.id);
+      }
+    }
+    sort_unique(dups_[u]);
+    sort_unique(reads_[u]);
+    for (int32_t v : reads_[u]) {
+      int p = local_of_[v];
+      if (p < 0) continue;  // a fusion input
+      preds_[u].push_back(p);
+      succs_[p].push_back(u);
+    }
+  }
+
+  auto owned_local = [&](int32_t id) {
+    SEAM_CHECK(id >= 0 && id < n, "must-cut names node %", id, ", which the fusion does not have");
+    int local = local_of_[id];
+    SEAM_CHECK(local >= 0, "must-cut names %", id,
+               ", which is a fusion input or a duplicated cheap op and belongs to no single kernel");
+    return local;
+  };
+  for (auto [a, b] : rules.must_cut) must_cut_.emplace_back(owned_local(a), owned_local(b));
+  if (rules.cut_before_slice_pad)
+    for (int u = 0; u < m; ++u) {
+      OpKind op = fusion.node(Value{owned_[u]}).op;
+      if (op != OpKind::Slice && op != OpKind::Pad) continue;
+      for (int p : preds_[u]) must_cut_.emplace_back(p, u);
+    }
+
+  alone_.assign(m, 0);
+  for (int u = 0; u < m; ++u) {
+    int32_t id = owned_[u];
+    for (SchedulerKind kind : scheduler_order())
+      if (can_schedule(kind, fusion, GroupNodes(&id, 1))) alone_[u] |= uint8_t(1u << int(kind));
+  }
+}
+
+NodeSet SegmentGraph::all() const {
+  NodeSet s(size());
+  for (int u = 0; u < size(); ++u) s.set(u);
+  return s;
+}
+
+std::vector<int32_t> SegmentGraph::node_ids(const NodeSet& set) const {
+  std::vector<int32_t> ids;
+  for (int u : set.members()) ids.push_back(owned_[u]);
+  return ids;
+}
+
+bool SegmentGraph::accepts_alone(SchedulerKind kind, int local) const {
+  return (alone_[static_cast<size_t>(local)] >> int(kind)) & 1;
+}
+
+bool SegmentGraph::accepts(SchedulerKind kind, const NodeSet& set) const {
+  for (auto [a, b] : must_cut_)
+    if (set.test(a) && set.test(b)) return false;
+  const int k = int(kind);
+  if (memo_.size() > (size_t{1} << 21)) memo_.clear();  // bound memory on huge searches
+  uint16_t& entry = memo_[set];
+  if (!((entry >> k) & 1)) {
+    ++predicate_calls_;
+    std::vector<int32_t> ids = node_ids(set);
+    bool ok = can_schedule(kind, *fusion_, ids);
+    entry = static_cast<uint16_t>(entry | (1u << k) | (ok ? (1u << (8 + k)) : 0u));
+  }
+  return (entry >> (8 + k)) & 1;
+}
+
+std::optional<SchedulerKind> SegmentGraph::classify(const NodeSet& set) const {
+  for (SchedulerKind kind : scheduler_order())
+    if (accepts(kind, set)) return kind;
+  return std::nullopt;
+}
+
+}  // namespace seam

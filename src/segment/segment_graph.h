@@ -1,0 +1,80 @@
+// The graph the segmenter partitions: the fusion's "owned" nodes (every non-input node that is not a
+// duplicated cheap op, plus cheap ops that are fusion outputs, which someone must write), what each one
+// reads across a kernel boundary, and memoized scheduler predicates over sets of them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ir/fusion.h"
+#include "schedule/scheduler_kind.h"
+#include "segment/node_set.h"
+
+namespace seam {
+
+// What the partition must respect beyond the schedulers.
+struct SegmentRules {
+  // Copy cheap ops (passes/mark_cheap_ops.h) into each consuming kernel instead of materializing them.
+  bool duplicate_cheap_ops = true;
+  // nvFuser's rule in the seed report: a slice or pad never shares a kernel with its operand's producer.
+  bool cut_before_slice_pad = false;
+  // Pairs of node ids that must land in different groups. Both must be owned nodes (not inputs, not
+  // duplicated cheap ops); a pair naming anything else is a seam::Error.
+  std::vector<std::pair<int32_t, int32_t>> must_cut;
+};
+
+class SegmentGraph {
+ public:
+  SegmentGraph(const Fusion& fusion, const SegmentRules& rules);
+
+  const Fusion& fusion() const { return *fusion_; }
+  // Owned nodes get dense indices 0..size()-1 in node-id (so topological) order.
+  int size() const { return static_cast<int>(owned_.size()); }
+  int32_t node_id(int local) const { return owned_[static_cast<size_t>(local)]; }
+  int local_of(int32_t id) const { return local_of_[static_cast<size_t>(id)]; }
+  // Per node id: copied into each kernel that reads it.
+  const std::vector<bool>& duplicated() const { return duplicated_; }
+  const std::vector<std::pair<int, int>>& must_cut() const { return must_cut_; }  // local indices
+
+  // Owned nodes this one depends on / that depend on it (through duplicated ops too).
+  const std::vector<int>& preds(int local) const { return preds_[static_cast<size_t>(local)]; }
+  const std::vector<int>& succs(int local) const { return succs_[static_cast<size_t>(local)]; }
+  // Value ids read by the node or its duplicated operands: fusion inputs and owned nodes, ascending.
+  const std::vector<int32_t>& reads(int local) const { return reads_[static_cast<size_t>(local)]; }
+  // Duplicated cheap ops the node needs, ascending.
+  const std::vector<int32_t>& duplicated_for(int local) const { return dups_[static_cast<size_t>(local)]; }
+  bool is_fusion_output(int local) const { return is_output_[static_cast<size_t>(local)]; }
+
+  NodeSet empty_set() const { return NodeSet(size()); }
+  NodeSet all() const;
+  std::vector<int32_t> node_ids(const NodeSet& set) const;
+
+  // The scheduler's predicate on the set; false too when the set holds both nodes of a must-cut pair
+  // (which keeps every predicate hereditary). Memoized.
+  bool accepts(SchedulerKind kind, const NodeSet& set) const;
+  // Precomputed accepts(kind, {local}).
+  bool accepts_alone(SchedulerKind kind, int local) const;
+  // The first kind of the registry order that accepts the set.
+  std::optional<SchedulerKind> classify(const NodeSet& set) const;
+  int64_t predicate_calls() const { return predicate_calls_; }
+
+ private:
+  const Fusion* fusion_;
+  std::vector<int32_t> owned_;
+  std::vector<int> local_of_;
+  std::vector<bool> duplicated_;
+  std::vector<std::vector<int>> preds_, succs_;
+  std::vector<std::vector<int32_t>> reads_, dups_;
+  std::vector<bool> is_output_;
+  std::vector<std::pair<int, int>> must_cut_;
+  std::vector<uint8_t> alone_;  // bit k: accepted alone by kind k
+  // Per set: bit k known, bit 8+k accepted.
+  mutable std::unordered_map<NodeSet, uint16_t, NodeSetHash> memo_;
+  mutable int64_t predicate_calls_ = 0;
+};
+
+}  // namespace seam

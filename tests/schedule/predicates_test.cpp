@@ -1,0 +1,106 @@
+#include <gtest/gtest.h>
+
+#include "ir/builder.h"
+#include "passes/mark_cheap_ops.h"
+#include "schedule/registry.h"
+#include "schedule/view.h"
+#include "support/error.h"
+
+namespace seam {
+namespace {
+
+TEST(ReshapeView, FollowsTorchComputeStride) {
+  // Contiguous: any reshape is a view.
+  EXPECT_EQ(reshape_view_strides({2, 3, 4}, {12, 4, 1}, {6, 4}), (Shape{4, 1}));
+  EXPECT_EQ(reshape_view_strides({2, 3, 4}, {12, 4, 1}, {2, 12}), (Shape{12, 1}));
+  // A transposed matrix cannot be flattened without a copy, but its axes can be split.
+  EXPECT_EQ(reshape_view_strides({4, 3}, {1, 4}, {12}), std::nullopt);
+  EXPECT_EQ(reshape_view_strides({4, 3}, {1, 4}, {2, 2, 3}), (Shape{2, 1, 4}));
+  // Size-1 axes take any stride; the padded-row layout of a slice merges only within a row.
+  EXPECT_EQ(reshape_view_strides({2, 4}, {8, 1}, {2, 1, 4}), (Shape{8, 4, 1}));
+  EXPECT_EQ(reshape_view_strides({2, 4}, {8, 1}, {8}), std::nullopt);
+}
+
+TEST(NoOp, AcceptsViewsOfInputsOnly) {
+  Builder b;
+  Value x = b.input(Type::tensor(DType::BFloat16, {2, 3, 4}), "x");
+  Value flat = b.reshape(x, {6, 4});                      // %1: a view
+  Value t = b.permute(flat, {1, 0});                      // %2: a view
+  Value copy = b.reshape(t, {24});                        // %3: non-contiguous flatten, a copy
+  Value s = b.slice_axis(flat, 1, 1, 3);                  // %4: a view with an offset
+  Value p = b.pad(s, {0, 0}, {0, 1}, Number::of_int(0));  // %5: never a view
+  Value e = b.exp(flat);                                  // %6
+  Fusion f = b.finish({t, copy, s, p, e});
+  auto ok = [&](std::vector<int32_t> g) { return can_schedule(SchedulerKind::NoOp, f, g); };
+  EXPECT_TRUE(ok({flat.id, t.id, s.id}));
+  EXPECT_FALSE(ok({copy.id}));
+  EXPECT_FALSE(ok({p.id}));
+  EXPECT_FALSE(ok({e.id}));
+  std::optional<StridedLayout> view = view_of_input(f, s);
+  ASSERT_TRUE(view);
+  EXPECT_EQ(view->offset, 1);
+  EXPECT_EQ(view->strides, (Shape{4, 1}));
+  // A declared non-contiguous input changes the answer.
+  Builder b2;
+  Value y = b2.input(Type::tensor(DType::BFloat16, {3, 4}), "y", {1, 3});
+  Value r = b2.reshape(y, {12});
+  Fusion f2 = b2.finish({r});
+  EXPECT_FALSE(can_schedule(SchedulerKind::NoOp, f2, std::vector<int32_t>{r.id}));
+}
+
+TEST(Schedulers, KindsAcceptTheirShapes) {
+  Builder b;
+  Value x = b.input(Type::tensor(DType::Float32, {4, 8}), "x");
+  Value w = b.input(Type::tensor(DType::Float32, {8, 8}), "w");
+  Value sq = b.mul(x, x);             // %2
+  Value ss = b.sum(sq, {1}, true);    // %3 [4,1]
+  Value back = b.expand(ss, {4, 8});  // %4
+  Value normed = b.div(x, back);      // %5
+  Value other = b.sum(x, {0});        // %6 other axes
+  Value mm = b.matmul(normed, w);     // %7
+  Value m2 = b.matmul(x, w);          // %8
+  Fusion f = b.finish({normed, other, mm, m2});
+  auto accepts = [&](SchedulerKind k, std::vector<int32_t> g) { return can_schedule(k, f, g); };
+  EXPECT_TRUE(accepts(SchedulerKind::Pointwise, {sq.id, back.id, normed.id}));
+  EXPECT_FALSE(accepts(SchedulerKind::Pointwise, {sq.id, ss.id}));
+  EXPECT_TRUE(accepts(SchedulerKind::Reduction, {sq.id, ss.id}));
+  EXPECT_FALSE(accepts(SchedulerKind::Reduction, {sq.id, ss.id, back.id}));  // reads its reduction
+  EXPECT_FALSE(accepts(SchedulerKind::Reduction, {ss.id, other.id}));        // two signatures
+  EXPECT_TRUE(accepts(SchedulerKind::Normalization, {sq.id, ss.id, back.id, normed.id}));
+  EXPECT_FALSE(accepts(SchedulerKind::Normalization, {ss.id, other.id}));
+  EXPECT_TRUE(accepts(SchedulerKind::Matmul, {mm.id}));
+  EXPECT_FALSE(accepts(SchedulerKind::Matmul, {mm.id, m2.id}));
+  EXPECT_FALSE(accepts(SchedulerKind::Matmul, {normed.id}));
+  EXPECT_EQ(choose_scheduler(f, std::vector<int32_t>{sq.id, ss.id, back.id, normed.id}),
+            SchedulerKind::Normalization);
+  EXPECT_EQ(choose_scheduler(f, std::vector<int32_t>{x.id}), std::nullopt);  // inputs belong to no kernel
+  EXPECT_THROW(can_schedule(SchedulerKind::Pointwise, f, std::vector<int32_t>{99}), Error);
+  EXPECT_EQ(launch_count(SchedulerKind::NoOp), 0);
+  EXPECT_EQ(launch_count(SchedulerKind::Matmul), 1);
+}
+
+TEST(MarkCheapOps, DuplicatesOnlyCheapOpsOfInputs) {
+  Builder b;
+  Value x = b.input(Type::tensor(DType::BFloat16, {4, 8}), "x");
+  Value w = b.input(Type::tensor(DType::BFloat16, {8, 8}), "w");
+  Value c = b.cast(x, DType::Float32);                               // %2 cheap
+  Value s = b.slice_axis(c, 1, 0, 4);                                // %3 cheap: operand cheap
+  Value e = b.exp(c);                                                // %4 not cheap: math
+  Value ce = b.cast(e, DType::BFloat16);                             // %5 not cheap: operand computed
+  Value t = b.permute(w, {1, 0});                                    // %6 not cheap: feeds a matmul
+  Value mm = b.matmul(x, t);                                         // %7
+  Value f1 = b.full({4, 8}, DType::Float32, Number::of_float(1.0));  // %8 cheap
+  Fusion f = b.finish({s, ce, mm, b.add(f1, c)});
+  std::vector<bool> cheap = mark_cheap_ops(f);
+  EXPECT_TRUE(cheap[c.id]);
+  EXPECT_TRUE(cheap[s.id]);
+  EXPECT_FALSE(cheap[e.id]);
+  EXPECT_FALSE(cheap[ce.id]);
+  EXPECT_FALSE(cheap[t.id]);
+  EXPECT_FALSE(cheap[mm.id]);
+  EXPECT_TRUE(cheap[f1.id]);
+  EXPECT_FALSE(cheap[x.id]);
+}
+
+}  // namespace
+}  // namespace seam
