@@ -432,7 +432,9 @@ class OutputLowering {
           if (out[d] != 1) throw NotVectorizable{"reshape moves the vector axis"};
         size_t last_in = i_end;
         while (last_in > i && in[last_in - 1] == 1) --last_in;
-        if (last_in == i || in[last_in - 1] % lanes_ != 0)
+        // The run must start on a multiple of `lanes` of the group's linear index, or it could cross
+        // from one row of the innermost input axis into the next (e.g. after an unaligned slice).
+        if (last_in == i || in[last_in - 1] % lanes_ != 0 || !divisible(linear, lanes_))
           throw NotVectorizable{"reshape splits a vector across rows"};
         next.lane_axis = static_cast<int>(last_in - 1);
       }

@@ -1,0 +1,85 @@
+// Vector-width decisions of the pointwise lowering, and their results through the host backend.
+#include <gtest/gtest.h>
+
+#include "codegen/kernel_printer.h"
+#include "exec/host_compiler.h"
+#include "exec/host_kernel_runner.h"
+#include "interp/compare.h"
+#include "interp/interpreter.h"
+#include "ir/builder.h"
+#include "lower/lower_pointwise.h"
+
+namespace seam {
+namespace {
+
+using enum DType;
+
+// Lowers, runs on the host backend, compares with the interpreter; returns each output's lanes.
+std::vector<int> lanes_and_check(const Fusion& fusion) {
+  LoweringOptions options;
+  options.kernel_name = "k";
+  kir::Kernel kernel = lower_pointwise(fusion, options);
+  auto module = compile_host_kernels({print_host_kernel(kernel)});
+  std::vector<HostTensor> inputs = random_inputs(fusion, 3);
+  std::vector<Type> types;
+  for (const FusionOutput& o : fusion.outputs()) types.push_back(fusion.type(o.value));
+  std::vector<HostTensor> actual = run_host_kernel(*module, kernel, inputs, types);
+  std::vector<HostTensor> expected = interpret(fusion, inputs);
+  std::vector<int> lanes;
+  for (size_t o = 0; o < actual.size(); ++o) {
+    Comparison c = compare_tensors(actual[o], expected[o], Tolerance{1e-6, 1e-6});
+    EXPECT_TRUE(c.ok) << "output " << o << ": " << c.message;
+    lanes.push_back(kernel.outputs[o].lanes);
+  }
+  return lanes;
+}
+
+TEST(Vectorize, ContiguousCopyUses16ByteVectors) {
+  Builder b("copy");
+  Value x = b.input(Type::tensor(BFloat16, {4, 64}));
+  EXPECT_EQ(lanes_and_check(b.finish({b.neg(x)})), (std::vector<int>{8}));
+}
+
+// A run of lanes that starts unaligned must not cross a row of a reshaped (here: expanded) tensor: the
+// elements 1 and 2 of [a,a,b,b,...] come from different rows. Found on the GPU (random fusion 7032).
+TEST(Vectorize, UnalignedSliceBeforeReshapeFallsBackToScalar) {
+  Builder b("unaligned");
+  Value x = b.input(Type::tensor(Float32, {4}));
+  Value wide = b.reshape(b.expand(b.broadcast(x, {1}), {4, 2}), {8});
+  Value y = b.slice_axis(wide, 0, 1, 5);
+  EXPECT_EQ(lanes_and_check(b.finish({y})), (std::vector<int>{1}));
+}
+
+TEST(Vectorize, AlignedCatOnTheVectorAxisStaysVectorized) {
+  Builder b("cat");
+  Value x = b.input(Type::tensor(BFloat16, {2, 64}));
+  Value lo = b.slice_axis(x, 1, 0, 32), hi = b.slice_axis(x, 1, 32, 64);
+  Value y = b.cat({b.neg(hi), lo}, 1);  // rotate-half, boundaries on multiples of 8
+  EXPECT_EQ(lanes_and_check(b.finish({y})), (std::vector<int>{8}));
+}
+
+TEST(Vectorize, CatBoundaryInsideAVectorNarrowsTheWidth) {
+  Builder b("cat_odd");
+  Value x = b.input(Type::tensor(BFloat16, {2, 8}));
+  Value y = b.input(Type::tensor(BFloat16, {2, 4}));
+  Value z = b.input(Type::tensor(BFloat16, {2, 4}));
+  Value c = b.cat({b.slice_axis(x, 1, 0, 2), y, b.slice_axis(x, 1, 2, 4), z}, 1);  // boundaries 2, 6, 8
+  EXPECT_EQ(lanes_and_check(b.finish({c})), (std::vector<int>{2}));
+}
+
+TEST(Vectorize, StridedInputAlongTheVectorAxisIsScalar) {
+  Builder b("strided");
+  Value x = b.input(Type::tensor(Float32, {4, 8}), "x", {1, 4});  // a transposed layout
+  EXPECT_EQ(lanes_and_check(b.finish({b.neg(x)})), (std::vector<int>{1}));
+}
+
+TEST(Vectorize, BroadcastAlongTheVectorAxisLoadsOnce) {
+  Builder b("bcast");
+  Value x = b.input(Type::tensor(Float32, {4, 1}));
+  Value y = b.input(Type::tensor(Float32, {4, 8}));
+  Value z = b.add(b.expand(x, {4, 8}), y);
+  EXPECT_EQ(lanes_and_check(b.finish({z})), (std::vector<int>{4}));
+}
+
+}  // namespace
+}  // namespace seam
