@@ -3,14 +3,15 @@
 //
 // Method: inputs uploaded once per input set (3 sets, rotated), GPU time = median over N runs of the
 // events around all launches of one run; no L2 flush (pass --flush-l2 to add one between runs: TODO).
-// Usage: bench_rope_gpu [--iterations N] [--quick]
+// Usage: bench_rope_gpu [--iterations N] [--quick] [--sweep]
+//   --sweep: launch-shape variants (block size, blocks per SM) on a few workloads instead of the table.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "exec/executable.h"
-#include "interp/interpreter.h"
+#include "interp/fast_random.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/device.h"
 #include "runtime/device_allocator.h"
@@ -48,12 +49,42 @@ double copy_rate_bytes_per_s() {
   return 2.0 * bytes / (t.median_ms * 1e-3);
 }
 
+// GPU time of one workload under several launch shapes, side by side in one run.
+int run_sweep(double rate, int iterations) {
+  std::printf("| workload | contract | bs | block | blocks/SM cap | seam us | %% of floor |\n|---|---|---|---|---|---|---|\n");
+  for (const char* name : {"W2", "W3", "W7"}) {
+    const RopeConfig& config = rope_config(name);
+    RopeOptions options;
+    options.batch = 2;
+    options.contract = RopeContract::Thunder;
+    Fusion fusion = build_rope(config, options);
+    std::vector<std::vector<HostTensor>> sets;
+    for (uint64_t s = 0; s < 3; ++s) sets.push_back(fast_random_inputs(fusion, 100 + s));
+    const double floor_us = floor_bytes(config, options, config.block_size) / rate * 1e6;
+    for (int block : {128, 256, 512}) {
+      for (int cap : {0, 8, 32}) {
+        ExecutableOptions exe_options;
+        exe_options.backend = Backend::Cuda;
+        exe_options.block_size = block;
+        exe_options.max_blocks_per_sm = cap;
+        auto exe = Executable::compile(fusion, exe_options);
+        Timing t = exe->time_gpu(sets, iterations);
+        std::printf("| %s | thunder | 2 | %d | %d | %.1f | %.0f%% |\n", name, block, cap, t.median_ms * 1e3,
+                    100.0 * floor_us / (t.median_ms * 1e3));
+        std::fflush(stdout);
+      }
+    }
+  }
+  return 0;
+}
+
 int run(int argc, char** argv) {
   int iterations = 50;
-  bool quick = false;
+  bool quick = false, sweep = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
+    else if (!std::strcmp(argv[i], "--sweep")) sweep = true;
   }
   if (!driver_status().available) {
     std::printf("no GPU: %s\n", driver_status().reason.c_str());
@@ -64,6 +95,7 @@ int run(int argc, char** argv) {
   const double rate = copy_rate_bytes_per_s();
   std::printf("device: %s (%s), copy rate %.2f TB/s (device-to-device, read + write)\n\n",
               device.properties().name.c_str(), device.arch_string().c_str(), rate / 1e12);
+  if (sweep) return run_sweep(rate, iterations);
   std::printf("| workload | contract | bs | kernels | lanes | floor MB | floor us | seam us | %% of floor | TB/s | compile ms |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (RopeContract contract : {RopeContract::RopeOnly, RopeContract::Thunder}) {
@@ -80,7 +112,7 @@ int run(int argc, char** argv) {
         auto exe = Executable::compile(fusion, exe_options);
         double compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         std::vector<std::vector<HostTensor>> sets;
-        for (uint64_t s = 0; s < 3; ++s) sets.push_back(random_inputs(fusion, 100 + s));
+        for (uint64_t s = 0; s < 3; ++s) sets.push_back(fast_random_inputs(fusion, 100 + s));
         Timing t = exe->time_gpu(sets, iterations);
         const double bytes = floor_bytes(config, options, config.block_size);
         const double floor_us = bytes / rate * 1e6;

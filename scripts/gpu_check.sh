@@ -49,8 +49,11 @@ step gpu_suite gpu-bin/seam_gpu_tests
 SEAM_GPU_QUICK=1 step memcheck /usr/local/cuda/bin/compute-sanitizer --tool memcheck --error-exitcode 3 \
   gpu-bin/seam_gpu_tests --gtest_filter='GpuSuite.RandomPointwiseFusions:GpuSuite.RopeSmallAllWorkloads'
 step bench gpu-bin/bench_rope_gpu $([[ "$quick" == "quick" ]] && echo --quick)
+step sweep gpu-bin/bench_rope_gpu --sweep --iterations 30
 cat "$out/gpu.txt"
 echo "== summary =="
 printf '%s\n' "${status[@]}"
 echo "== benchmark =="
 cat "$out/bench.log"
+echo "== launch-shape sweep =="
+cat "$out/sweep.log"

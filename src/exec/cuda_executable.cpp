@@ -113,7 +113,9 @@ class CudaExecutable final : public Executable {
       }
       const int64_t chunks = step.kernel.total_chunks();
       const int block = options_.block_size;
-      int64_t grid = std::min<int64_t>((chunks + block - 1) / block, static_cast<int64_t>(sm_count) * 32);
+      int64_t grid = (chunks + block - 1) / block;
+      if (options_.max_blocks_per_sm > 0)
+        grid = std::min<int64_t>(grid, static_cast<int64_t>(sm_count) * options_.max_blocks_per_sm);
       LaunchConfig config;
       config.grid.x = static_cast<unsigned>(std::max<int64_t>(grid, 1));
       config.block.x = static_cast<unsigned>(block);

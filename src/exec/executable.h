@@ -25,6 +25,9 @@ struct ExecutableOptions {
   bool run_passes = true;
   SegmentOptions segment;
   int block_size = 256;
+  // Grid of a launch: enough blocks for every chunk, capped at this many blocks per multiprocessor
+  // (the kernels loop over the rest); 0: no cap.
+  int max_blocks_per_sm = 32;
   int max_vector_bytes = 16;
   // Fill every output with a pattern before the kernels run, so that unwritten elements are caught.
   bool poison_outputs = false;
