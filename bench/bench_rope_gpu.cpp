@@ -3,7 +3,7 @@
 //
 // Method: inputs uploaded once per input set (3 sets, rotated), GPU time = median over N runs of the
 // events around all launches of one run; no L2 flush (pass --flush-l2 to add one between runs: TODO).
-// Usage: bench_rope_gpu [--iterations N] [--quick] [--sweep]
+// Usage: bench_rope_gpu [--iterations N] [--quick] [--sweep] [--only W2] [--contract thunder] [--bs 2]
 //   --sweep: launch-shape variants (block size, blocks per SM) on a few workloads instead of the table.
 #include <chrono>
 #include <cstdio>
@@ -51,8 +51,9 @@ double copy_rate_bytes_per_s() {
 
 // GPU time of one workload under several launch shapes, side by side in one run.
 int run_sweep(double rate, int iterations) {
-  std::printf("| workload | contract | bs | block | blocks/SM cap | seam us | %% of floor |\n|---|---|---|---|---|---|---|\n");
-  for (const char* name : {"W2", "W3", "W7"}) {
+  std::printf("| workload | contract | bs | chunks/thread | blocks/SM cap | seam us | %% of floor |\n"
+              "|---|---|---|---|---|---|---|\n");
+  for (const char* name : {"W2", "W3", "W6", "W7"}) {
     const RopeConfig& config = rope_config(name);
     RopeOptions options;
     options.batch = 2;
@@ -61,15 +62,15 @@ int run_sweep(double rate, int iterations) {
     std::vector<std::vector<HostTensor>> sets;
     for (uint64_t s = 0; s < 3; ++s) sets.push_back(fast_random_inputs(fusion, 100 + s));
     const double floor_us = floor_bytes(config, options, config.block_size) / rate * 1e6;
-    for (int block : {128, 256, 512}) {
+    for (int unroll : {1, 2, 4}) {
       for (int cap : {0, 8, 32}) {
         ExecutableOptions exe_options;
         exe_options.backend = Backend::Cuda;
-        exe_options.block_size = block;
+        exe_options.chunks_per_thread = unroll;
         exe_options.max_blocks_per_sm = cap;
         auto exe = Executable::compile(fusion, exe_options);
         Timing t = exe->time_gpu(sets, iterations);
-        std::printf("| %s | thunder | 2 | %d | %d | %.1f | %.0f%% |\n", name, block, cap, t.median_ms * 1e3,
+        std::printf("| %s | thunder | 2 | %d | %d | %.1f | %.0f%% |\n", name, unroll, cap, t.median_ms * 1e3,
                     100.0 * floor_us / (t.median_ms * 1e3));
         std::fflush(stdout);
       }
@@ -81,10 +82,15 @@ int run_sweep(double rate, int iterations) {
 int run(int argc, char** argv) {
   int iterations = 50;
   bool quick = false, sweep = false;
+  std::string only, only_contract;  // filters: a workload id ("W2") and a contract
+  int64_t only_batch = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--sweep")) sweep = true;
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+    else if (!std::strcmp(argv[i], "--contract") && i + 1 < argc) only_contract = argv[++i];
+    else if (!std::strcmp(argv[i], "--bs") && i + 1 < argc) only_batch = std::atoll(argv[++i]);
   }
   if (!driver_status().available) {
     std::printf("no GPU: %s\n", driver_status().reason.c_str());
@@ -102,6 +108,9 @@ int run(int argc, char** argv) {
     for (const RopeConfig& config : rope_configs()) {
       for (int64_t batch : {1, 2}) {
         if (quick && (batch == 1 || config.name != "Llama-2-13b-hf")) continue;
+        if (!only.empty() && rope_config_id(config) != only) continue;
+        if (!only_contract.empty() && contract_name(contract) != only_contract) continue;
+        if (only_batch && batch != only_batch) continue;
         RopeOptions options;
         options.batch = batch;
         options.contract = contract;

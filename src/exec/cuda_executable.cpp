@@ -15,9 +15,9 @@
 
 namespace seam {
 
-std::string print_cuda_program(const std::vector<CompiledStep>& steps, int block_size) {
+std::string print_cuda_program(const std::vector<CompiledStep>& steps, const CudaLaunchShape& shape) {
   std::string source;
-  for (const CompiledStep& step : steps) source += print_cuda_kernel(step.kernel, CudaLaunchShape{block_size}) + "\n";
+  for (const CompiledStep& step : steps) source += print_cuda_kernel(step.kernel, shape) + "\n";
   return source;
 }
 
@@ -113,7 +113,8 @@ class CudaExecutable final : public Executable {
       }
       const int64_t chunks = step.kernel.total_chunks();
       const int block = options_.block_size;
-      int64_t grid = (chunks + block - 1) / block;
+      const int64_t per_block = static_cast<int64_t>(block) * std::max(1, options_.chunks_per_thread);
+      int64_t grid = (chunks + per_block - 1) / per_block;
       if (options_.max_blocks_per_sm > 0)
         grid = std::min<int64_t>(grid, static_cast<int64_t>(sm_count) * options_.max_blocks_per_sm);
       LaunchConfig config;
@@ -175,12 +176,12 @@ std::unique_ptr<Executable> compile_cuda_executable(Fusion fusion, SegmentedFusi
   device.make_current();
   std::vector<std::string> sources;
   for (const CompiledStep& step : steps)
-    sources.push_back(print_cuda_kernel(step.kernel, CudaLaunchShape{options.block_size}));
+    sources.push_back(print_cuda_kernel(step.kernel, CudaLaunchShape{options.block_size, options.chunks_per_thread}));
   std::optional<Module> module;
   std::vector<Kernel> kernels;
   if (!steps.empty()) {
     CompileRequest request;
-    request.source = print_cuda_program(steps, options.block_size);
+    request.source = print_cuda_program(steps, CudaLaunchShape{options.block_size, options.chunks_per_thread});
     request.program_name = fusion.name() + ".cu";
     request.arch = device.arch_string();
     for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);

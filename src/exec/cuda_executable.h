@@ -2,6 +2,7 @@
 // launched through the driver API on device buffers from the caching allocator.
 #pragma once
 
+#include "codegen/kernel_printer.h"
 #include "exec/executable.h"
 
 namespace seam {
@@ -11,6 +12,6 @@ std::unique_ptr<Executable> compile_cuda_executable(Fusion fusion, SegmentedFusi
                                                     const ExecutableOptions& options);
 
 // The CUDA source of a whole executable: every step's kernel in one translation unit.
-std::string print_cuda_program(const std::vector<CompiledStep>& steps, int block_size);
+std::string print_cuda_program(const std::vector<CompiledStep>& steps, const CudaLaunchShape& shape);
 
 }  // namespace seam

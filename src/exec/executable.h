@@ -28,6 +28,7 @@ struct ExecutableOptions {
   // Grid of a launch: enough blocks for every chunk, capped at this many blocks per multiprocessor
   // (the kernels loop over the rest); 0: no cap.
   int max_blocks_per_sm = 32;
+  int chunks_per_thread = 1;  // per grid-stride iteration (CudaLaunchShape)
   int max_vector_bytes = 16;
   // Fill every output with a pattern before the kernels run, so that unwritten elements are caught.
   bool poison_outputs = false;

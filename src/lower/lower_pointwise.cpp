@@ -81,9 +81,23 @@ class OutputLowering {
       store.source = wide;
     }
     body.push_back(std::move(store));
+    hoist_loads(body);
   }
 
  private:
+  // Moves the index arithmetic and the unconditional loads of a chunk to its start (keeping their order),
+  // so that every load is in flight before the first use of any of them; loads inside pad/cat branches
+  // stay where they are. Legal because lets and loads depend only on earlier lets.
+  static void hoist_loads(kir::Block& body) {
+    auto hoistable = [](const kir::Stmt& s) {
+      return s.kind == kir::Stmt::Kind::Let ||
+             (s.kind == kir::Stmt::Kind::Define && (s.expr.kind == kir::Expr::Kind::Load ||
+                                                    s.expr.kind == kir::Expr::Kind::Literal ||
+                                                    s.expr.kind == kir::Expr::Kind::Scalar));
+    };
+    std::stable_partition(body.begin(), body.end(), hoistable);
+  }
+
   int kernel_output_param(int o) const {
     for (size_t p = 0; p < kernel_.params.size(); ++p)
       if (kernel_.params[p].kind == kir::Param::Kind::Output && kernel_.params[p].fusion_index == o)
