@@ -26,9 +26,11 @@ struct ExecutableOptions {
   SegmentOptions segment;
   int block_size = 256;
   // Grid of a launch: enough blocks for every chunk, capped at this many blocks per multiprocessor
-  // (the kernels loop over the rest); 0: no cap.
-  int max_blocks_per_sm = 32;
-  int chunks_per_thread = 1;  // per grid-stride iteration (CudaLaunchShape)
+  // (the kernels loop over the rest); 0: no cap. Chunks each thread takes per grid-stride iteration
+  // (CudaLaunchShape). Defaults from the launch-shape sweep in bench/RESULTS.md (2026-11-30): no cap and
+  // 2 chunks per thread were best or within noise on W2, W3, W6 and W7.
+  int max_blocks_per_sm = 0;
+  int chunks_per_thread = 2;
   int max_vector_bytes = 16;
   // Fill every output with a pattern before the kernels run, so that unwritten elements are caught.
   bool poison_outputs = false;
