@@ -46,3 +46,19 @@ namespace seam {
 bool is_pairwise(SchedulerKind kind) { return kind != SchedulerKind::Normalization; }
 
 }  // namespace seam
+
+namespace seam {
+
+// Reduction and Normalization accept only pointwise-kernel ops besides reductions, so a reduction-free
+// group they accept is all pointwise-kernel ops.
+bool needs_reduction(SchedulerKind kind) {
+  return kind == SchedulerKind::Reduction || kind == SchedulerKind::Normalization;
+}
+
+// With a reduction of signature (I, axes) in the group, Normalization's shape condition is "each shape is
+// I or reduced(I)", a per-node test against the reduction, and one signature is a per-pair test.
+bool is_pairwise_with_reduction(SchedulerKind kind) {
+  return is_pairwise(kind) || kind == SchedulerKind::Normalization;
+}
+
+}  // namespace seam

@@ -41,4 +41,13 @@ bool is_hereditary(SchedulerKind kind);
 // a node it conflicts with. Pairwise implies hereditary.
 bool is_pairwise(SchedulerKind kind);
 
+// True for the kinds that accept a reduction-free group only when Pointwise, tried earlier, does too
+// (Reduction, Normalization): a group that first becomes such a kind contains a reduction.
+bool needs_reduction(SchedulerKind kind);
+
+// True when the kind's predicate is pairwise on groups that contain a reduction: such a group is accepted
+// exactly when each node and each pair of its nodes is. Normalization qualifies (a reduction fixes the
+// two allowed shapes, so the shape condition becomes per node), as does every pairwise kind.
+bool is_pairwise_with_reduction(SchedulerKind kind);
+
 }  // namespace seam

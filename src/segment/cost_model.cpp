@@ -12,20 +12,32 @@ std::string Cost::to_string() const {
 Cost group_cost(const SegmentGraph& graph, const NodeSet& group, SchedulerKind kind) {
   Cost cost{launch_count(kind), 0};
   if (kind == SchedulerKind::NoOp) return cost;
-  const Fusion& fusion = graph.fusion();
-  std::vector<int32_t> read;
-  for (int u : group.members()) {
+  std::vector<int32_t> values;                       // other groups' values read
+  std::vector<std::pair<int32_t, int>> input_views;  // (fusion input, view id) read
+  group.for_each([&](int u) {
     for (int32_t v : graph.reads(u)) {
       int local = graph.local_of(v);
-      if (local < 0 || !group.test(local)) read.push_back(v);
+      if (local >= 0 && !group.test(local)) values.push_back(v);
     }
+    for (const SegmentGraph::InputRead& r : graph.input_reads(u))
+      for (int view : r.views) input_views.emplace_back(r.input, view);
     bool leaves = graph.is_fusion_output(u);
     for (int s : graph.succs(u)) leaves = leaves || !group.test(s);
-    if (leaves) cost.bytes += fusion.type(Value{graph.node_id(u)}).bytes();
+    if (leaves) cost.bytes += graph.value_bytes(graph.node_id(u));
+  });
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  for (int32_t v : values) cost.bytes += graph.value_bytes(v);
+  std::sort(input_views.begin(), input_views.end());
+  input_views.erase(std::unique(input_views.begin(), input_views.end()), input_views.end());
+  std::vector<int> views;
+  for (size_t i = 0; i < input_views.size();) {
+    const int32_t input = input_views[i].first;
+    views.clear();
+    for (; i < input_views.size() && input_views[i].first == input; ++i)
+      views.push_back(input_views[i].second);
+    cost.bytes += graph.input_bytes(input, views);
   }
-  std::sort(read.begin(), read.end());
-  read.erase(std::unique(read.begin(), read.end()), read.end());
-  for (int32_t v : read) cost.bytes += fusion.type(Value{v}).bytes();
   return cost;
 }
 

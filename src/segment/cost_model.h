@@ -4,7 +4,8 @@
 // cost nothing):
 //   boundary_bytes = sum over launching groups G of
 //       sum over values v read by G from outside G (fusion inputs and values of other groups, read by
-//           G's nodes or by the cheap ops duplicated into G), each v once per G: bytes(v)
+//           G's nodes or by the cheap ops duplicated into G), each v once per G: bytes(v), except that a
+//           fusion input costs the union of the views of it that G reads (segment/read_footprint.h)
 //     + sum over nodes u of G that are fusion outputs or read by another group: bytes(u)
 // so a tensor written by A and read by B and C costs one write and two reads; a fusion input costs one
 // read per kernel that reads it; a duplicated cast lets its (smaller) operand cross instead of its result.

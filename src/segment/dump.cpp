@@ -43,7 +43,7 @@ std::string dump_segments(const SegmentedFusion& s, const DumpOptions& options) 
   out << "proven optimal: "
       << (!s.proven_optimal        ? "no"
           : s.bytes_proven_optimal ? "yes (kernels and bytes)"
-                                   : "yes (kernels; bytes among maximal groups)")
+                                   : "yes (kernels; bytes not proven within the budget)")
       << "\n";
   if (options.show_time) {
     char line[96];

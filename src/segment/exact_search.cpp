@@ -20,20 +20,61 @@ bool preds_done(const SegmentGraph& graph, int u, const NodeSet& state, const No
   return true;
 }
 
-// A lower bound on the launches still needed for `remaining`: an opaque op is always alone, and anything
-// that is not a view of an input needs some launching kernel. Consistent (no step lowers it by more than
-// the step costs), so it also serves as the A* heuristic.
-Cost lower_bound(const SegmentGraph& graph, const NodeSet& remaining) {
-  Cost lb;
-  bool needs_kernel = false;
-  for (int u : remaining.members()) {
-    if (graph.accepts_alone(SchedulerKind::Matmul, u))
-      ++lb.launches;
-    else if (!graph.accepts_alone(SchedulerKind::NoOp, u))
-      needs_kernel = true;
+// A lower bound on the cost of partitioning `remaining` (the rest of a down-closed target):
+//   launches: an opaque op is always alone, and anything that is not a view of an input needs some
+//     launching kernel;
+//   bytes: a node that is not a view of an input lands in a launching group, which reads what the node
+//     reads from outside it: each finished node it reads costs at least one read, each fusion input at
+//     least the part the node reads (so the largest such part over the remaining nodes), and a fusion
+//     output among them at least its write.
+// Consistent (no step lowers it by more than the step costs: a step pays for what its nodes read and
+// write, and what it leaves stays counted), so it also serves as the A* heuristic.
+class LowerBound {
+ public:
+  explicit LowerBound(const SegmentGraph& graph)
+      : graph_(graph), stamp_(static_cast<size_t>(graph.fusion().num_nodes()), {0, 0}) {}
+
+  Cost operator()(const NodeSet& remaining) {
+    ++epoch_;
+    Cost lb;
+    bool needs_kernel = false;
+    remaining.for_each([&](int u) {
+      if (graph_.accepts_alone(SchedulerKind::Matmul, u))
+        ++lb.launches;
+      else if (!graph_.accepts_alone(SchedulerKind::NoOp, u))
+        needs_kernel = true;
+      if (graph_.accepts_alone(SchedulerKind::NoOp, u)) return;
+      for (const SegmentGraph::InputRead& r : graph_.input_reads(u)) lb.bytes += once(r.input, r.bytes);
+      for (int32_t v : graph_.reads(u)) {
+        int local = graph_.local_of(v);
+        if (local >= 0 && !remaining.test(local)) lb.bytes += once(v, graph_.value_bytes(v));
+      }
+      if (graph_.is_fusion_output(u)) lb.bytes += graph_.value_bytes(graph_.node_id(u));
+    });
+    if (needs_kernel) ++lb.launches;
+    return lb;
   }
-  if (needs_kernel) ++lb.launches;
-  return lb;
+
+ private:
+  // Counts a value once per call; for an input, the largest part any one remaining node reads.
+  int64_t once(int32_t v, int64_t bytes) {
+    auto& [epoch, counted] = stamp_[static_cast<size_t>(v)];
+    if (epoch != epoch_) {
+      epoch = epoch_;
+      counted = 0;
+    }
+    int64_t added = std::max<int64_t>(0, bytes - counted);
+    counted = std::max(counted, bytes);
+    return added;
+  }
+
+  const SegmentGraph& graph_;
+  std::vector<std::pair<uint32_t, int64_t>> stamp_;
+  uint32_t epoch_ = 0;
+};
+
+bool is_reduction(const SegmentGraph& graph, int u) {
+  return graph.fusion().node(Value{graph.node_id(u)}).category() == OpCategory::Reduction;
 }
 
 // The nodes of `group` that are reductions or feed one inside the group.
@@ -42,7 +83,7 @@ NodeSet reduction_core(const SegmentGraph& graph, const NodeSet& group) {
   std::vector<int> members = group.members();
   for (auto it = members.rbegin(); it != members.rend(); ++it) {
     int u = *it;
-    bool keep = graph.fusion().node(Value{graph.node_id(u)}).category() == OpCategory::Reduction;
+    bool keep = is_reduction(graph, u);
     for (int s : graph.succs(u)) keep = keep || core.test(s);
     if (keep) core.set(u);
   }
@@ -52,12 +93,17 @@ NodeSet reduction_core(const SegmentGraph& graph, const NodeSet& group) {
 }  // namespace
 
 std::vector<PartitionGroup> next_groups(const SegmentGraph& graph, const NodeSet& state,
-                                        const NodeSet& target, bool maximal_only, int64_t& step_budget) {
+                                        const NodeSet& target, bool maximal_only, int64_t& step_budget,
+                                        std::optional<std::chrono::steady_clock::time_point> deadline) {
   std::vector<PartitionGroup> out;
   std::unordered_set<NodeSet, NodeSetHash> seen;
   const NodeSet open = target - state;
   for (SchedulerKind kind : scheduler_order()) {
     const bool maximal = maximal_only && is_hereditary(kind);
+    // A group is offered as the first kind that accepts it, and a reduction-free group that Reduction or
+    // Normalization accepts is accepted by Pointwise first: their enumeration needs only groups with a
+    // reduction (docs/SEGMENTER.md). On those, Normalization's predicate is pairwise too.
+    const bool with_reduction = needs_reduction(kind);
     // Every group of this kind lies within the candidates: nodes accepted alone whose predecessors are
     // done or candidates themselves.
     std::vector<int> cand;
@@ -69,10 +115,13 @@ std::vector<PartitionGroup> next_groups(const SegmentGraph& graph, const NodeSet
     }
     if (cand.empty()) continue;
     std::vector<NodeSet> later(cand.size() + 1, NodeSet(graph.size()));
+    std::vector<bool> reduction_later(cand.size() + 1, false);  // some cand[j], j >= i, is a reduction
     for (size_t i = cand.size(); i-- > 0;) {
       later[i] = later[i + 1];
       later[i].set(cand[i]);
+      reduction_later[i] = reduction_later[i + 1] || is_reduction(graph, cand[i]);
     }
+    int reductions_in_group = 0;
     NodeSet group(graph.size());
     auto emit = [&](const NodeSet& g) {
       if (!seen.insert(g).second) return;
@@ -81,7 +130,7 @@ std::vector<PartitionGroup> next_groups(const SegmentGraph& graph, const NodeSet
       out.push_back({g, *first});
     };
     // For a pairwise kind: does some later candidate that fits the current group not fit it with u?
-    const bool pairwise = is_pairwise(kind);
+    const bool pairwise = is_pairwise(kind) || (with_reduction && is_pairwise_with_reduction(kind));
     auto has_conflict = [&](size_t i, int u) {
       if (!pairwise) return true;
       for (size_t j = i + 1; j < cand.size(); ++j) {
@@ -95,6 +144,12 @@ std::vector<PartitionGroup> next_groups(const SegmentGraph& graph, const NodeSet
     };
     std::function<void(size_t)> visit = [&](size_t i) {
       if (--step_budget < 0) return;
+      // The unpruned enumeration can be long: look at the clock now and then.
+      if (deadline && (step_budget & 1023) == 0 && std::chrono::steady_clock::now() > *deadline) {
+        step_budget = -1;
+        return;
+      }
+      if (with_reduction && reductions_in_group == 0 && !reduction_later[i]) return;
       if (i == cand.size()) {
         if (group.empty()) return;
         if (maximal)
@@ -116,11 +171,14 @@ std::vector<PartitionGroup> next_groups(const SegmentGraph& graph, const NodeSet
         return;
       }
       const int u = cand[i];
+      const int reduction = is_reduction(graph, u) ? 1 : 0;
       bool includable = preds_done(graph, u, state, group);
       if (includable) {
         group.set(u);
         includable = graph.accepts(kind, group);
+        reductions_in_group += reduction;
         if (includable) visit(i + 1);
+        reductions_in_group -= reduction;
         // Leaving u out can only lead to a maximal group if something later conflicts with it; when u
         // fits together with every later candidate, no such group exists (heredity), and for a pairwise
         // kind neither when no single later candidate conflicts with it.
@@ -153,18 +211,27 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
   };
   std::vector<State> states;
   std::unordered_map<NodeSet, int, NodeSetHash> index;
+  LowerBound lower_bound(graph);
   // Ordered by estimated total (cost + lower bound), then by progress, then by age.
   using Entry = std::tuple<int64_t, int64_t, int, int>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
-  auto push = [&](int id) {
-    Cost f = states[id].cost + lower_bound(graph, target - states[id].set);
-    queue.emplace(f.launches, f.bytes, -states[id].set.count(), id);
+  auto push = [&](int id, Cost estimate) {
+    queue.emplace(estimate.launches, estimate.bytes, -states[id].set.count(), id);
   };
   states.push_back({start, Cost{}, -1, {NodeSet(graph.size()), SchedulerKind::NoOp}, false});
   index.emplace(start, 0);
-  push(0);
 
   ExactSearchResult result;
+  result.lower_bound = lower_bound(target - start);
+  // An incumbent that meets the bound at the start is optimal already.
+  if (options.incumbent && !(result.lower_bound < *options.incumbent)) {
+    result.finished = true;
+    result.seconds = elapsed();
+    return result;
+  }
+  push(0, result.lower_bound);
+  const auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(
+                                 std::chrono::duration<double>(options.time_budget_seconds));
   int64_t step_budget = options.state_budget;
   bool out_of_budget = false;
   while (!queue.empty()) {
@@ -181,14 +248,14 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
       result.partition = std::move(p);
       break;
     }
-    if (--step_budget < 0 || elapsed() > options.time_budget_seconds) {
+    if (--step_budget < 0 || Clock::now() > deadline) {
       out_of_budget = true;
       break;
     }
     const NodeSet set = states[id].set;
     const Cost cost = states[id].cost;
     std::vector<PartitionGroup> groups =
-        next_groups(graph, set, target, options.maximal_groups_only, step_budget);
+        next_groups(graph, set, target, options.maximal_groups_only, step_budget, deadline);
     if (step_budget < 0) {
       out_of_budget = true;
       break;
@@ -197,19 +264,25 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
     for (PartitionGroup& g : groups) {
       NodeSet next = set | g.members;
       Cost next_cost = cost + group_cost(graph, g.members, g.kind);
-      if (options.incumbent && !(next_cost + lower_bound(graph, target - next) < *options.incumbent))
-        continue;
       auto [it, inserted] = index.emplace(next, static_cast<int>(states.size()));
+      if (!inserted) {
+        const State& s = states[it->second];
+        if (s.closed || !(next_cost < s.cost)) continue;
+      }
+      Cost estimate = next_cost + lower_bound(target - next);
+      if (options.incumbent && !(estimate < *options.incumbent)) {
+        if (inserted) index.erase(it);
+        continue;
+      }
       if (inserted) {
         states.push_back({std::move(next), next_cost, id, std::move(g), false});
       } else {
         State& s = states[it->second];
-        if (s.closed || !(next_cost < s.cost)) continue;
         s.cost = next_cost;
         s.parent = id;
         s.via = std::move(g);
       }
-      push(it->second);
+      push(it->second, estimate);
     }
   }
   result.finished = !out_of_budget;

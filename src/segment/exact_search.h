@@ -6,6 +6,7 @@
 // is the best segmentation. docs/SEGMENTER.md states what the pruning keeps.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 
@@ -31,6 +32,8 @@ struct ExactSearchResult {
   // The search space was exhausted within budget: `partition` (or, when empty, the incumbent) is optimal
   // in the sense of ExactSearchOptions::maximal_groups_only.
   bool finished = false;
+  // A lower bound on the cost of partitioning target - start (launches and bytes; exact_search.cpp).
+  Cost lower_bound;
   int64_t states_expanded = 0;
   int64_t groups_generated = 0;
   double seconds = 0;
@@ -43,8 +46,10 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
 
 // The next groups the search considers from down-set `state` (within `target`): for each scheduler kind,
 // every accepted group, or only the maximal ones. Each comes with the first kind that accepts it.
-// `step_budget` bounds the enumeration; it is decremented and the result is partial when it reaches 0.
-std::vector<PartitionGroup> next_groups(const SegmentGraph& graph, const NodeSet& state,
-                                        const NodeSet& target, bool maximal_only, int64_t& step_budget);
+// `step_budget` bounds the enumeration; it is decremented and the result is partial when it drops below
+// 0, which passing `deadline` also causes.
+std::vector<PartitionGroup> next_groups(
+    const SegmentGraph& graph, const NodeSet& state, const NodeSet& target, bool maximal_only,
+    int64_t& step_budget, std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
 
 }  // namespace seam

@@ -61,6 +61,13 @@ class NodeSet {
         out.push_back(static_cast<int>(w * 64 + static_cast<size_t>(std::countr_zero(bits))));
     return out;
   }
+  // Calls f(i) for each member, ascending, without allocating.
+  template <typename F>
+  void for_each(F&& f) const {
+    for (size_t w = 0; w < words_.size(); ++w)
+      for (uint64_t bits = words_[w]; bits; bits &= bits - 1)
+        f(static_cast<int>(w * 64 + static_cast<size_t>(std::countr_zero(bits))));
+  }
   int first() const {
     for (size_t w = 0; w < words_.size(); ++w)
       if (words_[w]) return static_cast<int>(w * 64 + static_cast<size_t>(std::countr_zero(words_[w])));

@@ -64,6 +64,25 @@ SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& optio
   search.maximal_groups_only = options.maximal_groups_only;
   search.time_budget_seconds = options.time_budget_seconds;
   search.state_budget = options.state_budget;
+  bool bytes_proven = false;
+  // With the pruning, a finished search proves the kernel count; a bounded unpruned search over every
+  // accepted group, cut at that cost, then proves the bytes too or finds fewer.
+  auto prove_bytes = [&] {
+    if (!options.maximal_groups_only) {
+      bytes_proven = true;
+      return;
+    }
+    if (!options.prove_bytes) return;
+    ExactSearchOptions all_groups = search;
+    all_groups.maximal_groups_only = false;
+    all_groups.time_budget_seconds = options.bytes_time_budget_seconds;
+    all_groups.state_budget = options.bytes_state_budget;
+    all_groups.incumbent = partition.cost;
+    ExactSearchResult r = exact_search(graph, graph.empty_set(), graph.all(), all_groups);
+    states += r.states_expanded;
+    bytes_proven = r.finished;
+    if (r.partition) partition = std::move(*r.partition);
+  };
   switch (options.strategy) {
     case SegmentStrategy::NvfuserGreedy: partition = nvfuser_greedy(graph); break;
     case SegmentStrategy::Greedy: partition = greedy_fallback(graph, options.greedy).improved; break;
@@ -75,21 +94,21 @@ SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& optio
                  " s; use the auto or greedy strategy");
       partition = std::move(*r.partition);
       proven = true;
+      prove_bytes();
       break;
     }
     case SegmentStrategy::Auto: {
-      // The plain greedy is the incumbent; the windows are only worth their time when the search fails.
-      partition = greedy_merge(graph);
-      search.incumbent = partition.cost;
+      // The search first: A* with a consistent bound expands no state an incumbent would cut, so the
+      // greedy is only worth its time when the search runs out.
       ExactSearchResult r = exact_search(graph, graph.empty_set(), graph.all(), search);
       states = r.states_expanded;
       proven = r.finished;
       if (r.partition) {
         partition = std::move(*r.partition);
         strategy = "exact";
-      } else if (r.finished) {
-        strategy = "greedy (proven by exact)";
+        prove_bytes();
       } else {
+        partition = greedy_merge(graph);
         Cost plain = partition.cost;
         if (options.greedy.improve_windows)
           partition = improve_by_windows(graph, std::move(partition), options.greedy);
@@ -102,7 +121,7 @@ SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& optio
   SegmentedFusion result = to_segmented(fusion, graph, partition);
   result.strategy = strategy;
   result.proven_optimal = proven;
-  result.bytes_proven_optimal = proven && !options.maximal_groups_only;
+  result.bytes_proven_optimal = proven && bytes_proven;
   result.states_explored = states;
   result.search_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   check_segmentation(result);

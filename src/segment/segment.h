@@ -25,9 +25,14 @@ struct SegmentOptions {
   double time_budget_seconds = 0.5;
   int64_t state_budget = 200000;
   // The exact search's pruning: only groups maximal for their scheduler. With it, proven_optimal means
-  // the fewest kernels, and the fewest bytes among segmentations of maximal groups; without it
-  // (exponential in the graph's width) also the fewest bytes overall (bytes_proven_optimal).
+  // the fewest kernels; without it (exponential in the graph's width) also the fewest bytes.
   bool maximal_groups_only = true;
+  // After the pruned search, a search over every accepted group, cut at the proven kernel count and by a
+  // bytes bound, within these budgets: when it finishes, bytes_proven_optimal is true (and its result
+  // is taken when it has fewer bytes).
+  bool prove_bytes = true;
+  double bytes_time_budget_seconds = 0.005;
+  int64_t bytes_state_budget = 200000;
   SegmentRules rules;
   GreedyOptions greedy;
 };

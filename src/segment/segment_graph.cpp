@@ -4,6 +4,7 @@
 
 #include "passes/mark_cheap_ops.h"
 #include "schedule/registry.h"
+#include "segment/read_footprint.h"
 #include "support/error.h"
 
 namespace seam {
@@ -56,6 +57,31 @@ SegmentGraph::SegmentGraph(const Fusion& fusion, const SegmentRules& rules) : fu
     }
   }
 
+  // What each node reads of each fusion input, with the distinct views numbered graph-wide.
+  input_reads_.resize(m);
+  for (int u = 0; u < m; ++u) {
+    for (InputView& view : input_views_read(fusion, duplicated_, owned_[u])) {
+      int id = 0;
+      while (id < static_cast<int>(views_.size()) &&
+             !(views_[id].shape == view.layout.shape && views_[id].strides == view.layout.strides &&
+               views_[id].offset == view.layout.offset))
+        ++id;
+      if (id == static_cast<int>(views_.size())) views_.push_back(std::move(view.layout));
+      auto it = std::find_if(input_reads_[u].begin(), input_reads_[u].end(),
+                             [&](const InputRead& r) { return r.input == view.input.id; });
+      if (it == input_reads_[u].end())
+        it = input_reads_[u].insert(input_reads_[u].end(), {view.input.id, {}, 0});
+      it->views.push_back(id);
+    }
+    std::sort(input_reads_[u].begin(), input_reads_[u].end(),
+              [](const InputRead& a, const InputRead& b) { return a.input < b.input; });
+    for (InputRead& r : input_reads_[u]) {
+      std::sort(r.views.begin(), r.views.end());
+      r.views.erase(std::unique(r.views.begin(), r.views.end()), r.views.end());
+      r.bytes = input_bytes(r.input, r.views);
+    }
+  }
+
   auto owned_local = [&](int32_t id) {
     SEAM_CHECK(id >= 0 && id < n, "must-cut names node %", id, ", which the fusion does not have");
     int local = local_of_[id];
@@ -77,6 +103,16 @@ SegmentGraph::SegmentGraph(const Fusion& fusion, const SegmentRules& rules) : fu
     for (SchedulerKind kind : scheduler_order())
       if (can_schedule(kind, fusion, GroupNodes(&id, 1))) alone_[u] |= uint8_t(1u << int(kind));
   }
+}
+
+int64_t SegmentGraph::input_bytes(int32_t input, const std::vector<int>& views) const {
+  auto [it, inserted] = input_bytes_memo_.try_emplace({input, views}, 0);
+  if (inserted) {
+    std::vector<StridedLayout> layouts;
+    for (int v : views) layouts.push_back(views_[static_cast<size_t>(v)]);
+    it->second = union_bytes(*fusion_, Value{input}, layouts);
+  }
+  return it->second;
 }
 
 NodeSet SegmentGraph::all() const {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -12,6 +13,7 @@
 
 #include "ir/fusion.h"
 #include "schedule/scheduler_kind.h"
+#include "schedule/view.h"
 #include "segment/node_set.h"
 
 namespace seam {
@@ -48,6 +50,21 @@ class SegmentGraph {
   // Duplicated cheap ops the node needs, ascending.
   const std::vector<int32_t>& duplicated_for(int local) const { return dups_[static_cast<size_t>(local)]; }
   bool is_fusion_output(int local) const { return is_output_[static_cast<size_t>(local)]; }
+  int64_t value_bytes(int32_t id) const { return fusion_->type(Value{id}).bytes(); }
+
+  // A fusion input the node reads (through its duplicated ops), the views of it the node reads (ids into
+  // a table of this graph, ascending) and the bytes of their union (segment/read_footprint.h).
+  struct InputRead {
+    int32_t input;
+    std::vector<int> views;
+    int64_t bytes;
+  };
+  // One entry per fusion input in reads(local), ascending by input.
+  const std::vector<InputRead>& input_reads(int local) const {
+    return input_reads_[static_cast<size_t>(local)];
+  }
+  // Bytes of the union of the views (ids from input_reads, ascending, all of `input`). Memoized.
+  int64_t input_bytes(int32_t input, const std::vector<int>& views) const;
 
   NodeSet empty_set() const { return NodeSet(size()); }
   NodeSet all() const;
@@ -70,6 +87,9 @@ class SegmentGraph {
   std::vector<std::vector<int>> preds_, succs_;
   std::vector<std::vector<int32_t>> reads_, dups_;
   std::vector<bool> is_output_;
+  std::vector<std::vector<InputRead>> input_reads_;
+  std::vector<StridedLayout> views_;  // the distinct views of inputs that owned nodes read
+  mutable std::map<std::pair<int32_t, std::vector<int>>, int64_t> input_bytes_memo_;
   std::vector<std::pair<int, int>> must_cut_;
   std::vector<uint8_t> alone_;  // bit k: accepted alone by kind k
   // Per set: bit k known, bit 8+k accepted.

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 
 #include "schedule/registry.h"
+#include "segment/read_footprint.h"
 #include "support/error.h"
 
 namespace seam {
@@ -90,7 +92,14 @@ void fill_group_boundaries(const Fusion& fusion, const std::vector<bool>& duplic
       if (read_elsewhere[id] || fusion.is_output(Value{id})) group.outputs.push_back(Value{id});
     group.boundary_bytes = 0;
     if (group.kind == SchedulerKind::NoOp) continue;
-    for (Value v : group.inputs) group.boundary_bytes += fusion.type(v).bytes();
+    // A fusion input costs the part of it the group's nodes read (segment/read_footprint.h).
+    std::map<int32_t, std::vector<StridedLayout>> views;
+    for (int32_t id : group.nodes)
+      for (InputView& view : input_views_read(fusion, duplicable, id))
+        views[view.input.id].push_back(std::move(view.layout));
+    for (Value v : group.inputs)
+      group.boundary_bytes +=
+          fusion.node(v).op == OpKind::Input ? union_bytes(fusion, v, views[v.id]) : fusion.type(v).bytes();
     for (Value v : group.outputs) group.boundary_bytes += fusion.type(v).bytes();
   }
 }
