@@ -6,6 +6,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "codegen/row_kernel_printer.h"
 #include "support/error.h"
 
 namespace seam {
@@ -16,7 +17,9 @@ using kir::Stmt;
 std::string literal_text(const Number& n) {
   switch (n.kind()) {
     case Number::Kind::Bool: return n.as_bool() ? "true" : "false";
-    case Number::Kind::Int: return "((seam_i64)" + std::to_string(n.as_int()) + "LL)";
+    case Number::Kind::Int:
+      if (n.as_int() == INT64_MIN) return "((seam_i64)(-9223372036854775807LL - 1))";  // no such literal in C++
+      return "((seam_i64)" + std::to_string(n.as_int()) + "LL)";
     case Number::Kind::Float: break;
   }
   double v = n.as_double();
@@ -65,6 +68,17 @@ class BodyPrinter {
         out_ << pad(depth) << "const idx_t " << s.name << " = " << kir::to_string(s.index) << ";\n";
         return;
       case Stmt::Kind::Comment: out_ << pad(depth) << "// " << s.name << "\n"; return;
+      case Stmt::Kind::RowLoop:  // the entry point defines seam_lane, seam_lanes, seam_row_extent
+        out_ << pad(depth) << "for (idx_t " << s.name << " = seam_lane; " << s.name << " < seam_row_extent; "
+             << s.name << " += seam_lanes) {\n";
+        block(s.then_block, depth + 1);
+        out_ << pad(depth) << "}\n";
+        return;
+      case Stmt::Kind::RowReduce:  // helpers in seam_device.cuh / seam_host.h, context from the entry point
+        declare(s.var, depth);
+        out_ << pad(depth) << s.var.name << "[0] = seam_row_reduce_" << op_name(s.expr.op) << "(" << s.source.name
+             << "[0], seam_row_ctx);\n";
+        return;
       case Stmt::Kind::Define: define(s, depth); return;
       case Stmt::Kind::Declare: {
         declare(s.var, depth);
@@ -192,7 +206,18 @@ std::string param_type(const kir::Param& p) {
 
 }  // namespace
 
+void print_kernel_block(const kir::Kernel& kernel, const kir::Block& block, std::ostringstream& out, int depth) {
+  BodyPrinter(kernel, out).block(block, depth);
+}
+
+std::string kernel_param_type(const kir::Param& param) { return param_type(param); }
+
+void print_kernel_dispatch(const kir::Kernel& kernel, std::ostringstream& out, int depth) {
+  print_dispatch(kernel, out, depth);
+}
+
 std::string print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& shape) {
+  if (kernel.rows) return print_cuda_row_kernel(kernel);
   std::ostringstream out;
   out << "#include \"seam_device.cuh\"\n\n";
   out << "SEAM_KERNEL void __launch_bounds__(" << shape.block_size << ") " << kernel.name << "(";
@@ -220,6 +245,7 @@ std::string print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& 
 }
 
 std::string print_host_kernel(const kir::Kernel& kernel) {
+  if (kernel.rows) return print_host_row_kernel(kernel);
   std::ostringstream out;
   out << "SEAM_KERNEL void " << kernel.name << "(void** args) {\n";
   out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";

@@ -4,6 +4,7 @@
 
 #include "codegen/embedded_headers.h"
 #include "codegen/kernel_printer.h"
+#include "exec/row_steps.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/device.h"
 #include "runtime/device_allocator.h"
@@ -120,6 +121,7 @@ class CudaExecutable final : public Executable {
       LaunchConfig config;
       config.grid.x = static_cast<unsigned>(std::max<int64_t>(grid, 1));
       config.block.x = static_cast<unsigned>(block);
+      if (step.kernel.rows) config = row_launch_config(step.kernel, sm_count, options_.max_blocks_per_sm);
       state.configs.push_back(config);
     }
     return state;

@@ -5,6 +5,7 @@
 
 #include "exec/cuda_executable.h"
 #include "exec/host_executable.h"
+#include "exec/row_steps.h"
 #include "interp/interpreter.h"
 #include "lower/lower_pointwise.h"
 #include "passes/pipeline.h"
@@ -24,8 +25,14 @@ std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const Ex
   for (size_t g = 0; g < segmented.groups.size(); ++g) {
     const SegmentGroup& group = segmented.groups[g];
     if (group.kind == SchedulerKind::NoOp) continue;
+    if (group.kind == SchedulerKind::Reduction || group.kind == SchedulerKind::Normalization) {
+      for (CompiledStep& step : lower_row_group(segmented, g, options, segmented.fusion.name(), steps.size()))
+        steps.push_back(std::move(step));
+      continue;
+    }
     SEAM_CHECK(group.kind == SchedulerKind::Pointwise, "group ", g, " needs a ", scheduler_name(group.kind),
-               " kernel, which this backend cannot generate yet (only pointwise kernels and views)");
+               " kernel, which this backend cannot generate yet (only pointwise, reduction and normalization "
+               "kernels and views)");
     KernelFusion kernel_fusion = extract_kernel_fusion(segmented, g);
     LoweringOptions lowering;
     lowering.kernel_name = segmented.fusion.name() + "_k" + std::to_string(steps.size());

@@ -73,6 +73,8 @@ KernelFusion extract_kernel_fusion(const SegmentedFusion& segmented, size_t grou
     result.outputs.push_back(v);
   }
   result.fusion = b.finish(outputs);
+  result.sources.resize(static_cast<size_t>(result.fusion.num_nodes()));
+  for (const auto& [id, value] : mapped) result.sources[static_cast<size_t>(value.id)] = Value{id};
   return result;
 }
 

@@ -12,6 +12,7 @@ struct KernelFusion {
   Fusion fusion;
   std::vector<Value> inputs;   // per kernel input: the value of the segmented fusion bound to it
   std::vector<Value> outputs;  // per kernel output: the value of the segmented fusion it computes
+  std::vector<Value> sources;  // per node of `fusion`: the value of the segmented fusion it stands for
 };
 
 // The group's ops, the cheap ops it duplicates and, for values that earlier no-launch groups expose as

@@ -62,7 +62,7 @@ std::string to_string(const Index& index) {
 }
 
 int64_t Kernel::total_chunks() const {
-  int64_t total = 0;
+  int64_t total = rows ? rows->rows : 0;
   for (const OutputProgram& o : outputs) total += o.chunks;
   return total;
 }

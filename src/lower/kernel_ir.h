@@ -91,6 +91,9 @@ struct Stmt {
     If,       // if (all bounds hold) then_block else else_block
     Store,    // param `param` at offset <- source (var.lanes elements)
     Comment,
+    // Row kernels (see RowLaunch):
+    RowLoop,    // for index variable `name` over this thread's share of the row's reduced elements: then_block
+    RowReduce,  // var (1 lane) = source combined over the threads of the row by expr.op (Sum, Max or Min)
   };
   Kind kind;
   std::string name;
@@ -114,12 +117,27 @@ struct OutputProgram {
   Block body;
 };
 
+// A row kernel (reductions, lower/lower_rows.h): the rows are the reduced tensors' non-reduced index
+// space; `threads_per_row` threads share a row's `reduced` elements and `rows_per_block` rows share a
+// block. `body` runs once per row on every thread of it, reading the index variable `row` (possibly
+// >= rows on the GPU: such threads take part in block reductions but load and store nothing).
+struct RowLaunch {
+  int64_t rows = 0;
+  int64_t reduced = 0;  // elements of a row
+  int rows_per_block = 1;
+  int threads_per_row = 1;
+  bool lanes_contiguous = true;  // the threads of a row are consecutive (else rows_per_block apart)
+  Block body;
+  int block_size() const { return rows_per_block * threads_per_row; }
+};
+
 struct Kernel {
   std::string name;
   std::vector<Param> params;
   std::vector<OutputProgram> outputs;
+  std::optional<RowLaunch> rows;  // set for a row kernel; its `outputs` then run after the rows
   bool index64 = false;  // 64-bit index arithmetic needed
-  int64_t total_chunks() const;
+  int64_t total_chunks() const;  // work items: chunks of the outputs, or the rows of a row kernel
 };
 
 std::string c_type(DType dtype);  // the storage/compute C type of a dtype in generated code

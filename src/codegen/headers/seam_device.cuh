@@ -69,3 +69,77 @@ SEAM_FN void seam_store(T* __restrict__ dst, const T* src) {
     for (int l = 0; l < N; ++l) dst[l] = src[l];
   }
 }
+
+// ---- row kernels: combining a value over the threads of a row (docs/CODEGEN.md, "Reductions") ----------
+// A block holds RowsPerBlock rows of ThreadsPerRow threads (both powers of two, the block a multiple of a
+// warp); the threads of a row are consecutive (LanesContiguous) or RowsPerBlock apart. `scratch` is
+// shared memory of 8 bytes per thread. Every thread of a block must call each reduction (they
+// synchronize); every thread of the row gets the same result.
+template <int RowsPerBlock, int ThreadsPerRow, bool LanesContiguous>
+struct seam_rows {
+  unsigned char* scratch;
+  int slot;  // the row of this thread within the block
+  int lane;  // this thread's index among the threads of its row
+  SEAM_FN explicit seam_rows(unsigned char* shared)
+      : scratch(shared),
+        slot(LanesContiguous ? (int)threadIdx.x / ThreadsPerRow : (int)threadIdx.x % RowsPerBlock),
+        lane(LanesContiguous ? (int)threadIdx.x % ThreadsPerRow : (int)threadIdx.x / RowsPerBlock) {}
+};
+
+struct seam_sum_op {
+  template <class T>
+  SEAM_FN static T apply(T a, T b) { return seam_add(a, b); }
+};
+struct seam_max_op {
+  template <class T>
+  SEAM_FN static T apply(T a, T b) { return seam_maximum(a, b); }
+};
+struct seam_min_op {
+  template <class T>
+  SEAM_FN static T apply(T a, T b) { return seam_minimum(a, b); }
+};
+
+template <class Op, class T, int R, int P, bool C>
+SEAM_FN T seam_row_reduce(T v, const seam_rows<R, P, C>& rows) {
+  T* shared = reinterpret_cast<T*>(rows.scratch);
+  if constexpr (P == 1) {
+    return v;
+  } else if constexpr (C) {
+    // Butterfly inside the warp: every lane ends with the combination of its group of min(P, 32) lanes.
+    constexpr int in_warp = P < 32 ? P : 32;
+#pragma unroll
+    for (int offset = in_warp / 2; offset > 0; offset >>= 1) v = Op::apply(v, __shfl_xor_sync(0xffffffffu, v, offset));
+    if constexpr (P <= 32) {
+      return v;
+    } else {
+      // Then across the row's warps through shared memory, in the same order on every thread.
+      constexpr int warps = P / 32;
+      __syncthreads();  // earlier readers of the scratch are done
+      if (threadIdx.x % 32 == 0) shared[threadIdx.x / 32] = v;
+      __syncthreads();
+      const T* mine = shared + rows.slot * warps;
+      T result = mine[0];
+#pragma unroll
+      for (int w = 1; w < warps; ++w) result = Op::apply(result, mine[w]);
+      return result;
+    }
+  } else {
+    // A tree over the row's threads, RowsPerBlock apart in shared memory.
+    __syncthreads();
+    shared[threadIdx.x] = v;
+    __syncthreads();
+#pragma unroll
+    for (int offset = P / 2; offset > 0; offset >>= 1) {
+      if (rows.lane < offset) shared[threadIdx.x] = Op::apply(shared[threadIdx.x], shared[threadIdx.x + offset * R]);
+      __syncthreads();
+    }
+    return shared[rows.slot];
+  }
+}
+
+template <class T, class Rows>
+SEAM_FN T seam_row_reduce_sum(T v, const Rows& rows) { return seam_row_reduce<seam_sum_op>(v, rows); }
+template <class T, class Rows>
+SEAM_FN T seam_row_reduce_max(T v, const Rows& rows) { return seam_row_reduce<seam_max_op>(v, rows); }
+template <class T, class Rows>
+SEAM_FN T seam_row_reduce_min(T v, const Rows& rows) { return seam_row_reduce<seam_min_op>(v, rows); }

@@ -1,0 +1,83 @@
+#include "codegen/row_kernel_printer.h"
+
+#include "support/error.h"
+
+namespace seam {
+namespace {
+
+int64_t chunks(const kir::Kernel& kernel) {
+  int64_t total = 0;
+  for (const kir::OutputProgram& o : kernel.outputs) total += o.chunks;
+  return total;
+}
+
+}  // namespace
+
+std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
+  SEAM_ASSERT(kernel.rows.has_value());
+  const kir::RowLaunch& rows = *kernel.rows;
+  const int block = rows.block_size();
+  std::ostringstream out;
+  out << "#include \"seam_device.cuh\"\n\n";
+  out << "SEAM_KERNEL void __launch_bounds__(" << block << ") " << kernel.name << "(";
+  for (size_t p = 0; p < kernel.params.size(); ++p)
+    out << (p ? ", " : "") << kernel_param_type(kernel.params[p]) << " " << kernel.params[p].name;
+  out << ") {\n";
+  out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
+  out << "  __shared__ __align__(16) unsigned char seam_scratch[" << block * 8 << "];\n";
+  out << "  const seam_rows<" << rows.rows_per_block << ", " << rows.threads_per_row << ", "
+      << (rows.lanes_contiguous ? "true" : "false") << "> seam_row_ctx(seam_scratch);\n";
+  out << "  const int seam_lane = seam_row_ctx.lane;\n";
+  out << "  const int seam_lanes = " << rows.threads_per_row << ";\n";
+  // Every thread of a block runs the same iterations (the row reductions synchronize the block).
+  out << "  for (long long seam_first_row = (long long)blockIdx.x * " << rows.rows_per_block
+      << "; seam_first_row < " << rows.rows << "LL; seam_first_row += (long long)gridDim.x * "
+      << rows.rows_per_block << ") {\n";
+  out << "    const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);\n";
+  out << "    const idx_t seam_row_extent = row < " << rows.rows << " ? " << rows.reduced << " : 0;\n";
+  out << "    (void)seam_row_extent;\n";
+  print_kernel_block(kernel, rows.body, out, 2);
+  out << "  }\n";
+  if (!kernel.outputs.empty()) {
+    out << "  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < " << chunks(kernel)
+        << "; g += (idx_t)gridDim.x * blockDim.x) {\n";
+    print_kernel_dispatch(kernel, out, 2);
+    out << "  }\n";
+  }
+  out << "}\n";
+  return out.str();
+}
+
+std::string print_host_row_kernel(const kir::Kernel& kernel) {
+  SEAM_ASSERT(kernel.rows.has_value());
+  const kir::RowLaunch& rows = *kernel.rows;
+  std::ostringstream out;
+  out << "SEAM_KERNEL void " << kernel.name << "(void** args) {\n";
+  out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
+  for (size_t p = 0; p < kernel.params.size(); ++p) {
+    const kir::Param& param = kernel.params[p];
+    const std::string type = kir::c_type(param.dtype), pointer = kernel_param_type(param);
+    if (param.kind == kir::Param::Kind::Scalar)
+      out << "  const " << type << " " << param.name << " = *static_cast<const " << type << "*>(args[" << p
+          << "]);\n";
+    else
+      out << "  " << pointer << " " << param.name << " = static_cast<" << pointer << ">(args[" << p
+          << "]);\n";
+  }
+  out << "  const seam_rows seam_row_ctx{};\n";
+  out << "  const int seam_lane = 0, seam_lanes = 1;\n";
+  out << "  const idx_t seam_row_extent = " << rows.reduced << ";\n";
+  out << "  (void)seam_row_ctx; (void)seam_lane; (void)seam_lanes; (void)seam_row_extent;\n";
+  out << "  for (idx_t row = 0; row < " << rows.rows << "; ++row) {\n";
+  print_kernel_block(kernel, rows.body, out, 2);
+  out << "  }\n";
+  if (!kernel.outputs.empty()) {
+    out << "  for (idx_t g = 0; g < " << chunks(kernel) << "; ++g) {\n";
+    print_kernel_dispatch(kernel, out, 2);
+    out << "  }\n";
+  }
+  out << "}\n";
+  return out.str();
+}
+
+}  // namespace seam

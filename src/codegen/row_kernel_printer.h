@@ -1,0 +1,25 @@
+// Entry points of row kernels (kir::Kernel::rows; docs/CODEGEN.md, "Reductions"). The body is the shared
+// kernel body; the entries define what it reads: `row`, this thread's `seam_lane` of `seam_lanes`
+// threads of the row, `seam_row_extent` (the row's reduced elements, 0 for a row past the end) and
+// `seam_row_ctx` for the row reductions. On the GPU a block holds rows_per_block rows of threads_per_row
+// threads and loops over the rows grid-stride; on the host one thread walks every row.
+#pragma once
+
+#include <sstream>
+#include <string>
+
+#include "lower/kernel_ir.h"
+
+namespace seam {
+
+std::string print_cuda_row_kernel(const kir::Kernel& kernel);
+std::string print_host_row_kernel(const kir::Kernel& kernel);
+
+// Shared with the chunk-kernel printer (codegen/kernel_printer.cpp), which defines them.
+void print_kernel_block(const kir::Kernel& kernel, const kir::Block& block, std::ostringstream& out,
+                        int depth);
+std::string kernel_param_type(const kir::Param& param);
+// The per-chunk dispatch over kernel.outputs, reading the chunk index `g`.
+void print_kernel_dispatch(const kir::Kernel& kernel, std::ostringstream& out, int depth);
+
+}  // namespace seam

@@ -1,0 +1,394 @@
+#include "lower/expression_emitter.h"
+
+#include <algorithm>
+
+#include "ir/infer.h"
+#include "support/error.h"
+
+namespace seam {
+
+using kir::Index;
+
+bool divisible(const Index& i, int64_t n) {
+  if (n == 1) return true;
+  switch (i->op) {
+    case kir::IndexNode::Op::Const: return i->value % n == 0;
+    case kir::IndexNode::Op::Var: return false;
+    case kir::IndexNode::Op::Add: return divisible(i->a, n) && divisible(i->b, n);
+    case kir::IndexNode::Op::Mul: return i->value % n == 0 || divisible(i->a, n);
+    case kir::IndexNode::Op::Mod: return i->value % n == 0 && divisible(i->a, n);
+    case kir::IndexNode::Op::Div: return false;
+  }
+  return false;
+}
+
+kir::Block& ExpressionEmitter::block() { return *blocks_.back(); }
+
+Index ExpressionEmitter::let(const std::string& name, Index value) {
+  if (kir::constant_value(value) || value->op == kir::IndexNode::Op::Var) return value;
+  kir::Stmt s{kir::Stmt::Kind::Let};
+  s.name = name;
+  s.index = value;
+  block().push_back(std::move(s));
+  return kir::variable(name);
+}
+
+kir::Var ExpressionEmitter::fresh(DType dtype, int lanes) {
+  return kir::Var{"v" + std::to_string(counter_++), dtype, lanes};
+}
+
+kir::Var ExpressionEmitter::define(DType dtype, int lanes, kir::Expr expr) {
+  kir::Stmt s{kir::Stmt::Kind::Define};
+  s.var = fresh(dtype, lanes);
+  s.expr = std::move(expr);
+  kir::Var v = s.var;
+  block().push_back(std::move(s));
+  return v;
+}
+
+kir::Var ExpressionEmitter::declare(DType dtype, int lanes, Number init) {
+  kir::Stmt s{kir::Stmt::Kind::Declare};
+  s.var = fresh(dtype, lanes);
+  s.literal = init;
+  kir::Var v = s.var;
+  block().push_back(std::move(s));
+  return v;
+}
+
+void ExpressionEmitter::assign(const kir::Var& target, const kir::Var& source) {
+  kir::Stmt s{kir::Stmt::Kind::Assign};
+  s.var = target;
+  s.source = source;
+  block().push_back(std::move(s));
+}
+
+kir::Var ExpressionEmitter::convert(const kir::Var& v, DType dtype) {
+  if (v.dtype == dtype) return v;
+  kir::Expr e{kir::Expr::Kind::Convert};
+  e.args = {v};
+  return define(dtype, v.lanes, std::move(e));
+}
+
+std::string ExpressionEmitter::key(Value v, const AxisIndex& idx) {
+  std::string k = std::to_string(v.id) + "|" + std::to_string(idx.lane_axis);
+  for (const Index& i : idx.index) k += "|" + kir::to_string(i);
+  return k;
+}
+
+kir::Var ExpressionEmitter::emit(Value v, const AxisIndex& idx) {
+  std::string k = key(v, idx);
+  for (auto scope = memo_.rbegin(); scope != memo_.rend(); ++scope) {
+    auto it = scope->find(k);
+    if (it != scope->end()) return it->second;
+  }
+  kir::Var result = emit_uncached(v, idx);
+  memo_.back().emplace(k, result);
+  return result;
+}
+
+template <typename F>
+kir::Var ExpressionEmitter::conditional(DType dtype, int lanes, Number otherwise,
+                                        std::vector<kir::Bound> bounds, F then) {
+  kir::Var result = declare(dtype, lanes, otherwise);
+  kir::Stmt s{kir::Stmt::Kind::If};
+  s.bounds = std::move(bounds);
+  blocks_.push_back(&s.then_block);
+  memo_.emplace_back();
+  assign(result, then());
+  memo_.pop_back();
+  blocks_.pop_back();
+  block().push_back(std::move(s));
+  return result;
+}
+
+kir::Var ExpressionEmitter::emit_uncached(Value v, const AxisIndex& idx) {
+  const Node& node = fusion_.node(v);
+  const Type& type = node.type;
+  switch (node.category()) {
+    case OpCategory::Leaf: return emit_leaf(v, node, idx);
+    case OpCategory::Unary:
+    case OpCategory::Binary:
+    case OpCategory::Ternary: return emit_pointwise(node, idx);
+    case OpCategory::Cast: return convert(emit(node.operands[0], idx), type.dtype);
+    case OpCategory::Movement: return emit_movement(node, idx);
+    case OpCategory::Reduction: return emit_reduction(v, node, idx);
+    case OpCategory::Opaque:
+      throw Error(
+          detail::concat("a pointwise kernel cannot contain '", node.info().keyword, "' (%", v.id, ")"));
+  }
+  SEAM_ASSERT(false);
+}
+
+kir::Var ExpressionEmitter::emit_leaf(Value v, const Node& node, const AxisIndex& idx) {
+  const Type& type = node.type;
+  switch (node.op) {
+    case OpKind::Input: {
+      int param = input_param_[static_cast<size_t>(v.id)];
+      SEAM_ASSERT(param >= 0);
+      if (type.is_scalar) {
+        kir::Expr e{kir::Expr::Kind::Scalar};
+        e.param = param;
+        return define(type.dtype, 1, std::move(e));
+      }
+      Shape strides = fusion_.input_strides(v);
+      Index offset = kir::constant(0);
+      for (size_t d = 0; d < strides.size(); ++d)
+        offset = kir::add(offset, kir::mul(idx.index[d], strides[d]));
+      int lanes = 1;
+      if (idx.lane_axis >= 0 && strides[static_cast<size_t>(idx.lane_axis)] != 0) {
+        if (strides[static_cast<size_t>(idx.lane_axis)] != 1)
+          throw NotVectorizable{"input %" + std::to_string(v.id) + " is strided along the vector axis"};
+        if (!divisible(offset, lanes_))
+          throw NotVectorizable{"input %" + std::to_string(v.id) + " is read at an unaligned offset"};
+        lanes = lanes_;
+      }
+      kir::Expr e{kir::Expr::Kind::Load};
+      e.param = param;
+      e.offset = offset;
+      return define(type.dtype, lanes, std::move(e));
+    }
+    case OpKind::Const:
+    case OpKind::Full: {
+      kir::Expr e{kir::Expr::Kind::Literal};
+      e.literal = node.attrs.get_number("value");
+      return define(type.dtype, 1, std::move(e));
+    }
+    case OpKind::Iota: {
+      kir::Expr e{kir::Expr::Kind::Iota};
+      e.literal = node.attrs.get_number("start");
+      e.step = node.attrs.get_number("step");
+      e.offset = idx.index[0];
+      return define(type.dtype, idx.lane_axis == 0 ? lanes_ : 1, std::move(e));
+    }
+    default: SEAM_ASSERT(false, "unknown leaf");
+  }
+}
+
+kir::Var ExpressionEmitter::emit_pointwise(const Node& node, const AxisIndex& idx) {
+  std::vector<Type> operand_types;
+  for (Value operand : node.operands) operand_types.push_back(fusion_.type(operand));
+  DType compute = pointwise_compute_dtype(node.op, operand_types);
+  if (compute == DType::BFloat16 || compute == DType::Float16) compute = DType::Float32;
+  int lanes = 1;
+  std::vector<kir::Var> args;
+  for (size_t i = 0; i < node.operands.size(); ++i) {
+    kir::Var a = emit(node.operands[i], idx);
+    lanes = std::max(lanes, a.lanes);
+    DType target = compute;
+    if (node.op == OpKind::Where) target = i == 0 ? DType::Bool : node.type.dtype;
+    if (target == DType::BFloat16 || target == DType::Float16) target = DType::Float32;
+    args.push_back(convert(a, target));
+  }
+  if (node.op == OpKind::Where) {
+    kir::Expr e{kir::Expr::Kind::Select};
+    e.args = std::move(args);
+    DType math = e.args[1].dtype;
+    return convert(define(math, lanes, std::move(e)), node.type.dtype);
+  }
+  const DTypeRule rule = node.info().dtype_rule;
+  DType math_result = (rule == DTypeRule::Compare || rule == DTypeRule::Logical || rule == DTypeRule::ToBool)
+                          ? DType::Bool
+                          : compute;
+  kir::Expr e{kir::Expr::Kind::Call};
+  e.op = node.op;
+  e.args = std::move(args);
+  return convert(define(math_result, lanes, std::move(e)), node.type.dtype);
+}
+
+kir::Var ExpressionEmitter::emit_movement(const Node& node, const AxisIndex& idx) {
+  const Value x = node.operands[0];
+  const Shape& in = fusion_.type(x).shape;
+  const Shape& out = node.type.shape;
+  const int lane = idx.lane_axis;
+  AxisIndex next;
+  switch (node.op) {
+    case OpKind::Broadcast: {
+      const auto& axes = node.attrs.get_ints("axes");
+      for (size_t d = 0; d < out.size(); ++d) {
+        if (std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(d))) continue;
+        if (static_cast<int>(d) == lane) next.lane_axis = static_cast<int>(next.index.size());
+        next.index.push_back(idx.index[d]);
+      }
+      return emit(x, next);
+    }
+    case OpKind::Expand: {
+      next.lane_axis = lane;
+      for (size_t d = 0; d < out.size(); ++d) {
+        bool expanded = in[d] == 1 && out[d] != 1;
+        next.index.push_back(expanded ? kir::constant(0) : idx.index[d]);
+        if (expanded && static_cast<int>(d) == lane) next.lane_axis = -1;
+      }
+      return emit(x, next);
+    }
+    case OpKind::Squeeze: {
+      const auto& axes = node.attrs.get_ints("axes");
+      size_t o = 0;
+      for (size_t d = 0; d < in.size(); ++d) {
+        if (std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(d))) {
+          next.index.push_back(kir::constant(0));
+          continue;
+        }
+        if (static_cast<int>(o) == lane) next.lane_axis = static_cast<int>(d);
+        next.index.push_back(idx.index[o++]);
+      }
+      return emit(x, next);
+    }
+    case OpKind::Permute: {
+      const auto& perm = node.attrs.get_ints("perm");
+      next.index.resize(in.size());
+      for (size_t d = 0; d < out.size(); ++d) {
+        next.index[static_cast<size_t>(perm[d])] = idx.index[d];
+        if (static_cast<int>(d) == lane) next.lane_axis = static_cast<int>(perm[d]);
+      }
+      return emit(x, next);
+    }
+    case OpKind::Slice: {
+      const auto &starts = node.attrs.get_ints("starts"), &steps = node.attrs.get_ints("steps");
+      next.lane_axis = lane;
+      for (size_t d = 0; d < out.size(); ++d) {
+        if (static_cast<int>(d) == lane && steps[d] != 1)
+          throw NotVectorizable{"strided slice on the vector axis"};
+        next.index.push_back(kir::add(kir::mul(idx.index[d], steps[d]), starts[d]));
+      }
+      return emit(x, next);
+    }
+    case OpKind::Reshape: return emit_reshape(x, in, out, idx);
+    case OpKind::Pad: {
+      const auto &low = node.attrs.get_ints("low"), &high = node.attrs.get_ints("high");
+      std::vector<kir::Bound> bounds;
+      next.lane_axis = lane;
+      for (size_t d = 0; d < out.size(); ++d) {
+        Index i = kir::add(idx.index[d], -low[d]);
+        next.index.push_back(i);
+        bool check_low = low[d] > 0, check_high = high[d] > 0;
+        if (!check_low && !check_high) continue;
+        if (static_cast<int>(d) == lane &&
+            (low[d] % lanes_ != 0 || in[d] % lanes_ != 0 || !divisible(idx.index[d], lanes_)))
+          throw NotVectorizable{"pad boundary inside a vector"};
+        kir::Bound b{i, std::nullopt, std::nullopt};
+        if (check_low) b.lo = 0;
+        if (check_high) b.hi = in[d];
+        bounds.push_back(b);
+      }
+      if (bounds.empty()) return emit(x, next);
+      int lanes = lane >= 0 ? lanes_ : 1;
+      return conditional(node.type.dtype, lanes, node.attrs.get_number("value"), std::move(bounds),
+                         [&] { return widen(emit(x, next), lanes); });
+    }
+    case OpKind::Cat: return emit_cat(node, idx);
+    default: SEAM_ASSERT(false, "unknown movement op");
+  }
+}
+
+// A value at `lanes` lanes (a uniform value repeated).
+kir::Var ExpressionEmitter::widen(kir::Var v, int lanes) {
+  if (v.lanes == lanes) return v;
+  kir::Var wide = declare(v.dtype, lanes, Number::of_int(0));
+  assign(wide, v);
+  return wide;
+}
+
+kir::Var ExpressionEmitter::emit_cat(const Node& node, const AxisIndex& idx) {
+  const size_t axis = static_cast<size_t>(node.attrs.get_int("axis"));
+  const bool on_lane_axis = static_cast<int>(axis) == idx.lane_axis;
+  const int lanes = idx.lane_axis >= 0 ? lanes_ : 1;
+  if (on_lane_axis && !divisible(idx.index[axis], lanes_))
+    throw NotVectorizable{"cat of an unaligned vector"};
+  std::vector<int64_t> ends;
+  int64_t offset = 0;
+  for (Value operand : node.operands) {
+    if (on_lane_axis && offset % lanes_ != 0) throw NotVectorizable{"cat boundary inside a vector"};
+    offset += fusion_.type(operand).shape[axis];
+    ends.push_back(offset);
+  }
+  // if (i < end0) piece0 else if (i < end1) piece1 ... else last piece; built from the last piece back.
+  kir::Var result = declare(node.type.dtype, lanes, Number::of_int(0));
+  kir::Block chain;
+  for (size_t k = node.operands.size(); k-- > 0;) {
+    AxisIndex piece = idx;
+    int64_t begin = k == 0 ? 0 : ends[k - 1];
+    piece.index[axis] = kir::add(idx.index[axis], -begin);
+    kir::Block piece_block;
+    blocks_.push_back(&piece_block);
+    memo_.emplace_back();
+    assign(result, widen(emit(node.operands[k], piece), lanes));
+    memo_.pop_back();
+    blocks_.pop_back();
+    if (k + 1 == node.operands.size()) {
+      chain = std::move(piece_block);
+      continue;
+    }
+    kir::Stmt s{kir::Stmt::Kind::If};
+    s.bounds = {kir::Bound{idx.index[axis], std::nullopt, ends[k]}};
+    s.then_block = std::move(piece_block);
+    s.else_block = std::move(chain);
+    chain.clear();
+    chain.push_back(std::move(s));
+  }
+  for (kir::Stmt& s : chain) block().push_back(std::move(s));
+  return result;
+}
+
+// Reshape keeps the row-major order: split both shapes into groups of axes with equal products and map
+// each group through its linear index, so untouched axes cost no division.
+kir::Var ExpressionEmitter::emit_reshape(Value x, const Shape& in, const Shape& out, const AxisIndex& idx) {
+  AxisIndex next;
+  next.index.assign(in.size(), kir::constant(0));
+  size_t i = 0, o = 0;
+  if (Type::tensor(DType::Bool, out).numel() == 0) return emit(x, next);  // never evaluated
+  while (i < in.size() || o < out.size()) {
+    // The smallest group of axes on each side with equal element counts, plus trailing size-1 axes.
+    size_t i_end = i, o_end = o;
+    int64_t pi = 1, po = 1;
+    if (i_end < in.size()) pi *= in[i_end++];
+    if (o_end < out.size()) po *= out[o_end++];
+    while (pi != po) {
+      if (pi < po) {
+        SEAM_ASSERT(i_end < in.size());
+        pi *= in[i_end++];
+      } else {
+        SEAM_ASSERT(o_end < out.size());
+        po *= out[o_end++];
+      }
+    }
+    while (i_end < in.size() && in[i_end] == 1) ++i_end;
+    while (o_end < out.size() && out[o_end] == 1) ++o_end;
+    // The group's linear index from the output side.
+    Index linear = kir::constant(0);
+    int64_t stride = 1;
+    int lane_in_group = -1;
+    for (size_t d = o_end; d-- > o;) {
+      linear = kir::add(linear, kir::mul(idx.index[d], stride));
+      if (static_cast<int>(d) == idx.lane_axis) lane_in_group = static_cast<int>(d);
+      stride *= out[d];
+    }
+    if (lane_in_group >= 0) {
+      // Lanes must advance the group's linear index by one and stay inside its innermost input axis.
+      for (size_t d = static_cast<size_t>(lane_in_group) + 1; d < o_end; ++d)
+        if (out[d] != 1) throw NotVectorizable{"reshape moves the vector axis"};
+      size_t last_in = i_end;
+      while (last_in > i && in[last_in - 1] == 1) --last_in;
+      // The run must start on a multiple of `lanes` of the group's linear index, or it could cross
+      // from one row of the innermost input axis into the next (e.g. after an unaligned slice).
+      if (last_in == i || in[last_in - 1] % lanes_ != 0 || !divisible(linear, lanes_))
+        throw NotVectorizable{"reshape splits a vector across rows"};
+      next.lane_axis = static_cast<int>(last_in - 1);
+    }
+    int64_t inner = 1;
+    for (size_t d = i_end; d-- > i;) {
+      Index component = kir::div(linear, inner);
+      if (d != i) component = kir::mod(component, in[d]);
+      next.index[d] = in[d] == 1 ? kir::constant(0) : component;
+      inner *= in[d];
+    }
+    i = i_end;
+    o = o_end;
+  }
+  return emit(x, next);
+}
+
+kir::Var ExpressionEmitter::emit_reduction(Value v, const Node& node, const AxisIndex&) {
+  throw Error(detail::concat("a pointwise kernel cannot contain '", node.info().keyword, "' (%", v.id, ")"));
+}
+
+}  // namespace seam

@@ -1,0 +1,75 @@
+// The expression walk shared by the pointwise and row (reduction) lowerings: emits the kernel IR that
+// computes one value of a fusion at given axis indices, carrying one index expression per axis from
+// the value back through movement ops to the loads of its inputs (docs/CODEGEN.md, "Lowering").
+// Values already emitted for the same indices are reused within a block scope.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ir/fusion.h"
+#include "lower/kernel_ir.h"
+
+namespace seam {
+
+// Thrown while emitting an output at some vector width when a movement op or load breaks the proof
+// that lanes stay contiguous and aligned; the output is then lowered at a narrower width.
+struct NotVectorizable {
+  std::string reason;
+};
+
+// The index of each axis of a tensor for lane 0 of a chunk, and which axis the lanes advance along
+// (-1: every lane reads the same element).
+struct AxisIndex {
+  std::vector<kir::Index> index;
+  int lane_axis = -1;
+};
+
+// Whether an index is a multiple of `n` for every value of its variables. Chunk-derived variables are
+// built so that this can be proven structurally.
+bool divisible(const kir::Index& i, int64_t n);
+
+// Emits statements into the innermost open block (`blocks_`); subclasses open blocks and scopes and
+// decide what a reduction means (a pointwise kernel cannot contain one).
+class ExpressionEmitter {
+ public:
+  ExpressionEmitter(const Fusion& fusion, kir::Kernel& kernel, const std::vector<int>& input_param, int lanes,
+                    int& counter)
+      : fusion_(fusion), kernel_(kernel), input_param_(input_param), lanes_(lanes), counter_(counter) {}
+  virtual ~ExpressionEmitter() = default;
+
+ protected:
+  kir::Block& block();
+  kir::Index let(const std::string& name, kir::Index value);
+  kir::Var fresh(DType dtype, int lanes);
+  kir::Var define(DType dtype, int lanes, kir::Expr expr);
+  kir::Var declare(DType dtype, int lanes, Number init);
+  void assign(const kir::Var& target, const kir::Var& source);
+  kir::Var convert(const kir::Var& v, DType dtype);
+  static std::string key(Value v, const AxisIndex& idx);
+  // The value `v` at the indices `idx` (lanes_ lanes along idx.lane_axis), memoized per scope.
+  kir::Var emit(Value v, const AxisIndex& idx);
+  // Emits `then` under the bounds, assigning into a variable initialized with `otherwise`.
+  template <typename F>
+  kir::Var conditional(DType dtype, int lanes, Number otherwise, std::vector<kir::Bound> bounds, F then);
+  kir::Var emit_uncached(Value v, const AxisIndex& idx);
+  kir::Var emit_leaf(Value v, const Node& node, const AxisIndex& idx);
+  kir::Var emit_pointwise(const Node& node, const AxisIndex& idx);
+  kir::Var emit_movement(const Node& node, const AxisIndex& idx);
+  kir::Var widen(kir::Var v, int lanes);
+  kir::Var emit_cat(const Node& node, const AxisIndex& idx);
+  kir::Var emit_reshape(Value x, const Shape& in, const Shape& out, const AxisIndex& idx);
+  // A reduction read at `idx`. Here: an error, since a pointwise kernel cannot contain one.
+  virtual kir::Var emit_reduction(Value v, const Node& node, const AxisIndex& idx);
+
+  const Fusion& fusion_;
+  kir::Kernel& kernel_;
+  const std::vector<int>& input_param_;
+  const int lanes_;
+  int& counter_;
+  std::vector<kir::Block*> blocks_;
+  std::vector<std::map<std::string, kir::Var>> memo_;
+};
+
+}  // namespace seam

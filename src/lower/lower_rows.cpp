@@ -1,0 +1,466 @@
+#include "lower/lower_rows.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "ir/builder.h"
+#include "lower/expression_emitter.h"
+#include "lower/lower_pointwise.h"
+#include "support/error.h"
+
+namespace seam {
+namespace {
+
+using kir::Index;
+
+// Thrown when a value reads a reduction at an index that is not the current row: a row kernel holds only
+// its own row's reduction values.
+struct NotRowAligned {
+  std::string reason;
+};
+
+Shape without_unit_axes(const Shape& shape) {
+  Shape out;
+  for (int64_t e : shape)
+    if (e != 1) out.push_back(e);
+  return out;
+}
+
+int64_t product(const Shape& shape) {
+  int64_t p = 1;
+  for (int64_t e : shape) p *= e;
+  return p;
+}
+
+int64_t power_of_two_at_least(int64_t n) {
+  int64_t p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+// The accumulator of a reduction over `dtype`: f32 for f16/bf16/f32 (what GPUs do), f64 for f64, i64
+// (wrapping) for integers and bool.
+DType accumulator_dtype(DType dtype) {
+  if (dtype == DType::Float64) return DType::Float64;
+  if (is_floating(dtype)) return DType::Float32;
+  return DType::Int64;
+}
+
+// The neutral element of the combine: what a thread without elements contributes.
+Number identity(OpKind op, DType accumulator) {
+  const bool floating = is_floating(accumulator);
+  const double inf = std::numeric_limits<double>::infinity();
+  switch (op) {
+    case OpKind::Sum: return Number::of_int(0);
+    case OpKind::Max:
+      return floating ? Number::of_float(-inf) : Number::of_int(std::numeric_limits<int64_t>::min());
+    case OpKind::Min:
+      return floating ? Number::of_float(inf) : Number::of_int(std::numeric_limits<int64_t>::max());
+    default: SEAM_ASSERT(false, "not a reduction");
+  }
+}
+
+OpKind combine_op(OpKind reduction) {
+  switch (reduction) {
+    case OpKind::Sum: return OpKind::Add;
+    case OpKind::Max: return OpKind::Maximum;
+    case OpKind::Min: return OpKind::Minimum;
+    default: SEAM_ASSERT(false, "not a reduction");
+  }
+}
+
+class RowEmitter : public ExpressionEmitter {
+ public:
+  RowEmitter(const Fusion& fusion, kir::Kernel& kernel, const std::vector<int>& input_param, int& counter,
+             Shape shape, std::vector<int64_t> axes)
+      : ExpressionEmitter(fusion, kernel, input_param, 1, counter),
+        shape_(std::move(shape)),
+        axes_(std::move(axes)) {
+    for (size_t d = 0; d < shape_.size(); ++d) (is_reduced(d) ? reduced_axes_ : outer_axes_).push_back(d);
+    for (size_t d : outer_axes_) rows_ *= shape_[d];
+  }
+
+  int64_t rows() const { return rows_; }
+  // Outputs of other shapes that read no reduction: for chunk programs.
+  const std::vector<int>& chunked() const { return chunked_; }
+
+  void lower(kir::Block& body, RowLowering& result) {
+    blocks_.push_back(&body);
+    memo_.emplace_back();
+    // The row's index on each non-reduced axis of S.
+    row_index_.assign(shape_.size(), nullptr);
+    int64_t inner = 1;
+    for (size_t k = outer_axes_.size(); k-- > 0;) {
+      const size_t d = outer_axes_[k];
+      Index i = kir::div(kir::variable("row"), inner);
+      if (k != 0) i = kir::mod(i, shape_[d]);
+      if (shape_[d] == 1) i = kir::constant(0);  // so that reads at 0 match it structurally
+      row_index_[d] = let("r" + std::to_string(counter_++), i);
+      inner *= shape_[d];
+    }
+    for (int32_t id = 0; id < fusion_.num_nodes(); ++id) {
+      if (fusion_.node(Value{id}).category() != OpCategory::Reduction) continue;
+      try {
+        reduce(Value{id});
+      } catch (const NotRowAligned&) {
+        result.misaligned_reduction = true;
+        return;
+      }
+    }
+    lower_outputs(result);
+  }
+
+ private:
+  bool reads_reduction(Value v) const {
+    std::vector<bool> seen(static_cast<size_t>(fusion_.num_nodes()), false);
+    std::vector<Value> work = {v};
+    while (!work.empty()) {
+      Value u = work.back();
+      work.pop_back();
+      if (seen[static_cast<size_t>(u.id)]) continue;
+      seen[static_cast<size_t>(u.id)] = true;
+      if (fusion_.node(u).category() == OpCategory::Reduction) return true;
+      for (Value operand : fusion_.node(u).operands) work.push_back(operand);
+    }
+    return false;
+  }
+
+  bool is_reduced(size_t d) const {
+    return std::binary_search(axes_.begin(), axes_.end(), static_cast<int64_t>(d));
+  }
+
+  // Indices of S inside a loop over the row's reduced elements (loop variable `element`).
+  AxisIndex element_index(const std::string& element) {
+    AxisIndex idx;
+    idx.index = row_index_;
+    int64_t inner = 1;
+    for (size_t k = reduced_axes_.size(); k-- > 0;) {
+      const size_t d = reduced_axes_[k];
+      Index i = kir::div(kir::variable(element), inner);
+      if (k != 0) i = kir::mod(i, shape_[d]);
+      if (shape_[d] == 1) i = kir::constant(0);
+      idx.index[d] = let("j" + std::to_string(counter_++), i);
+      inner *= shape_[d];
+    }
+    return idx;
+  }
+
+  // Opens a loop over this thread's share of the row; close_loop appends it to the enclosing block.
+  kir::Stmt open_loop() {
+    kir::Stmt loop{kir::Stmt::Kind::RowLoop};
+    loop.name = "k" + std::to_string(counter_++);
+    return loop;
+  }
+
+  // acc = combine over the row's elements of operand; then over the row's threads.
+  void reduce(Value v) {
+    const Node& node = fusion_.node(v);
+    const Value operand = node.operands[0];
+    SEAM_CHECK(fusion_.type(operand).shape == shape_ && node.attrs.get_ints("axes") == axes_, "kernel ",
+               fusion_.name(), ": %", v.id, " reduces ", fusion_.type(operand).to_string(), " over ",
+               shape_to_string(node.attrs.get_ints("axes")), ", another reduction ",
+               Type::tensor(DType::Float32, shape_).to_string(), " over ", shape_to_string(axes_),
+               "; a row kernel needs one shape and one set of axes");
+    const DType accumulator = accumulator_dtype(fusion_.type(operand).dtype);
+    kir::Var acc = declare(accumulator, 1, identity(node.op, accumulator));
+    kir::Stmt loop = open_loop();
+    blocks_.push_back(&loop.then_block);
+    memo_.emplace_back();
+    kir::Var x = convert(emit(operand, element_index(loop.name)), accumulator);
+    kir::Expr combine{kir::Expr::Kind::Call};
+    combine.op = combine_op(node.op);
+    combine.args = {acc, x};
+    assign(acc, define(accumulator, 1, std::move(combine)));
+    memo_.pop_back();
+    blocks_.pop_back();
+    block().push_back(std::move(loop));
+    kir::Stmt across{kir::Stmt::Kind::RowReduce};
+    across.var = fresh(accumulator, 1);
+    across.source = acc;
+    across.expr.op = node.op;
+    kir::Var combined = across.var;
+    block().push_back(std::move(across));
+    reduction_value_[v.id] = convert(combined, node.type.dtype);
+  }
+
+  // The row's value of a reduction, when `idx` is this row's index in the reduction's output.
+  kir::Var emit_reduction(Value v, const Node& node, const AxisIndex& idx) override {
+    auto it = reduction_value_.find(v.id);
+    SEAM_ASSERT(it != reduction_value_.end(), "reduction %", v.id, " read before it is computed");
+    const bool keepdim = node.attrs.get_bool("keepdim");
+    size_t o = 0;
+    for (size_t d = 0; d < shape_.size(); ++d) {
+      if (is_reduced(d) && !keepdim) continue;
+      Index expected = is_reduced(d) ? kir::constant(0) : row_index_[d];
+      if (kir::to_string(idx.index[o]) != kir::to_string(expected))
+        throw NotRowAligned{"reduction %" + std::to_string(v.id) + " is read at another row"};
+      ++o;
+    }
+    return it->second;
+  }
+
+  // Indices of a tensor whose extent-1-free shape equals that of `axes` of S: its other axes at 0.
+  static AxisIndex map_axes(const Shape& shape, const Shape& source_shape, const std::vector<size_t>& axes,
+                            const std::vector<Index>& index) {
+    AxisIndex idx;
+    size_t next = 0;
+    for (int64_t extent : shape) {
+      while (next < axes.size() && source_shape[axes[next]] == 1) ++next;
+      if (extent == 1) {
+        idx.index.push_back(kir::constant(0));
+        continue;
+      }
+      SEAM_ASSERT(next < axes.size() && source_shape[axes[next]] == extent);
+      idx.index.push_back(index[axes[next++]]);
+    }
+    return idx;
+  }
+
+  void lower_outputs(RowLowering& result) {
+    const Shape rows_shape = [&] {
+      Shape s;
+      for (size_t d : outer_axes_) s.push_back(shape_[d]);
+      return without_unit_axes(s);
+    }();
+    std::vector<int> per_row, per_element;
+    for (size_t o = 0; o < fusion_.outputs().size(); ++o) {
+      const Type& t = fusion_.type(fusion_.outputs()[o].value);
+      if (!t.is_scalar && t.numel() == 0) continue;  // nothing to write
+      const Shape s = without_unit_axes(t.shape);
+      if (!t.is_scalar && s == rows_shape && t.numel() == rows_)
+        per_row.push_back(static_cast<int>(o));
+      else if (!t.is_scalar && s == without_unit_axes(shape_))
+        per_element.push_back(static_cast<int>(o));
+      else if (reads_reduction(fusion_.outputs()[o].value))
+        result.deferred.push_back(static_cast<int>(o));
+      else
+        chunked_.push_back(static_cast<int>(o));
+    }
+    std::vector<size_t> all_axes(shape_.size());
+    for (size_t d = 0; d < shape_.size(); ++d) all_axes[d] = d;
+    if (!per_row.empty()) {
+      kir::Stmt guard{kir::Stmt::Kind::If};
+      guard.bounds = {kir::Bound{kir::variable("row"), std::nullopt, rows_}};
+      blocks_.push_back(&guard.then_block);
+      memo_.emplace_back();
+      for (int o : per_row) {
+        const Type& t = fusion_.type(fusion_.outputs()[static_cast<size_t>(o)].value);
+        write(o, map_axes(t.shape, shape_, outer_axes_, row_index_), kir::variable("row"), result);
+      }
+      memo_.pop_back();
+      blocks_.pop_back();
+      if (!guard.then_block.empty()) block().push_back(std::move(guard));
+    }
+    if (!per_element.empty()) {
+      kir::Stmt loop = open_loop();
+      blocks_.push_back(&loop.then_block);
+      memo_.emplace_back();
+      const AxisIndex element = element_index(loop.name);
+      for (int o : per_element) {
+        const Type& t = fusion_.type(fusion_.outputs()[static_cast<size_t>(o)].value);
+        AxisIndex idx = map_axes(t.shape, shape_, all_axes, element.index);
+        Index offset = kir::constant(0);
+        int64_t stride = 1;
+        for (size_t d = t.shape.size(); d-- > 0;) {
+          offset = kir::add(offset, kir::mul(idx.index[d], stride));
+          stride *= t.shape[d];
+        }
+        write(o, idx, offset, result);
+      }
+      memo_.pop_back();
+      blocks_.pop_back();
+      bool stores = std::any_of(loop.then_block.begin(), loop.then_block.end(),
+                                [](const kir::Stmt& s) { return s.kind == kir::Stmt::Kind::Store; });
+      if (stores) block().push_back(std::move(loop));
+    }
+    std::sort(result.deferred.begin(), result.deferred.end());
+  }
+
+  // Stores output `o` at `offset`, or defers it (emitting nothing) when it reads a reduction at another row.
+  void write(int o, const AxisIndex& idx, const Index& offset, RowLowering& result) {
+    const FusionOutput& out = fusion_.outputs()[static_cast<size_t>(o)];
+    const size_t mark = block().size(), depth = blocks_.size(), scopes = memo_.size();
+    const auto memo = memo_.back();
+    try {
+      kir::Var value = convert(emit(out.value, idx), fusion_.type(out.value).dtype);
+      kir::Stmt store{kir::Stmt::Kind::Store};
+      store.param = static_cast<int>(fusion_.inputs().size()) + o;
+      store.index = offset;
+      store.source = value;
+      block().push_back(std::move(store));
+    } catch (const NotRowAligned&) {
+      blocks_.resize(depth);
+      memo_.resize(scopes);
+      memo_.back() = memo;
+      block().erase(block().begin() + static_cast<std::ptrdiff_t>(mark), block().end());
+      result.deferred.push_back(o);
+    }
+  }
+
+  const Shape shape_;
+  const std::vector<int64_t> axes_;
+  std::vector<size_t> outer_axes_, reduced_axes_;
+  int64_t rows_ = 1;
+  std::vector<Index> row_index_;
+  std::map<int32_t, kir::Var> reduction_value_;
+  std::vector<int> chunked_;
+};
+
+// `fusion` with every input (same order, so the same parameters) and only `outputs`.
+Fusion with_outputs(const Fusion& fusion, const std::vector<Value>& outputs) {
+  std::vector<bool> needed(static_cast<size_t>(fusion.num_nodes()), false);
+  std::vector<Value> work = outputs;
+  while (!work.empty()) {
+    Value v = work.back();
+    work.pop_back();
+    if (needed[static_cast<size_t>(v.id)]) continue;
+    needed[static_cast<size_t>(v.id)] = true;
+    for (Value operand : fusion.node(v).operands) work.push_back(operand);
+  }
+  Builder b(fusion.name());
+  std::map<int32_t, Value> mapped;
+  for (Value v : fusion.inputs()) mapped[v.id] = b.input(fusion.type(v), "", fusion.input_strides(v));
+  for (int32_t id = 0; id < fusion.num_nodes(); ++id) {
+    const Node& node = fusion.node(Value{id});
+    if (!needed[static_cast<size_t>(id)] || node.op == OpKind::Input) continue;
+    std::vector<Value> operands;
+    for (Value operand : node.operands) operands.push_back(mapped.at(operand.id));
+    std::optional<Type> declared;
+    if (node.category() == OpCategory::Leaf) declared = node.type;
+    mapped[id] = b.add(node.op, std::move(operands), node.attrs, declared);
+  }
+  std::vector<Value> kept;
+  for (Value v : outputs) kept.push_back(mapped.at(v.id));
+  return b.finish(kept);
+}
+
+void renumber_stores(kir::Block& block, const std::vector<int>& param) {
+  for (kir::Stmt& s : block) {
+    if (s.kind == kir::Stmt::Kind::Store) s.param = param.at(static_cast<size_t>(s.param));
+    renumber_stores(s.then_block, param);
+    renumber_stores(s.else_block, param);
+  }
+}
+
+// Lowers outputs `chunked` of `fusion` as in a pointwise kernel and adds them to `kernel` as chunk programs.
+void add_chunk_programs(const Fusion& fusion, const std::vector<int>& chunked,
+                        const RowLoweringOptions& options, kir::Kernel& kernel) {
+  std::vector<Value> values;
+  for (int o : chunked) values.push_back(fusion.outputs()[static_cast<size_t>(o)].value);
+  LoweringOptions lowering;
+  lowering.kernel_name = options.kernel_name;
+  lowering.max_vector_bytes = options.max_vector_bytes;
+  kir::Kernel part = lower_pointwise(with_outputs(fusion, values), lowering);
+  // Parameters: the same inputs; output j of the part is output chunked[j] of the kernel.
+  const int inputs = static_cast<int>(fusion.inputs().size());
+  std::vector<int> param(part.params.size());
+  for (size_t p = 0; p < param.size(); ++p)
+    param[p] = static_cast<int>(p) < inputs ? static_cast<int>(p)
+                                            : inputs + chunked[p - static_cast<size_t>(inputs)];
+  for (kir::OutputProgram& program : part.outputs) {
+    program.param = param.at(static_cast<size_t>(program.param));
+    renumber_stores(program.body, param);
+    kernel.outputs.push_back(std::move(program));
+  }
+  kernel.index64 = kernel.index64 || part.index64;
+}
+
+// Threads per row and rows per block: the threads of a row consecutive when the reduced axes include
+// the innermost one (coalesced along the row), else consecutive threads on consecutive rows.
+void choose_layout(kir::RowLaunch& launch, bool inner_reduced, int block_size) {
+  int64_t block = 32;
+  while (block * 2 <= std::min(block_size, 1024)) block *= 2;
+  const int64_t rows = std::max<int64_t>(launch.rows, 1), reduced = std::max<int64_t>(launch.reduced, 1);
+  int64_t per_row, rows_per_block;
+  if (inner_reduced) {
+    per_row = std::min(block, power_of_two_at_least(reduced));
+    rows_per_block = block / per_row;
+  } else {
+    rows_per_block = std::min(block, power_of_two_at_least(rows));
+    per_row = block / rows_per_block;
+    // Few rows with long reductions: more threads per row, so that more blocks have work.
+    constexpr int64_t kEnoughBlocks = 128;
+    while (rows_per_block > 32 && (rows + rows_per_block - 1) / rows_per_block < kEnoughBlocks &&
+           per_row < reduced) {
+      rows_per_block /= 2;
+      per_row *= 2;
+    }
+  }
+  launch.threads_per_row = static_cast<int>(per_row);
+  launch.rows_per_block = static_cast<int>(rows_per_block);
+  launch.lanes_contiguous = inner_reduced;
+}
+
+}  // namespace
+
+RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) {
+  std::optional<Value> first;
+  for (int32_t id = 0; id < fusion.num_nodes() && !first; ++id)
+    if (fusion.node(Value{id}).category() == OpCategory::Reduction) first = Value{id};
+  SEAM_CHECK(first.has_value(), "kernel ", fusion.name(), " has no reduction: it is not a row kernel");
+  const Shape shape = fusion.type(fusion.node(*first).operands[0]).shape;
+  const std::vector<int64_t> axes = fusion.node(*first).attrs.get_ints("axes");
+
+  RowLowering result;
+  kir::Kernel& kernel = result.kernel;
+  kernel.name = options.kernel_name;
+  std::vector<int> input_param(static_cast<size_t>(fusion.num_nodes()), -1);
+  for (size_t i = 0; i < fusion.inputs().size(); ++i) {
+    Value v = fusion.inputs()[i];
+    const Type& t = fusion.type(v);
+    input_param[static_cast<size_t>(v.id)] = static_cast<int>(kernel.params.size());
+    kernel.params.push_back({t.is_scalar ? kir::Param::Kind::Scalar : kir::Param::Kind::Input,
+                             "in" + std::to_string(i), t.dtype, static_cast<int>(i)});
+  }
+  int64_t largest = product(shape);
+  for (size_t o = 0; o < fusion.outputs().size(); ++o) {
+    const Type& t = fusion.type(fusion.outputs()[o].value);
+    kernel.params.push_back(
+        {kir::Param::Kind::Output, "out" + std::to_string(o), t.dtype, static_cast<int>(o)});
+    largest = std::max(largest, t.numel());
+  }
+  for (Value v : fusion.inputs()) {
+    if (fusion.type(v).is_scalar) continue;
+    Shape strides = fusion.input_strides(v);
+    int64_t reach = 1;
+    for (size_t d = 0; d < strides.size(); ++d) reach += (fusion.type(v).shape[d] - 1) * strides[d];
+    largest = std::max(largest, reach);
+  }
+  kernel.index64 = largest >= (int64_t{1} << 31);
+
+  int counter = 0;
+  RowEmitter emitter(fusion, kernel, input_param, counter, shape, axes);
+  kir::RowLaunch launch;
+  launch.rows = emitter.rows();
+  launch.reduced = 1;
+  for (int64_t a : axes) launch.reduced *= shape[static_cast<size_t>(a)];
+  emitter.lower(launch.body, result);
+  if (!result.misaligned_reduction && !emitter.chunked().empty())
+    add_chunk_programs(fusion, emitter.chunked(), options, kernel);
+  const bool inner_reduced = !axes.empty() && axes.back() == static_cast<int64_t>(shape.size()) - 1;
+  choose_layout(launch, inner_reduced, options.block_size);
+  kernel.rows = std::move(launch);
+  return result;
+}
+
+std::vector<int> reduction_levels(const Fusion& fusion) {
+  std::vector<int> level(static_cast<size_t>(fusion.num_nodes()), -1);
+  // Per node: the largest level among the reductions it depends on, itself included.
+  std::vector<int> reach(static_cast<size_t>(fusion.num_nodes()), -1);
+  for (int32_t id = 0; id < fusion.num_nodes(); ++id) {
+    const Node& n = fusion.node(Value{id});
+    int deepest = -1;
+    for (Value operand : n.operands) deepest = std::max(deepest, reach[static_cast<size_t>(operand.id)]);
+    if (n.category() == OpCategory::Reduction) {
+      level[static_cast<size_t>(id)] = deepest + 1;
+      reach[static_cast<size_t>(id)] = deepest + 1;
+    } else {
+      reach[static_cast<size_t>(id)] = deepest;
+    }
+  }
+  return level;
+}
+
+}  // namespace seam

@@ -1,0 +1,288 @@
+// Reduction and normalization kernels through the whole Executable (passes, segmentation, row kernels,
+// host backend with poisoned outputs) against the reference interpreter: sum/max/min over every kind of
+// axis set and dtype, NaN, empty extents, softmax, RMSNorm, the thunder GQA RoPE backward, the fallback
+// steps for outputs a row kernel cannot write, and random fusions with reductions.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+#include <limits>
+
+#include "exec/executable.h"
+#include "interp/compare.h"
+#include "interp/interpreter.h"
+#include "ir/builder.h"
+#include "support/error.h"
+#include "testing/random_fusion.h"
+#include "text/printer.h"
+#include "workloads/rope.h"
+
+namespace seam {
+namespace {
+
+using enum DType;
+
+// Sums accumulate in f32 for f32 data (as on the GPU) where the interpreter uses f64.
+Tolerance reduction_tolerance(DType dtype) {
+  switch (dtype) {
+    case Float32: return {1e-5, 1e-5};
+    case Float64: return {1e-5, 1e-6};  // an f64 output may come from f32 math
+    default: return default_tolerance(dtype);
+  }
+}
+
+void expect_outputs_match(const Fusion& fusion, const std::vector<HostTensor>& actual,
+                          const std::vector<HostTensor>& expected, const std::string& context = "") {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t o = 0; o < actual.size(); ++o) {
+    Comparison c = compare_tensors(actual[o], expected[o], reduction_tolerance(expected[o].dtype()));
+    EXPECT_TRUE(c.ok) << fusion.name() << " output " << o << ": " << c.message << context;
+  }
+}
+
+std::unique_ptr<Executable> compile_host(const Fusion& fusion) {
+  ExecutableOptions options;
+  options.backend = Backend::Host;
+  options.poison_outputs = true;
+  return Executable::compile(fusion, options);
+}
+
+// Runs on the given inputs (random when empty) and compares; returns the executable for further checks.
+std::unique_ptr<Executable> run_and_check(const Fusion& fusion, std::vector<HostTensor> inputs = {}) {
+  if (inputs.empty()) inputs = random_inputs(fusion, 17);
+  auto exe = compile_host(fusion);
+  expect_outputs_match(fusion, exe->run(inputs), interpret(fusion, inputs), "\n" + print_fusion(fusion));
+  return exe;
+}
+
+int row_kernels(const Executable& exe) {
+  int count = 0;
+  for (const CompiledStep& step : exe.steps()) count += step.kernel.rows.has_value();
+  return count;
+}
+
+Fusion single_reduction(OpKind op, DType dtype, const Shape& shape, std::vector<int64_t> axes, bool keepdim) {
+  Builder b("reduce");
+  Value x = b.input(Type::tensor(dtype, shape), "x");
+  return b.finish({b.reduce(op, x, std::move(axes), keepdim)});
+}
+
+// Inner, outer, middle, several and all axes, with and without keepdim: one fusion per op and dtype
+// (a kernel per axis set, both keepdim variants in it).
+TEST(ReductionExecutable, EveryOpAxisSetAndDtype) {
+  const std::vector<std::vector<int64_t>> axis_sets = {{2}, {0}, {1}, {0, 2}, {1, 2}, {0, 1, 2}};
+  for (OpKind op : {OpKind::Sum, OpKind::Max, OpKind::Min})
+    for (DType dtype : {BFloat16, Float32, Float64, Int32, Bool}) {
+      SCOPED_TRACE(std::string(op_name(op)) + " " + std::string(dtype_name(dtype)));
+      Builder b("reduce");
+      Value x = b.input(Type::tensor(dtype, {3, 5, 7}), "x");
+      std::vector<Value> outputs;
+      for (const auto& axes : axis_sets)
+        for (bool keepdim : {false, true}) outputs.push_back(b.reduce(op, x, axes, keepdim));
+      auto exe = run_and_check(b.finish(outputs));
+      EXPECT_EQ(row_kernels(*exe), static_cast<int>(axis_sets.size()));
+      EXPECT_EQ(exe->steps().size(), axis_sets.size());
+    }
+}
+
+TEST(ReductionExecutable, LongRowsAndManyRows) {
+  run_and_check(single_reduction(OpKind::Sum, Float32, {3, 1000}, {1}, false));
+  run_and_check(single_reduction(OpKind::Max, BFloat16, {1000, 3}, {0}, true));
+  run_and_check(single_reduction(OpKind::Min, Float32, {2, 300, 4}, {1}, false));
+}
+
+HostTensor tensor_of(DType dtype, const Shape& shape, const std::vector<double>& values) {
+  HostTensor t = HostTensor::zeros(dtype, shape);
+  for (size_t i = 0; i < values.size(); ++i) t.set_double(static_cast<int64_t>(i), values[i]);
+  return t;
+}
+
+TEST(ReductionExecutable, NanPropagatesThroughMaxAndMin) {
+  const double nan = std::nan(""), inf = std::numeric_limits<double>::infinity();
+  for (DType dtype : {Float32, BFloat16, Float64}) {
+    HostTensor x = tensor_of(dtype, {3, 4}, {1, nan, 3, -inf, 5, 6, 7, 8, -inf, -inf, -inf, inf});
+    Builder b("nan");
+    Value in = b.input(Type::tensor(dtype, {3, 4}), "x");
+    std::vector<Value> outputs;
+    for (OpKind op : {OpKind::Max, OpKind::Min, OpKind::Sum})
+      for (int64_t axis : {0, 1}) outputs.push_back(b.reduce(op, in, {axis}));
+    Fusion fusion = b.finish(outputs);
+    auto exe = compile_host(fusion);
+    std::vector<HostTensor> actual = exe->run({x});
+    expect_outputs_match(fusion, actual, interpret(fusion, {x}));
+    for (size_t o : {1, 3}) {  // max and min over axis 1: only the row holding the NaN is NaN
+      EXPECT_TRUE(std::isnan(actual[o].get_double(0)));
+      EXPECT_FALSE(std::isnan(actual[o].get_double(1)));
+    }
+  }
+}
+
+TEST(ReductionExecutable, IntegerExtremesAndWrapping) {
+  const double lowest = static_cast<double>(std::numeric_limits<int64_t>::min());
+  Builder b("extremes");
+  Value x = b.input(Type::tensor(Int64, {2, 3}), "x");
+  Fusion fusion = b.finish({b.reduce(OpKind::Max, x, {1}), b.reduce(OpKind::Min, x, {1}), b.sum(x, {1})});
+  HostTensor input = HostTensor::zeros(Int64, {2, 3});
+  for (int64_t i = 0; i < 3; ++i) input.set_int(i, std::numeric_limits<int64_t>::min());  // max identity
+  input.set_int(3, std::numeric_limits<int64_t>::max());
+  input.set_int(4, 1);  // wraps the sum
+  input.set_int(5, std::numeric_limits<int64_t>::max());
+  auto exe = compile_host(fusion);
+  std::vector<HostTensor> actual = exe->run({input});
+  expect_outputs_match(fusion, actual, interpret(fusion, {input}));
+  EXPECT_EQ(actual[0].get_double(0), lowest);
+}
+
+TEST(ReductionExecutable, EmptyExtents) {
+  run_and_check(single_reduction(OpKind::Sum, Float32, {3, 0}, {1}, false));  // empty sums are 0
+  run_and_check(single_reduction(OpKind::Sum, Int32, {0, 4}, {0, 1}, true));
+  run_and_check(single_reduction(OpKind::Sum, BFloat16, {0, 4}, {1}, false));  // no rows
+  run_and_check(single_reduction(OpKind::Max, Float32, {0, 4}, {1}, true));
+}
+
+Fusion softmax(DType dtype, const Shape& shape) {
+  Builder b("softmax");
+  Value x = b.input(Type::tensor(dtype, shape), "x");
+  Value xf = b.cast(x, Float32);
+  Value m = b.broadcast_to(b.reduce(OpKind::Max, xf, {-1}, true), shape);
+  Value e = b.exp(b.sub(xf, m));
+  Value s = b.broadcast_to(b.sum(e, {-1}, true), shape);
+  return b.finish({b.cast(b.div(e, s), dtype)});
+}
+
+Fusion rms_norm(DType dtype, const Shape& shape) {
+  Builder b("rms_norm");
+  Value x = b.input(Type::tensor(dtype, shape), "x");
+  Value w = b.input(Type::tensor(dtype, {shape.back()}), "w");
+  Value xf = b.cast(x, Float32);
+  Value mean =
+      b.div(b.sum(b.mul(xf, xf), {-1}, true), b.constant(Number::of_float(double(shape.back())), Float32));
+  Value r = b.unary(OpKind::Rsqrt, b.add(mean, b.constant(Number::of_float(1e-5), Float32)));
+  Value y = b.mul(b.mul(xf, b.broadcast_to(r, shape)), b.broadcast_to(b.cast(w, Float32), shape));
+  return b.finish({b.cast(y, dtype)});
+}
+
+TEST(ReductionExecutable, SoftmaxIsOneRowKernel) {
+  for (DType dtype : {Float32, BFloat16})
+    for (const Shape& shape : {Shape{6, 33}, Shape{2, 3, 128}, Shape{1, 1}}) {
+      auto exe = run_and_check(softmax(dtype, shape));
+      EXPECT_EQ(exe->steps().size(), 1u);
+      EXPECT_EQ(row_kernels(*exe), 1);
+    }
+}
+
+TEST(ReductionExecutable, RmsNormIsOneRowKernel) {
+  for (DType dtype : {Float32, BFloat16})
+    for (const Shape& shape : {Shape{5, 64}, Shape{2, 3, 48}}) {
+      auto exe = run_and_check(rms_norm(dtype, shape));
+      EXPECT_EQ(exe->steps().size(), 1u);
+      EXPECT_EQ(row_kernels(*exe), 1);
+    }
+}
+
+TEST(ReductionExecutable, ThunderGqaRopeBackward) {
+  for (const char* name : {"W3", "W1", "W9"}) {
+    RopeOptions options;
+    options.batch = 2;
+    options.seq_len = 3;
+    options.contract = RopeContract::Thunder;
+    options.direction = Direction::Backward;
+    const RopeConfig& config = rope_config(name);
+    Fusion fusion = build_rope(config, options);
+    std::vector<HostTensor> inputs = random_inputs(fusion, 5);
+    auto exe = compile_host(fusion);
+    // bf16 outputs of f32 sums: one rounding step may land on the other side.
+    std::vector<HostTensor> actual = exe->run(inputs), expected = interpret(fusion, inputs);
+    for (size_t o = 0; o < actual.size(); ++o) {
+      Comparison c = compare_tensors(actual[o], expected[o], default_tolerance(BFloat16));
+      EXPECT_TRUE(c.ok) << fusion.name() << ": " << c.message;
+    }
+    if (config.n_query_groups != config.n_head) EXPECT_EQ(row_kernels(*exe), 1) << fusion.name();
+  }
+}
+
+// y = x - max(x)ᵀ: the reduced tensor is read at another row, so a pointwise kernel computes y from the
+// row kernel's max in memory.
+TEST(ReductionExecutable, TransposedReadOfAReductionGoesToAPointwiseStep) {
+  Builder b("transposed");
+  Value x = b.input(Type::tensor(Float32, {4, 4}), "x");
+  Value m = b.reduce(OpKind::Max, x, {1}, true);
+  Value y = b.sub(x, b.expand(b.permute(m, {1, 0}), {4, 4}));
+  Value z = b.sub(x, b.expand(m, {4, 4}));  // aligned: stays in the row kernel
+  Fusion fusion = b.finish({y, z});
+  auto exe = run_and_check(fusion);
+  ASSERT_EQ(exe->segmented().num_kernels(), 1);
+  ASSERT_EQ(exe->steps().size(), 2u);
+  EXPECT_TRUE(exe->steps()[0].kernel.rows.has_value());
+  EXPECT_FALSE(exe->steps()[1].kernel.rows.has_value());
+}
+
+// A reduction reading another at another row: one row kernel per level, then the pointwise rest.
+TEST(ReductionExecutable, ReductionOfATransposedReductionIsStaged) {
+  Builder b("staged");
+  Value x = b.input(Type::tensor(Float32, {4, 4}), "x");
+  Value m = b.reduce(OpKind::Max, x, {1}, true);
+  Value shifted = b.sub(x, b.expand(b.permute(m, {1, 0}), {4, 4}));
+  Value s = b.sum(b.exp(shifted), {1}, true);
+  Fusion fusion = b.finish({s, b.mul(shifted, b.expand(s, {4, 4}))});
+  auto exe = run_and_check(fusion);
+  ASSERT_EQ(exe->segmented().num_kernels(), 1);
+  EXPECT_EQ(exe->steps().size(), 3u);
+  EXPECT_EQ(row_kernels(*exe), 2);
+}
+
+// The segmenter puts unrelated outputs into a reduction kernel to save a launch: they run as chunk
+// programs after the rows, in the same launch.
+TEST(ReductionExecutable, UnrelatedOutputsOfOtherShapesShareTheLaunch) {
+  Builder b("side_output");
+  Value x = b.input(Type::tensor(Float32, {4, 6}), "x");
+  Value z = b.input(Type::tensor(Float32, {3, 2}), "z");
+  Value c = b.input(Type::scalar(Float32), "c");
+  Fusion fusion = b.finish({b.sum(x, {1}), b.neg(z), b.mul(c, c)});
+  auto exe = run_and_check(fusion, {});
+  ASSERT_EQ(exe->segmented().num_kernels(), 1);
+  ASSERT_EQ(exe->steps().size(), 1u);
+  EXPECT_EQ(exe->steps()[0].kernel.outputs.size(), 2u);
+}
+
+TEST(ReductionExecutable, MatmulGroupsStillCannotBeGenerated) {
+  Builder b("mm");
+  Value a = b.input(Type::tensor(Float32, {2, 3}), "a");
+  Value c = b.input(Type::tensor(Float32, {3, 4}), "c");
+  Fusion fusion = b.finish({b.matmul(a, c)});
+  try {
+    compile_host(fusion);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot generate yet"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ReductionExecutable, RandomFusionsWithReductions) {
+  RandomFusionOptions options;
+  options.reductions = true;
+  options.opaque = false;
+  int with_reduction_kernels = 0, split_groups = 0;
+  for (uint64_t seed = 0; seed < 80; ++seed) {
+    options.max_extent = seed % 3 == 0 ? 9 : 4;
+    Fusion fusion = random_fusion(seed, options);
+    std::unique_ptr<Executable> exe;
+    try {
+      exe = compile_host(fusion);
+    } catch (const Error& e) {
+      ADD_FAILURE() << "seed " << seed << ": " << e.what() << "\n" << print_fusion(fusion);
+      continue;
+    }
+    with_reduction_kernels += row_kernels(*exe) > 0;
+    split_groups += exe->steps().size() > static_cast<size_t>(exe->segmented().num_kernels());
+    std::vector<HostTensor> inputs = random_inputs(fusion, seed * 13 + 1);
+    expect_outputs_match(fusion, exe->run(inputs), interpret(fusion, inputs),
+                         "\nseed " + std::to_string(seed) + "\n" + print_fusion(fusion));
+  }
+  EXPECT_GT(with_reduction_kernels, 40);
+  std::cout << with_reduction_kernels << " fusions with row kernels, " << split_groups
+            << " with a group lowered to several kernels\n";
+}
+
+}  // namespace
+}  // namespace seam
