@@ -216,15 +216,29 @@ void print_kernel_dispatch(const kir::Kernel& kernel, std::ostringstream& out, i
   print_dispatch(kernel, out, depth);
 }
 
+void print_cuda_signature(const kir::Kernel& kernel, int block_size, std::ostringstream& out) {
+  out << "SEAM_KERNEL void __launch_bounds__(" << block_size << ") " << kernel.name << "(";
+  for (size_t p = 0; p < kernel.params.size(); ++p) {
+    const kir::Param& param = kernel.params[p];
+    // Scalars arrive in device memory (a fusion input uploaded, or a value an earlier kernel wrote), so
+    // the kernel reads them through a pointer once.
+    if (param.kind == kir::Param::Kind::Scalar)
+      out << (p ? ", " : "") << "const " << kir::c_type(param.dtype) << "* __restrict__ " << param.name << "_ptr";
+    else
+      out << (p ? ", " : "") << param_type(param) << " " << param.name;
+  }
+  out << ") {\n";
+  out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
+  for (const kir::Param& param : kernel.params)
+    if (param.kind == kir::Param::Kind::Scalar)
+      out << "  const " << kir::c_type(param.dtype) << " " << param.name << " = " << param.name << "_ptr[0];\n";
+}
+
 std::string print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& shape) {
   if (kernel.rows) return print_cuda_row_kernel(kernel);
   std::ostringstream out;
   out << "#include \"seam_device.cuh\"\n\n";
-  out << "SEAM_KERNEL void __launch_bounds__(" << shape.block_size << ") " << kernel.name << "(";
-  for (size_t p = 0; p < kernel.params.size(); ++p)
-    out << (p ? ", " : "") << param_type(kernel.params[p]) << " " << kernel.params[p].name;
-  out << ") {\n";
-  out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
+  print_cuda_signature(kernel, shape.block_size, out);
   const int unroll = std::max(1, shape.chunks_per_thread);
   if (unroll == 1) {
     out << "  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < " << kernel.total_chunks()

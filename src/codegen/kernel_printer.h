@@ -3,6 +3,7 @@
 // the same chunks on the host (entry `void NAME(void** args)`, args in parameter order).
 #pragma once
 
+#include <sstream>
 #include <string>
 
 #include "lower/kernel_ir.h"
@@ -17,6 +18,9 @@ struct CudaLaunchShape {
 };
 
 std::string print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& shape);
+// `SEAM_KERNEL void __launch_bounds__(B) NAME(params) {`, the idx_t typedef and the scalar loads: scalar
+// parameters are pointers to device memory holding the value (NAME_ptr), read into NAME once.
+void print_cuda_signature(const kir::Kernel& kernel, int block_size, std::ostringstream& out);
 std::string print_host_kernel(const kir::Kernel& kernel);
 
 }  // namespace seam

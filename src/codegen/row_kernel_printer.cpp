@@ -1,5 +1,7 @@
 #include "codegen/row_kernel_printer.h"
 
+#include "codegen/kernel_printer.h"
+
 #include "support/error.h"
 
 namespace seam {
@@ -19,11 +21,7 @@ std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
   const int block = rows.block_size();
   std::ostringstream out;
   out << "#include \"seam_device.cuh\"\n\n";
-  out << "SEAM_KERNEL void __launch_bounds__(" << block << ") " << kernel.name << "(";
-  for (size_t p = 0; p < kernel.params.size(); ++p)
-    out << (p ? ", " : "") << kernel_param_type(kernel.params[p]) << " " << kernel.params[p].name;
-  out << ") {\n";
-  out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
+  print_cuda_signature(kernel, block, out);
   out << "  __shared__ __align__(16) unsigned char seam_scratch[" << block * 8 << "];\n";
   out << "  const seam_rows<" << rows.rows_per_block << ", " << rows.threads_per_row << ", "
       << (rows.lanes_contiguous ? "true" : "false") << "> seam_row_ctx(seam_scratch);\n";

@@ -103,10 +103,6 @@ class CudaExecutable final : public Executable {
           pointers.push_back(out.get());
           state.buffers[v.id] = std::move(out);
           args.push_back(&pointers.back());
-        } else if (p.kind == kir::Param::Kind::Scalar) {
-          Value v = step.kernel_fusion.inputs[i];
-          size_t input = static_cast<size_t>(std::find(f.inputs().begin(), f.inputs().end(), v) - f.inputs().begin());
-          args.push_back(const_cast<std::byte*>(inputs.at(input).storage().data()));
         } else {
           pointers.push_back(state.buffers.at(step.kernel_fusion.inputs[i].id).get());
           args.push_back(&pointers.back());
