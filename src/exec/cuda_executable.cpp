@@ -1,5 +1,6 @@
 #include "exec/cuda_executable.h"
 
+#include <algorithm>
 #include <map>
 
 #include "codegen/embedded_headers.h"
@@ -11,6 +12,7 @@
 #include "runtime/event_timer.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/module.h"
+#include "schedule/view.h"
 #include "support/error.h"
 #include "text/printer.h"
 
@@ -29,138 +31,246 @@ CachingDeviceAllocator& device_allocator() {
   return *allocator;
 }
 
+// The kernels for one alignment class of the input addresses: vector widths are proven for base
+// addresses aligned to `max_vector_bytes`, so a less aligned input gets a plan lowered for its alignment.
+struct CudaPlan {
+  std::vector<CompiledStep> steps;
+  std::optional<Module> module;
+  std::vector<Kernel> kernels;
+  std::vector<LaunchConfig> configs;  // per step, computed once
+};
+
+CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> steps,
+                    const ExecutableOptions& options, const Device& device) {
+  CudaPlan plan;
+  plan.steps = std::move(steps);
+  if (plan.steps.empty()) return plan;
+  const CudaLaunchShape shape{options.block_size, options.chunks_per_thread};
+  CompileRequest request;
+  request.source = print_cuda_program(plan.steps, shape);
+  request.program_name = segmented.fusion.name() + ".cu";
+  request.arch = device.arch_string();
+  for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
+  for (const CompiledStep& step : plan.steps) request.kernel_names.push_back(step.kernel.name);
+  request.reproducer = print_fusion(segmented.fusion);
+  CompiledKernel compiled = compile_cuda_cached(request, BinaryCache::shared());
+  plan.module = Module::load(compiled.binary);
+  const int sm_count = device.properties().sm_count;
+  for (const CompiledStep& step : plan.steps) {
+    plan.kernels.push_back(plan.module->kernel(compiled.symbol(step.kernel.name)));
+    const int64_t chunks = step.kernel.total_chunks();
+    const int64_t per_block = static_cast<int64_t>(options.block_size) * std::max(1, options.chunks_per_thread);
+    int64_t grid = (chunks + per_block - 1) / per_block;
+    if (options.max_blocks_per_sm > 0)
+      grid = std::min<int64_t>(grid, static_cast<int64_t>(sm_count) * options.max_blocks_per_sm);
+    LaunchConfig config;
+    config.grid.x = static_cast<unsigned>(std::max<int64_t>(grid, 1));
+    config.block.x = static_cast<unsigned>(options.block_size);
+    if (step.kernel.rows) config = row_launch_config(step.kernel, sm_count, options.max_blocks_per_sm);
+    plan.configs.push_back(config);
+  }
+  return plan;
+}
+
+// Device addresses bound to the values of the segmented fusion during one run.
+struct Bindings {
+  std::map<int32_t, DevicePtr> address;
+  std::map<int32_t, std::shared_ptr<DeviceBuffer>> owned;  // buffers seam allocated in this run
+};
+
 class CudaExecutable final : public Executable {
  public:
-  CudaExecutable(Fusion fusion, SegmentedFusion segmented, std::vector<CompiledStep> steps,
-                 std::vector<std::string> sources, ExecutableOptions options, Device& device,
-                 std::optional<Module> module, std::vector<Kernel> kernels)
-      : Executable(std::move(fusion), std::move(segmented), std::move(steps), std::move(sources),
-                   std::move(options)),
-        device_(device),
-        module_(std::move(module)),
-        kernels_(std::move(kernels)) {}
+  CudaExecutable(Fusion fusion, SegmentedFusion segmented, std::vector<std::string> sources,
+                 ExecutableOptions options, Device& device, CudaPlan plan)
+      : Executable(std::move(fusion), std::move(segmented), plan.steps, std::move(sources), std::move(options)),
+        device_(device) {
+    plans_.emplace(options_.max_vector_bytes, std::make_unique<CudaPlan>(std::move(plan)));
+  }
 
   std::vector<HostTensor> run(const std::vector<HostTensor>& inputs) override {
     check_inputs(inputs);
     device_.make_current();
-    DeviceRun state = prepare(inputs);
-    launch_all(state, nullptr);
+    Bindings bindings = upload(inputs);
+    enqueue(default_plan(), bindings, nullptr);
     check_cuda(driver().stream_synchronize(nullptr), "cuStreamSynchronize", fusion_.name());
-    return download(state, inputs);
+    return download(bindings, inputs);
+  }
+
+  std::vector<DeviceTensor> run_device(const std::vector<DeviceTensor>& inputs, CUstream stream) override {
+    const int alignment = check_device_inputs(inputs);
+    device_.make_current();
+    const Fusion& f = segmented_.fusion;
+    Bindings bindings;
+    for (size_t i = 0; i < inputs.size(); ++i) bindings.address[f.inputs()[i].id] = inputs[i].data;
+    enqueue(plan_for(alignment), bindings, stream);
+    std::vector<DeviceTensor> outputs;
+    for (const FusionOutput& out : f.outputs()) {
+      const Type& t = f.type(out.value);
+      if (f.node(out.value).op == OpKind::Input) {
+        outputs.push_back(inputs[input_index(out.value)]);
+        continue;
+      }
+      auto owned = bindings.owned.find(out.value.id);
+      if (owned != bindings.owned.end()) {
+        outputs.push_back({bindings.address.at(out.value.id), t.dtype, t.shape, contiguous_strides(t.shape),
+                           owned->second});
+        continue;
+      }
+      // A view of an input: a strided alias of the caller's memory, no launch.
+      std::optional<StridedLayout> layout = view_of_input(f, out.value);
+      SEAM_ASSERT(layout.has_value(), "output %", out.value.id, " is neither computed nor a view");
+      const DeviceTensor& base = inputs[input_index(viewed_input(f, out.value))];
+      outputs.push_back({base.data + static_cast<DevicePtr>(layout->offset * dtype_size(t.dtype)), t.dtype,
+                         layout->shape, layout->strides, base.owner});
+    }
+    return outputs;
   }
 
   Timing time_gpu(const std::vector<std::vector<HostTensor>>& input_sets, int iterations) override {
     SEAM_CHECK(!input_sets.empty(), "timing needs at least one input set");
     device_.make_current();
-    std::vector<DeviceRun> states;
+    std::vector<Bindings> sets;
     for (const auto& inputs : input_sets) {
       check_inputs(inputs);
-      states.push_back(prepare(inputs));
+      sets.push_back(upload(inputs));
     }
     size_t next = 0;
     Stream stream;
-    return time_launches([&](CUstream s) { launch_all(states[next++ % states.size()], s); }, stream.get(),
+    return time_launches([&](CUstream s) { enqueue(default_plan(), sets[next++ % sets.size()], s); }, stream.get(),
                          iterations, 3);
   }
 
  private:
-  // Device buffers and prepared launch arguments of one run.
-  struct DeviceRun {
-    std::map<int32_t, DeviceBuffer> buffers;
-    std::vector<std::vector<uint64_t>> pointers;  // per step: the device addresses its args point to
-    std::vector<std::vector<void*>> args;
-    std::vector<LaunchConfig> configs;
-  };
+  size_t input_index(Value input) const {
+    const auto& ins = segmented_.fusion.inputs();
+    return static_cast<size_t>(std::find(ins.begin(), ins.end(), input) - ins.begin());
+  }
 
-  DeviceRun prepare(const std::vector<HostTensor>& inputs) {
-    const Driver& cu = driver();
+  std::string input_label(size_t i) const {
+    std::string label = "input " + std::to_string(i);
+    if (const AttrValue* n = segmented_.fusion.node(segmented_.fusion.inputs()[i]).attrs.find("name"))
+      label += " ('" + std::get<std::string>(*n) + "')";
+    return label;
+  }
+
+  // Checks count, dtype, shape, strides, device and alignment of device inputs before anything runs;
+  // returns the alignment class (bytes, at most max_vector_bytes) that selects the plan.
+  int check_device_inputs(const std::vector<DeviceTensor>& inputs) const {
     const Fusion& f = segmented_.fusion;
-    DeviceRun state;
+    SEAM_CHECK(inputs.size() == f.inputs().size(), "fusion ", f.name(), " takes ", f.inputs().size(),
+               " inputs, got ", inputs.size());
+    int alignment = options_.max_vector_bytes;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const Type& t = f.type(f.inputs()[i]);
+      const DeviceTensor& x = inputs[i];
+      SEAM_CHECK(x.dtype == t.dtype && x.shape == t.shape, input_label(i), ": expected ", t.to_string(), ", got ",
+                 Type::tensor(x.dtype, x.shape).to_string());
+      const Shape strides = t.is_scalar ? Shape{} : f.input_strides(f.inputs()[i]);
+      SEAM_CHECK(x.strides == strides, input_label(i), ": expected strides ", shape_to_string(strides), ", got ",
+                 shape_to_string(x.strides));
+      if (t.numel() == 0) continue;
+      SEAM_CHECK(x.data != 0, input_label(i), ": null device address");
+      const int element = dtype_size(t.dtype);
+      SEAM_CHECK(x.data % static_cast<DevicePtr>(element) == 0, input_label(i), ": address 0x", std::hex, x.data,
+                 std::dec, " is not aligned to its element size (", element, " bytes)");
+      int ordinal = -1;
+      CUresult r = driver().pointer_get_attribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, x.data);
+      SEAM_CHECK(r == CUDA_SUCCESS && ordinal == device_.properties().ordinal, input_label(i), ": address 0x",
+                 std::hex, x.data, std::dec, " is not memory of device ", device_.properties().ordinal,
+                 r == CUDA_SUCCESS ? "" : " (" + cuda_error_text(r) + ")");
+      while (alignment > element && x.data % static_cast<DevicePtr>(alignment) != 0) alignment /= 2;
+    }
+    return alignment;
+  }
+
+  const CudaPlan& default_plan() { return *plans_.at(options_.max_vector_bytes); }
+
+  const CudaPlan& plan_for(int alignment) {
+    auto it = plans_.find(alignment);
+    if (it != plans_.end()) return *it->second;
+    ExecutableOptions narrower = options_;
+    narrower.max_vector_bytes = alignment;
+    auto plan = std::make_unique<CudaPlan>(build_plan(segmented_, lower_steps(segmented_, narrower), narrower, device_));
+    return *plans_.emplace(alignment, std::move(plan)).first->second;
+  }
+
+  Bindings upload(const std::vector<HostTensor>& inputs) {
+    const Driver& cu = driver();
+    Bindings bindings;
     for (size_t i = 0; i < inputs.size(); ++i) {
       const auto& storage = inputs[i].storage();
-      DeviceBuffer buffer(device_allocator(), std::max<size_t>(storage.size(), 1));
+      auto buffer = std::make_shared<DeviceBuffer>(device_allocator(), std::max<size_t>(storage.size(), 1));
       if (!storage.empty())
-        check_cuda(cu.memcpy_htod(buffer.get(), storage.data(), storage.size()), "cuMemcpyHtoD", "fusion input");
-      state.buffers.emplace(f.inputs()[i].id, std::move(buffer));
+        check_cuda(cu.memcpy_htod(buffer->get(), storage.data(), storage.size()), "cuMemcpyHtoD", input_label(i));
+      const int32_t id = segmented_.fusion.inputs()[i].id;
+      bindings.address[id] = buffer->get();
+      bindings.owned[id] = std::move(buffer);
     }
-    const int sm_count = device_.properties().sm_count;
-    state.pointers.resize(steps_.size());
-    state.args.resize(steps_.size());
-    for (size_t s = 0; s < steps_.size(); ++s) {
-      const CompiledStep& step = steps_[s];
-      std::vector<uint64_t>& pointers = state.pointers[s];
-      std::vector<void*>& args = state.args[s];
+    return bindings;
+  }
+
+  // Allocates each step's outputs and launches the steps in order on `stream`. Intermediates are
+  // returned to the caching allocator when `bindings` goes away; the next run on the same stream may
+  // reuse them safely (the stream orders the launches).
+  void enqueue(const CudaPlan& plan, Bindings& bindings, CUstream stream) {
+    const Driver& cu = driver();
+    const Fusion& f = segmented_.fusion;
+    for (size_t s = 0; s < plan.steps.size(); ++s) {
+      const CompiledStep& step = plan.steps[s];
+      std::vector<DevicePtr> pointers;
+      std::vector<void*> args;
       pointers.reserve(step.kernel.params.size());  // args point into it: no reallocation
       for (const kir::Param& p : step.kernel.params) {
         const size_t i = static_cast<size_t>(p.fusion_index);
         if (p.kind == kir::Param::Kind::Output) {
-          Value v = step.kernel_fusion.outputs[i];
+          const Value v = step.kernel_fusion.outputs[i];
           const Type& t = f.type(v);
-          DeviceBuffer out(device_allocator(), static_cast<size_t>(std::max<int64_t>(t.bytes(), 1)));
+          auto out = std::make_shared<DeviceBuffer>(device_allocator(),
+                                                    static_cast<size_t>(std::max<int64_t>(t.bytes(), 1)));
           if (options_.poison_outputs)
-            check_cuda(cu.memset_d8(out.get(), t.dtype == DType::Bool ? 0x01 : 0x7f, static_cast<size_t>(t.bytes())),
-                       "cuMemsetD8", "poisoning an output");
-          pointers.push_back(out.get());
-          state.buffers[v.id] = std::move(out);
-          args.push_back(&pointers.back());
-        } else {
-          pointers.push_back(state.buffers.at(step.kernel_fusion.inputs[i].id).get());
-          args.push_back(&pointers.back());
+            check_cuda(cu.memset_d8_async(out->get(), t.dtype == DType::Bool ? 0x01 : 0x7f,
+                                          static_cast<size_t>(t.bytes()), stream),
+                       "cuMemsetD8Async", "poisoning an output");
+          pointers.push_back(out->get());
+          bindings.address[v.id] = out->get();
+          bindings.owned[v.id] = std::move(out);
+        } else {  // inputs and scalars: both are device memory
+          pointers.push_back(bindings.address.at(step.kernel_fusion.inputs[i].id));
         }
+        args.push_back(&pointers.back());
       }
-      const int64_t chunks = step.kernel.total_chunks();
-      const int block = options_.block_size;
-      const int64_t per_block = static_cast<int64_t>(block) * std::max(1, options_.chunks_per_thread);
-      int64_t grid = (chunks + per_block - 1) / per_block;
-      if (options_.max_blocks_per_sm > 0)
-        grid = std::min<int64_t>(grid, static_cast<int64_t>(sm_count) * options_.max_blocks_per_sm);
-      LaunchConfig config;
-      config.grid.x = static_cast<unsigned>(std::max<int64_t>(grid, 1));
-      config.block.x = static_cast<unsigned>(block);
-      if (step.kernel.rows) config = row_launch_config(step.kernel, sm_count, options_.max_blocks_per_sm);
-      state.configs.push_back(config);
-    }
-    return state;
-  }
-
-  void launch_all(DeviceRun& state, CUstream stream) {
-    for (size_t s = 0; s < steps_.size(); ++s) {
-      if (steps_[s].kernel.total_chunks() == 0) continue;
-      LaunchConfig config = state.configs[s];
+      if (step.kernel.total_chunks() == 0) continue;
+      LaunchConfig config = plan.configs[s];
       config.stream = stream;
-      launch(kernels_[s], config, state.args[s]);
+      launch(const_cast<Kernel&>(plan.kernels[s]), config, args);
     }
   }
 
-  std::vector<HostTensor> download(DeviceRun& state, const std::vector<HostTensor>& inputs) {
+  std::vector<HostTensor> download(const Bindings& bindings, const std::vector<HostTensor>& inputs) {
     const Driver& cu = driver();
     const Fusion& f = segmented_.fusion;
     std::vector<HostTensor> results;
     for (const FusionOutput& out : f.outputs()) {
-      auto it = state.buffers.find(out.value.id);
-      if (it == state.buffers.end()) {
-        results.push_back(materialize_view(out.value, inputs));
+      if (f.node(out.value).op == OpKind::Input) {  // returned unchanged
+        results.push_back(inputs[input_index(out.value)].contiguous());
         continue;
       }
-      if (f.node(out.value).op == OpKind::Input) {  // returned unchanged
-        size_t input = static_cast<size_t>(std::find(f.inputs().begin(), f.inputs().end(), out.value) - f.inputs().begin());
-        results.push_back(inputs[input].contiguous());
+      if (!bindings.owned.count(out.value.id)) {
+        results.push_back(materialize_view(out.value, inputs));
         continue;
       }
       const Type& t = f.type(out.value);
       HostTensor host = HostTensor::zeros(t.dtype, t.shape);
       if (!host.storage().empty())
-        check_cuda(cu.memcpy_dtoh(host.storage().data(), it->second.get(), host.storage().size()), "cuMemcpyDtoH",
-                   "fusion output");
+        check_cuda(cu.memcpy_dtoh(host.storage().data(), bindings.address.at(out.value.id), host.storage().size()),
+                   "cuMemcpyDtoH", "fusion output");
       results.push_back(std::move(host));
     }
     return results;
   }
 
- private:
   Device& device_;
-  std::optional<Module> module_;
-  std::vector<Kernel> kernels_;
+  std::map<int, std::unique_ptr<CudaPlan>> plans_;  // by alignment class of the input addresses
 };
 
 }  // namespace
@@ -175,23 +285,9 @@ std::unique_ptr<Executable> compile_cuda_executable(Fusion fusion, SegmentedFusi
   std::vector<std::string> sources;
   for (const CompiledStep& step : steps)
     sources.push_back(print_cuda_kernel(step.kernel, CudaLaunchShape{options.block_size, options.chunks_per_thread}));
-  std::optional<Module> module;
-  std::vector<Kernel> kernels;
-  if (!steps.empty()) {
-    CompileRequest request;
-    request.source = print_cuda_program(steps, CudaLaunchShape{options.block_size, options.chunks_per_thread});
-    request.program_name = fusion.name() + ".cu";
-    request.arch = device.arch_string();
-    for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
-    for (const CompiledStep& step : steps) request.kernel_names.push_back(step.kernel.name);
-    request.reproducer = print_fusion(fusion);
-    CompiledKernel compiled = compile_cuda_cached(request, BinaryCache::shared());
-    module = Module::load(compiled.binary);
-    for (const CompiledStep& step : steps) kernels.push_back(module->kernel(compiled.symbol(step.kernel.name)));
-  }
-  return std::make_unique<CudaExecutable>(std::move(fusion), std::move(segmented), std::move(steps),
-                                          std::move(sources), options, device, std::move(module),
-                                          std::move(kernels));
+  CudaPlan plan = build_plan(segmented, std::move(steps), options, device);
+  return std::make_unique<CudaExecutable>(std::move(fusion), std::move(segmented), std::move(sources), options,
+                                          device, std::move(plan));
 }
 
 }  // namespace seam

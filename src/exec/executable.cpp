@@ -60,6 +60,10 @@ Executable::Executable(Fusion fusion, SegmentedFusion segmented, std::vector<Com
       sources_(std::move(sources)),
       options_(std::move(options)) {}
 
+std::vector<DeviceTensor> Executable::run_device(const std::vector<DeviceTensor>&, CUstream) {
+  throw Error("device tensors need the CUDA backend");
+}
+
 Timing Executable::time_gpu(const std::vector<std::vector<HostTensor>>&, int) {
   throw Error("GPU timing needs the CUDA backend");
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/device_tensor.h"
 #include "exec/kernel_fusion.h"
 #include "interp/host_tensor.h"
 #include "lower/kernel_ir.h"
@@ -50,6 +51,12 @@ class Executable {
   // Runs on host tensors laid out as the fusion's inputs declare (checked before anything runs); returns
   // contiguous outputs. The CUDA backend copies inputs to the device and outputs back.
   virtual std::vector<HostTensor> run(const std::vector<HostTensor>& inputs) = 0;
+
+  // Runs on tensors already in device memory (CUDA backend): inputs are checked (dtype, shape, strides,
+  // device, alignment) before any launch, the launches are enqueued on `stream` without synchronizing,
+  // and outputs come back as device tensors: new buffers for computed values, strided aliases of the
+  // input memory for views. A less aligned input address selects kernels lowered for that alignment.
+  virtual std::vector<DeviceTensor> run_device(const std::vector<DeviceTensor>& inputs, CUstream stream);
 
   // GPU time of one run (all launches, inputs already on the device), rotating over the input sets:
   // median, min and max over `iterations` runs bracketed by events. CUDA backend only.
