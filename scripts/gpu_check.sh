@@ -47,7 +47,7 @@ step runtime_tests gpu-bin/seam_runtime_tests
 if [[ "$quick" == "quick" ]]; then export SEAM_GPU_QUICK=1; fi
 step gpu_suite gpu-bin/seam_gpu_tests
 SEAM_GPU_QUICK=1 step memcheck /usr/local/cuda/bin/compute-sanitizer --tool memcheck --error-exitcode 3 \
-  gpu-bin/seam_gpu_tests --gtest_filter='GpuSuite.*:GpuDeviceApi.*:-GpuSuite.RopeFullSizeSampledRows'
+  gpu-bin/seam_gpu_tests --gtest_filter='GpuSuite.*:GpuDeviceApi.*:-GpuSuite.RopeFullSizeSampledRows:GpuDeviceApi.BadInputsAreRejectedBeforeAnyLaunch'
 step bench gpu-bin/bench_rope_gpu $([[ "$quick" == "quick" ]] && echo --quick)
 step sweep gpu-bin/bench_rope_gpu --sweep --iterations 30
 cat "$out/gpu.txt"
