@@ -98,8 +98,8 @@ int run_sweep(double rate, int iterations) {
       for (int cap : {0, 8, 32}) {
         ExecutableOptions exe_options;
         exe_options.backend = Backend::Cuda;
-        exe_options.chunks_per_thread = unroll;
-        exe_options.max_blocks_per_sm = cap;
+        exe_options.launch.chunks_per_thread = unroll;
+        exe_options.launch.max_blocks_per_sm = cap;
         auto exe = Executable::compile(fusion, exe_options);
         Timing t = exe->time_gpu(sets, iterations);
         std::printf("| %s | thunder | 2 | %d | %d | %.1f | %.0f%% |\n", name, unroll, cap, t.median_ms * 1e3,

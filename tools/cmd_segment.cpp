@@ -60,8 +60,8 @@ int cmd_emit(Args& args) {
   for (const CompiledStep& step : steps) {
     std::cout << "\n// group " << step.group << ": " << step.kernel.outputs.size() << " output(s), lanes";
     for (const kir::OutputProgram& p : step.kernel.outputs) std::cout << " " << p.lanes;
-    std::cout << "\n";
-    std::cout << (target == "cuda" ? print_cuda_kernel(step.kernel, CudaLaunchShape{options.block_size})
+    std::cout << "\n// launch: " << step.params.to_string() << "\n";
+    std::cout << (target == "cuda" ? print_cuda_kernel(step.kernel, launch_shape(step.params))
                                    : print_host_kernel(step.kernel));
   }
   return kExitOk;

@@ -18,10 +18,20 @@
 
 namespace seam {
 
-std::string print_cuda_program(const std::vector<CompiledStep>& steps, const CudaLaunchShape& shape) {
+CudaLaunchShape launch_shape(const LaunchParams& params) {
+  return CudaLaunchShape{params.block_size, params.chunks_per_thread};
+}
+
+std::string print_cuda_program(const std::vector<CompiledStep>& steps) {
   std::string source;
-  for (const CompiledStep& step : steps) source += print_cuda_kernel(step.kernel, shape) + "\n";
+  for (const CompiledStep& step : steps) source += print_cuda_kernel(step.kernel, launch_shape(step.params)) + "\n";
   return source;
+}
+
+int cuda_sm_count() {
+  const DriverStatus& status = driver_status();
+  SEAM_CHECK(status.available, "the CUDA backend needs a GPU: ", status.reason);
+  return Device::shared().properties().sm_count;
 }
 
 namespace {
@@ -40,14 +50,12 @@ struct CudaPlan {
   std::vector<LaunchConfig> configs;  // per step, computed once
 };
 
-CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> steps,
-                    const ExecutableOptions& options, const Device& device) {
+CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> steps, const Device& device) {
   CudaPlan plan;
   plan.steps = std::move(steps);
   if (plan.steps.empty()) return plan;
-  const CudaLaunchShape shape{options.block_size, options.chunks_per_thread};
   CompileRequest request;
-  request.source = print_cuda_program(plan.steps, shape);
+  request.source = print_cuda_program(plan.steps);
   request.program_name = segmented.fusion.name() + ".cu";
   request.arch = device.arch_string();
   for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
@@ -58,15 +66,16 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
   const int sm_count = device.properties().sm_count;
   for (const CompiledStep& step : plan.steps) {
     plan.kernels.push_back(plan.module->kernel(compiled.symbol(step.kernel.name)));
+    const LaunchParams& params = step.params;
     const int64_t chunks = step.kernel.total_chunks();
-    const int64_t per_block = static_cast<int64_t>(options.block_size) * std::max(1, options.chunks_per_thread);
+    const int64_t per_block = static_cast<int64_t>(params.block_size) * std::max(1, params.chunks_per_thread);
     int64_t grid = (chunks + per_block - 1) / per_block;
-    if (options.max_blocks_per_sm > 0)
-      grid = std::min<int64_t>(grid, static_cast<int64_t>(sm_count) * options.max_blocks_per_sm);
+    if (params.max_blocks_per_sm > 0)
+      grid = std::min<int64_t>(grid, static_cast<int64_t>(sm_count) * params.max_blocks_per_sm);
     LaunchConfig config;
     config.grid.x = static_cast<unsigned>(std::max<int64_t>(grid, 1));
-    config.block.x = static_cast<unsigned>(options.block_size);
-    if (step.kernel.rows) config = row_launch_config(step.kernel, sm_count, options.max_blocks_per_sm);
+    config.block.x = static_cast<unsigned>(params.block_size);
+    if (step.kernel.rows) config = row_launch_config(step.kernel, sm_count, params.max_blocks_per_sm);
     plan.configs.push_back(config);
   }
   return plan;
@@ -84,7 +93,7 @@ class CudaExecutable final : public Executable {
                  ExecutableOptions options, Device& device, CudaPlan plan)
       : Executable(std::move(fusion), std::move(segmented), plan.steps, std::move(sources), std::move(options)),
         device_(device) {
-    plans_.emplace(options_.max_vector_bytes, std::make_unique<CudaPlan>(std::move(plan)));
+    plans_.emplace(options_.launch.max_vector_bytes, std::make_unique<CudaPlan>(std::move(plan)));
   }
 
   std::vector<HostTensor> run(const std::vector<HostTensor>& inputs) override {
@@ -159,7 +168,7 @@ class CudaExecutable final : public Executable {
     const Fusion& f = segmented_.fusion;
     SEAM_CHECK(inputs.size() == f.inputs().size(), "fusion ", f.name(), " takes ", f.inputs().size(),
                " inputs, got ", inputs.size());
-    int alignment = options_.max_vector_bytes;
+    int alignment = options_.launch.max_vector_bytes;
     for (size_t i = 0; i < inputs.size(); ++i) {
       const Type& t = f.type(f.inputs()[i]);
       const DeviceTensor& x = inputs[i];
@@ -183,14 +192,14 @@ class CudaExecutable final : public Executable {
     return alignment;
   }
 
-  const CudaPlan& default_plan() { return *plans_.at(options_.max_vector_bytes); }
+  const CudaPlan& default_plan() { return *plans_.at(options_.launch.max_vector_bytes); }
 
   const CudaPlan& plan_for(int alignment) {
     auto it = plans_.find(alignment);
     if (it != plans_.end()) return *it->second;
     ExecutableOptions narrower = options_;
-    narrower.max_vector_bytes = alignment;
-    auto plan = std::make_unique<CudaPlan>(build_plan(segmented_, lower_steps(segmented_, narrower), narrower, device_));
+    narrower.launch.max_vector_bytes = alignment;
+    auto plan = std::make_unique<CudaPlan>(build_plan(segmented_, lower_steps(segmented_, narrower), device_));
     return *plans_.emplace(alignment, std::move(plan)).first->second;
   }
 
@@ -283,9 +292,8 @@ std::unique_ptr<Executable> compile_cuda_executable(Fusion fusion, SegmentedFusi
   Device& device = Device::shared();
   device.make_current();
   std::vector<std::string> sources;
-  for (const CompiledStep& step : steps)
-    sources.push_back(print_cuda_kernel(step.kernel, CudaLaunchShape{options.block_size, options.chunks_per_thread}));
-  CudaPlan plan = build_plan(segmented, std::move(steps), options, device);
+  for (const CompiledStep& step : steps) sources.push_back(print_cuda_kernel(step.kernel, launch_shape(step.params)));
+  CudaPlan plan = build_plan(segmented, std::move(steps), device);
   return std::make_unique<CudaExecutable>(std::move(fusion), std::move(segmented), std::move(sources), options,
                                           device, std::move(plan));
 }

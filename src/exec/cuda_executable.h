@@ -11,7 +11,12 @@ std::unique_ptr<Executable> compile_cuda_executable(Fusion fusion, SegmentedFusi
                                                     std::vector<CompiledStep> steps,
                                                     const ExecutableOptions& options);
 
-// The CUDA source of a whole executable: every step's kernel in one translation unit.
-std::string print_cuda_program(const std::vector<CompiledStep>& steps, const CudaLaunchShape& shape);
+// The CUDA source of a whole executable: every step's kernel, launched as its params say, in one
+// translation unit.
+std::string print_cuda_program(const std::vector<CompiledStep>& steps);
+CudaLaunchShape launch_shape(const LaunchParams& params);
+
+// Multiprocessors of the default device; throws seam::Error when no GPU is present.
+int cuda_sm_count();
 
 }  // namespace seam

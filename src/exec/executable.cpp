@@ -36,20 +36,23 @@ std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const Ex
     KernelFusion kernel_fusion = extract_kernel_fusion(segmented, g);
     LoweringOptions lowering;
     lowering.kernel_name = segmented.fusion.name() + "_k" + std::to_string(steps.size());
-    lowering.max_vector_bytes = options.max_vector_bytes;
+    lowering.max_vector_bytes = options.launch.max_vector_bytes;
     kir::Kernel kernel = lower_pointwise(kernel_fusion.fusion, lowering);
     steps.push_back({g, std::move(kernel_fusion), std::move(kernel)});
   }
+  for (CompiledStep& step : steps) step.params = choose_launch_params(step.kernel.total_chunks(), options.launch);
   return steps;
 }
 
 std::unique_ptr<Executable> Executable::compile(const Fusion& input_fusion, const ExecutableOptions& options) {
   Fusion fusion = options.run_passes ? run_pipeline(input_fusion, PipelineOptions{}) : input_fusion;
   SegmentedFusion segmented = segment_fusion(fusion, options.segment);
-  std::vector<CompiledStep> steps = lower_steps(segmented, options);
+  ExecutableOptions tuned = options;
+  if (options.backend == Backend::Cuda) tuned.launch.sm_count = cuda_sm_count();
+  std::vector<CompiledStep> steps = lower_steps(segmented, tuned);
   if (options.backend == Backend::Host)
-    return compile_host_executable(std::move(fusion), std::move(segmented), std::move(steps), options);
-  return compile_cuda_executable(std::move(fusion), std::move(segmented), std::move(steps), options);
+    return compile_host_executable(std::move(fusion), std::move(segmented), std::move(steps), tuned);
+  return compile_cuda_executable(std::move(fusion), std::move(segmented), std::move(steps), tuned);
 }
 
 Executable::Executable(Fusion fusion, SegmentedFusion segmented, std::vector<CompiledStep> steps,

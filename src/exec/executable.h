@@ -11,6 +11,7 @@
 
 #include "exec/device_tensor.h"
 #include "exec/kernel_fusion.h"
+#include "schedule/launch_params.h"
 #include "interp/host_tensor.h"
 #include "lower/kernel_ir.h"
 #include "runtime/event_timer.h"
@@ -25,14 +26,8 @@ struct ExecutableOptions {
   Backend backend = Backend::Host;
   bool run_passes = true;
   SegmentOptions segment;
-  int block_size = 256;
-  // Grid of a launch: enough blocks for every chunk, capped at this many blocks per multiprocessor
-  // (the kernels loop over the rest); 0: no cap. Chunks each thread takes per grid-stride iteration
-  // (CudaLaunchShape). Defaults from the launch-shape sweep in bench/RESULTS.md (2026-11-30): no cap and
-  // 2 chunks per thread were best or within noise on W2, W3, W6 and W7.
-  int max_blocks_per_sm = 0;
-  int chunks_per_thread = 2;
-  int max_vector_bytes = 16;
+  // Defaults for every kernel's launch; choose_launch_params adapts them per kernel.
+  LaunchParams launch;
   // Fill every output with a pattern before the kernels run, so that unwritten elements are caught.
   bool poison_outputs = false;
 };
@@ -41,6 +36,7 @@ struct CompiledStep {
   size_t group;  // index into segmented().groups
   KernelFusion kernel_fusion;
   kir::Kernel kernel;
+  LaunchParams params;  // how this kernel is launched
 };
 
 class Executable {

@@ -74,7 +74,7 @@ class GroupLowering {
   void add_row_step(KernelFusion part) {
     RowLoweringOptions lowering;
     lowering.kernel_name = next_name();
-    lowering.block_size = options_.block_size;
+    lowering.block_size = options_.launch.block_size;
     RowLowering row = lower_rows(part.fusion, lowering);
     SEAM_ASSERT(!row.misaligned_reduction && row.deferred.empty(), "row kernel ", lowering.kernel_name,
                 " cannot write all its outputs");
@@ -84,7 +84,7 @@ class GroupLowering {
   void add_pointwise_step(KernelFusion part) {
     LoweringOptions lowering;
     lowering.kernel_name = next_name();
-    lowering.max_vector_bytes = options_.max_vector_bytes;
+    lowering.max_vector_bytes = options_.launch.max_vector_bytes;
     kir::Kernel kernel = lower_pointwise(part.fusion, lowering);
     steps_.push_back({group_, std::move(part), std::move(kernel)});
   }
@@ -130,7 +130,7 @@ std::vector<CompiledStep> lower_row_group(const SegmentedFusion& segmented, size
   GroupLowering steps(group, options, name_prefix, first_index);
   RowLoweringOptions lowering;
   lowering.kernel_name = steps.next_name();
-  lowering.block_size = options.block_size;
+  lowering.block_size = options.launch.block_size;
   RowLowering row = lower_rows(f, lowering);
   if (!row.misaligned_reduction && row.deferred.empty()) {
     std::vector<CompiledStep> one;
