@@ -289,6 +289,9 @@ std::unique_ptr<Executable> compile_cuda_executable(Fusion fusion, SegmentedFusi
                                                     const ExecutableOptions& options) {
   const DriverStatus& status = driver_status();
   SEAM_CHECK(status.available, "the CUDA backend needs a GPU: ", status.reason);
+  for (const CompiledStep& step : steps)
+    SEAM_CHECK(!step.library, "group ", step.group,
+               " is a matrix product, which the CUDA backend runs through a vendor library: not integrated yet");
   Device& device = Device::shared();
   device.make_current();
   std::vector<std::string> sources;

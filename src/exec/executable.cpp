@@ -30,6 +30,12 @@ std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const Ex
         steps.push_back(std::move(step));
       continue;
     }
+    if (group.kind == SchedulerKind::Matmul) {
+      CompiledStep step{g, extract_kernel_fusion(segmented, g), kir::Kernel{}};
+      step.library = true;
+      steps.push_back(std::move(step));
+      continue;
+    }
     SEAM_CHECK(group.kind == SchedulerKind::Pointwise, "group ", g, " needs a ", scheduler_name(group.kind),
                " kernel, which this backend cannot generate yet (only pointwise, reduction and normalization "
                "kernels and views)");

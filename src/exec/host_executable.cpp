@@ -5,6 +5,7 @@
 #include "codegen/kernel_printer.h"
 #include "exec/host_compiler.h"
 #include "exec/host_kernel_runner.h"
+#include "interp/interpreter.h"
 #include "support/error.h"
 #include "text/printer.h"
 
@@ -30,7 +31,8 @@ class HostExecutable final : public Executable {
       std::vector<Type> types;
       for (const FusionOutput& o : step.kernel_fusion.fusion.outputs())
         types.push_back(step.kernel_fusion.fusion.type(o.value));
-      std::vector<HostTensor> outputs = run_host_kernel(*module_, step.kernel, kernel_inputs, types);
+      std::vector<HostTensor> outputs = step.library ? interpret(step.kernel_fusion.fusion, kernel_inputs)
+                                                     : run_host_kernel(*module_, step.kernel, kernel_inputs, types);
       for (size_t o = 0; o < outputs.size(); ++o) values[step.kernel_fusion.outputs[o].id] = std::move(outputs[o]);
     }
     std::vector<HostTensor> results;
@@ -52,7 +54,8 @@ std::unique_ptr<Executable> compile_host_executable(Fusion fusion, SegmentedFusi
                                                     std::vector<CompiledStep> steps,
                                                     const ExecutableOptions& options) {
   std::vector<std::string> sources;
-  for (const CompiledStep& step : steps) sources.push_back(print_host_kernel(step.kernel));
+  for (const CompiledStep& step : steps)
+    if (!step.library) sources.push_back(print_host_kernel(step.kernel));
   std::shared_ptr<HostModule> module;
   if (!sources.empty()) module = compile_host_kernels(sources, print_fusion(fusion));
   return std::make_unique<HostExecutable>(std::move(fusion), std::move(segmented), std::move(steps),

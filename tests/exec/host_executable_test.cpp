@@ -10,6 +10,7 @@
 #include "testing/random_fusion.h"
 #include "text/printer.h"
 #include "workloads/rope.h"
+#include "workloads/transformer.h"
 
 namespace seam {
 namespace {
@@ -95,6 +96,40 @@ TEST(HostExecutable, WrongInputsAreRejectedBeforeRunning) {
   std::vector<HostTensor> wrong_shape = inputs;
   wrong_shape[0] = HostTensor::zeros(DType::BFloat16, {1, 2, 7});
   EXPECT_THROW(exe->run(wrong_shape), Error);
+}
+
+}  // namespace
+}  // namespace seam
+
+namespace seam {
+namespace {
+
+// The transformer stack has every kind of group: pointwise (RoPE, SwiGLU), normalization (RMSNorm,
+// softmax) and matrix products, which the host backend runs with the reference routine.
+TEST(HostExecutable, TransformerLayersEveryKernelKind) {
+  TransformerConfig config;
+  config.hidden = 64;
+  config.n_head = 4;
+  config.n_query_groups = 2;
+  config.head_size = 16;
+  config.intermediate = 96;
+  config.seq_len = 8;
+  config.layers = 2;
+  Fusion fusion = build_transformer_stack(config);
+  ExecutableOptions options;
+  auto exe = Executable::compile(fusion, options);
+  int library = 0, rows = 0;
+  for (const CompiledStep& step : exe->steps()) {
+    library += step.library;
+    rows += step.kernel.rows.has_value();
+  }
+  EXPECT_GT(library, 0);
+  EXPECT_GT(rows, 0);
+  std::vector<HostTensor> inputs = random_inputs(fusion, 3);
+  std::vector<HostTensor> expected = interpret(fusion, inputs);
+  std::vector<HostTensor> actual = exe->run(inputs);
+  Comparison c = compare_tensors(actual[0], expected[0], Tolerance{3e-2, 3e-2});
+  EXPECT_TRUE(c.ok) << c.message;
 }
 
 }  // namespace
