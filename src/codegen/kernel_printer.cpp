@@ -201,7 +201,7 @@ std::string param_type(const kir::Param& p) {
     case kir::Param::Kind::Output: return type + "* __restrict__";
     case kir::Param::Kind::Scalar: return type;
   }
-  SEAM_ASSERT(false);
+  SEAM_UNREACHABLE("parameter kind");
 }
 
 }  // namespace

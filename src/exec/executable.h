@@ -36,7 +36,7 @@ struct CompiledStep {
   size_t group;  // index into segmented().groups
   KernelFusion kernel_fusion;
   kir::Kernel kernel;
-  LaunchParams params;  // how this kernel is launched
+  LaunchParams params{};  // how this kernel is launched
   // An opaque op (matmul, linear) run by a library routine instead of generated code: on the host the
   // reference implementation, on the GPU a vendor library (not integrated yet). `kernel` is empty.
   bool library = false;

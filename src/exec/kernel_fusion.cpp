@@ -39,7 +39,7 @@ KernelFusion extract_kernel_fusion(const SegmentedFusion& segmented, size_t grou
     }
   }
 
-  KernelFusion result{Fusion("unused", {}, {}), {}, {}};
+  KernelFusion result{Fusion("unused", {}, {}), {}, {}, {}};
   Builder b("kernel" + std::to_string(group_index));
   std::map<int32_t, Value> mapped;
   // Kernel inputs first, in ascending value order, so the calling convention is deterministic.

@@ -276,7 +276,7 @@ kir::Var ExpressionEmitter::emit_movement(const Node& node, const AxisIndex& idx
                          [&] { return widen(emit(x, next), lanes); });
     }
     case OpKind::Cat: return emit_cat(node, idx);
-    default: SEAM_ASSERT(false, "unknown movement op");
+    default: SEAM_UNREACHABLE("unknown movement op");
   }
 }
 

@@ -63,6 +63,7 @@ struct Expr {
     Select,   // args[0] ? args[1] : args[2]
     Iota,     // literal + (offset + lane) * step, lane stepping only when lanes > 1
   };
+  explicit Expr(Kind k = Kind::Literal) : kind(k) {}
   Kind kind;
   int param = -1;
   Index offset;
@@ -95,6 +96,7 @@ struct Stmt {
     RowLoop,    // for index variable `name` over this thread's share of the row's reduced elements: then_block
     RowReduce,  // var (1 lane) = source combined over the threads of the row by expr.op (Sum, Max or Min)
   };
+  explicit Stmt(Kind k) : kind(k) {}
   Kind kind;
   std::string name;
   Index index;

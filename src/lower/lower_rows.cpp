@@ -1,4 +1,5 @@
 #include "lower/lower_rows.h"
+#include "lower/kernel_params.h"
 
 #include <algorithm>
 #include <cmath>
@@ -406,29 +407,7 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
   RowLowering result;
   kir::Kernel& kernel = result.kernel;
   kernel.name = options.kernel_name;
-  std::vector<int> input_param(static_cast<size_t>(fusion.num_nodes()), -1);
-  for (size_t i = 0; i < fusion.inputs().size(); ++i) {
-    Value v = fusion.inputs()[i];
-    const Type& t = fusion.type(v);
-    input_param[static_cast<size_t>(v.id)] = static_cast<int>(kernel.params.size());
-    kernel.params.push_back({t.is_scalar ? kir::Param::Kind::Scalar : kir::Param::Kind::Input,
-                             "in" + std::to_string(i), t.dtype, static_cast<int>(i)});
-  }
-  int64_t largest = product(shape);
-  for (size_t o = 0; o < fusion.outputs().size(); ++o) {
-    const Type& t = fusion.type(fusion.outputs()[o].value);
-    kernel.params.push_back(
-        {kir::Param::Kind::Output, "out" + std::to_string(o), t.dtype, static_cast<int>(o)});
-    largest = std::max(largest, t.numel());
-  }
-  for (Value v : fusion.inputs()) {
-    if (fusion.type(v).is_scalar) continue;
-    Shape strides = fusion.input_strides(v);
-    int64_t reach = 1;
-    for (size_t d = 0; d < strides.size(); ++d) reach += (fusion.type(v).shape[d] - 1) * strides[d];
-    largest = std::max(largest, reach);
-  }
-  kernel.index64 = largest >= (int64_t{1} << 31);
+  const std::vector<int> input_param = declare_kernel_params(fusion, kernel, product(shape));
 
   int counter = 0;
   RowEmitter emitter(fusion, kernel, input_param, counter, shape, axes);

@@ -47,3 +47,8 @@ std::string concat(const Args&... args) {
                                                          ": internal error: ", #cond, \
                                                          " ", ##__VA_ARGS__));         \
   } while (false)
+
+// Marks a point seam never reaches (after an exhaustive switch): throws seam::InternalError.
+#define SEAM_UNREACHABLE(...)                                                                     \
+  throw ::seam::InternalError(::seam::detail::concat(__FILE__, ":", __LINE__, ": internal error: unreachable ", \
+                                                     ##__VA_ARGS__))

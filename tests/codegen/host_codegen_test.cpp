@@ -58,7 +58,9 @@ void check_random_fusions(uint64_t first_seed, int count, RandomFusionOptions op
                           << print_host_kernel(c.kernel);
     }
   }
-  if (options.max_extent >= 8) EXPECT_GT(vectorized, count / 4) << "vector paths barely exercised";
+  if (options.max_extent >= 8) {
+    EXPECT_GT(vectorized, count / 4) << "vector paths barely exercised";
+  }
 }
 
 RandomFusionOptions pointwise_options() {

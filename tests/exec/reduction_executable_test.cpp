@@ -197,7 +197,9 @@ TEST(ReductionExecutable, ThunderGqaRopeBackward) {
       Comparison c = compare_tensors(actual[o], expected[o], default_tolerance(BFloat16));
       EXPECT_TRUE(c.ok) << fusion.name() << ": " << c.message;
     }
-    if (config.n_query_groups != config.n_head) EXPECT_EQ(row_kernels(*exe), 1) << fusion.name();
+    if (config.n_query_groups != config.n_head) {
+      EXPECT_EQ(row_kernels(*exe), 1) << fusion.name();
+    }
   }
 }
 

@@ -229,7 +229,7 @@ TEST_F(ShapeRules, ErrorsNameTheValueBeingDefined) {
 TEST(Fusion, FinishChecksOutputsAndNames) {
   {
     Builder b;
-    Value x = b.input(T(Float32, {2}), "x");
+    b.input(T(Float32, {2}), "x");
     expect_error([&] { b.finish(std::vector<Value>{}); }, {"has no outputs"});
   }
   {
