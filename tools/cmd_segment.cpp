@@ -58,6 +58,11 @@ int cmd_emit(Args& args) {
   std::vector<CompiledStep> steps = lower_steps(segmented, options);
   std::cout << "// " << steps.size() << " kernel(s) for fusion " << fusion.name() << "\n";
   for (const CompiledStep& step : steps) {
+    if (step.library) {
+      std::cout << "\n// group " << step.group << ": " << op_name(step.kernel_fusion.fusion.nodes().back().op)
+                << ", run by a library routine (no generated code)\n";
+      continue;
+    }
     std::cout << "\n// group " << step.group << ": " << step.kernel.outputs.size() << " output(s), lanes";
     for (const kir::OutputProgram& p : step.kernel.outputs) std::cout << " " << p.lanes;
     std::cout << "\n// launch: " << step.params.to_string() << "\n";
