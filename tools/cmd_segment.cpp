@@ -63,8 +63,16 @@ int cmd_emit(Args& args) {
                 << ", run by a library routine (no generated code)\n";
       continue;
     }
-    std::cout << "\n// group " << step.group << ": " << step.kernel.outputs.size() << " output(s), lanes";
-    for (const kir::OutputProgram& p : step.kernel.outputs) std::cout << " " << p.lanes;
+    std::cout << "\n// group " << step.group << ":";
+    if (const auto& rows = step.kernel.rows) {
+      std::cout << " row kernel, " << rows->rows << " rows of " << rows->reduced << " reduced elements, "
+                << rows->rows_per_block << " rows x " << rows->threads_per_row << " threads per block";
+      if (!step.kernel.outputs.empty()) std::cout << ", plus";
+    }
+    if (!step.kernel.outputs.empty()) {
+      std::cout << " " << step.kernel.outputs.size() << " chunked output(s), lanes";
+      for (const kir::OutputProgram& p : step.kernel.outputs) std::cout << " " << p.lanes;
+    }
     std::cout << "\n// launch: " << step.params.to_string() << "\n";
     std::cout << (target == "cuda" ? print_cuda_kernel(step.kernel, launch_shape(step.params))
                                    : print_host_kernel(step.kernel));
