@@ -76,15 +76,18 @@ double copy_rate_bytes_per_s() {
   const Driver& cu = driver();
   Stream stream;
   Timing t = time_launches(
-      [&](CUstream s) { check_cuda(cu.memcpy_dtod_async(dst.get(), src.get(), bytes, s), "cuMemcpyDtoDAsync"); },
+      [&](CUstream s) {
+        check_cuda(cu.memcpy_dtod_async(dst.get(), src.get(), bytes, s), "cuMemcpyDtoDAsync");
+      },
       stream.get(), 20, 3);
   return 2.0 * bytes / (t.median_ms * 1e-3);
 }
 
 // GPU time of one workload under several launch shapes, side by side in one run.
 int run_sweep(double rate, int iterations) {
-  std::printf("| workload | contract | bs | chunks/thread | blocks/SM cap | seam us | %% of floor |\n"
-              "|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| workload | contract | bs | chunks/thread | blocks/SM cap | seam us | %% of floor |\n"
+      "|---|---|---|---|---|---|---|\n");
   for (const char* name : {"W2", "W3", "W6", "W7"}) {
     const RopeConfig& config = rope_config(name);
     RopeOptions options;
@@ -117,12 +120,18 @@ int run(int argc, char** argv) {
   std::string only, only_contract;  // filters: a workload id ("W2") and a contract
   int64_t only_batch = 0;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--quick")) quick = true;
-    else if (!std::strcmp(argv[i], "--sweep")) sweep = true;
-    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
-    else if (!std::strcmp(argv[i], "--contract") && i + 1 < argc) only_contract = argv[++i];
-    else if (!std::strcmp(argv[i], "--bs") && i + 1 < argc) only_batch = std::atoll(argv[++i]);
+    if (!std::strcmp(argv[i], "--iterations") && i + 1 < argc)
+      iterations = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--quick"))
+      quick = true;
+    else if (!std::strcmp(argv[i], "--sweep"))
+      sweep = true;
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
+    else if (!std::strcmp(argv[i], "--contract") && i + 1 < argc)
+      only_contract = argv[++i];
+    else if (!std::strcmp(argv[i], "--bs") && i + 1 < argc)
+      only_batch = std::atoll(argv[++i]);
   }
   if (!driver_status().available) {
     std::printf("no GPU: %s\n", driver_status().reason.c_str());
@@ -134,7 +143,9 @@ int run(int argc, char** argv) {
   std::printf("device: %s (%s), copy rate %.2f TB/s (device-to-device, read + write)\n\n",
               device.properties().name.c_str(), device.arch_string().c_str(), rate / 1e12);
   if (sweep) return run_sweep(rate, iterations);
-  std::printf("| workload | contract | bs | kernels | lanes | floor MB | floor us | seam us | %% of floor | TB/s | wall us | enqueue us | compile ms |\n");
+  std::printf(
+      "| workload | contract | bs | kernels | lanes | floor MB | floor us | seam us | %% of floor | TB/s | "
+      "wall us | enqueue us | compile ms |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (RopeContract contract : {RopeContract::RopeOnly, RopeContract::Thunder}) {
     for (const RopeConfig& config : rope_configs()) {
@@ -151,7 +162,8 @@ int run(int argc, char** argv) {
         exe_options.backend = Backend::Cuda;
         auto t0 = std::chrono::steady_clock::now();
         auto exe = Executable::compile(fusion, exe_options);
-        double compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        double compile_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         std::vector<std::vector<HostTensor>> sets;
         for (uint64_t s = 0; s < 3; ++s) sets.push_back(fast_random_inputs(fusion, 100 + s));
         Timing t = exe->time_gpu(sets, iterations);
@@ -160,12 +172,14 @@ int run(int argc, char** argv) {
         const double floor_us = bytes / rate * 1e6;
         std::string lanes;
         for (const CompiledStep& step : exe->steps())
-          for (const kir::OutputProgram& p : step.kernel.outputs) lanes += (lanes.empty() ? "" : "/") + std::to_string(p.lanes);
-        std::printf("| %s %s | %s | %lld | %d | %s | %.1f | %.1f | %.1f | %.0f%% | %.2f | %.1f | %.1f | %.0f |\n",
-                    rope_config_id(config).c_str(), config.name.c_str(), std::string(contract_name(contract)).c_str(),
-                    static_cast<long long>(batch), exe->segmented().num_kernels(), lanes.c_str(), bytes / 1e6,
-                    floor_us, t.median_ms * 1e3, 100.0 * floor_us / (t.median_ms * 1e3),
-                    bytes / (t.median_ms * 1e-3) / 1e12, cost.wall_us, cost.enqueue_us, compile_ms);
+          for (const kir::OutputProgram& p : step.kernel.outputs)
+            lanes += (lanes.empty() ? "" : "/") + std::to_string(p.lanes);
+        std::printf(
+            "| %s %s | %s | %lld | %d | %s | %.1f | %.1f | %.1f | %.0f%% | %.2f | %.1f | %.1f | %.0f |\n",
+            rope_config_id(config).c_str(), config.name.c_str(), std::string(contract_name(contract)).c_str(),
+            static_cast<long long>(batch), exe->segmented().num_kernels(), lanes.c_str(), bytes / 1e6,
+            floor_us, t.median_ms * 1e3, 100.0 * floor_us / (t.median_ms * 1e3),
+            bytes / (t.median_ms * 1e-3) / 1e12, cost.wall_us, cost.enqueue_us, compile_ms);
         std::fflush(stdout);
       }
     }

@@ -30,8 +30,8 @@ int cmd_demo(Args& args) {
   options.contract = RopeContract::Thunder;
   Fusion fusion = build_rope(config, options);
   const std::string text = print_fusion(fusion);
-  std::cout << "# The " << config.name << " RoPE fusion (thunder contract, forward), batch " << batch << ", seq "
-            << seq << ":\n"
+  std::cout << "# The " << config.name << " RoPE fusion (thunder contract, forward), batch " << batch
+            << ", seq " << seq << ":\n"
             << text << "\n";
 
   auto t0 = Clock::now();
@@ -60,8 +60,9 @@ int cmd_demo(Args& args) {
   for (size_t o = 0; o < outputs.size(); ++o) {
     double sum = 0;
     for (int64_t i = 0; i < outputs[o].numel(); ++i) sum += std::fabs(outputs[o].get_double(i));
-    std::cout << "output " << fusion.outputs()[o].name << ": " << fusion.type(fusion.outputs()[o].value).to_string()
-              << ", mean |x| " << sum / std::max<int64_t>(1, outputs[o].numel()) << "\n";
+    std::cout << "output " << fusion.outputs()[o].name << ": "
+              << fusion.type(fusion.outputs()[o].value).to_string() << ", mean |x| "
+              << sum / std::max<int64_t>(1, outputs[o].numel()) << "\n";
   }
   return round_trip ? kExitOk : kExitError;
 }

@@ -22,7 +22,8 @@ int cmd_passes(Args& args) {
   PipelineOptions options;
   if (each) {
     options.after_pass = [](const PassInfo& pass, const Fusion& after) {
-      std::cout << "# after " << pass.name << " (" << after.num_nodes() << " values)\n" << print_fusion(after);
+      std::cout << "# after " << pass.name << " (" << after.num_nodes() << " values)\n"
+                << print_fusion(after);
     };
   }
   Fusion result = run_pipeline(fusion, options);

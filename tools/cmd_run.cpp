@@ -41,8 +41,8 @@ std::string summarize(const HostTensor& t) {
     absmax = std::max(absmax, std::fabs(v));
   }
   char buffer[160];
-  std::snprintf(buffer, sizeof buffer, "mean %.6g, absmax %.6g%s", t.numel() ? sum / t.numel() : 0.0,
-                absmax, nonfinite ? (", " + std::to_string(nonfinite) + " non-finite").c_str() : "");
+  std::snprintf(buffer, sizeof buffer, "mean %.6g, absmax %.6g%s", t.numel() ? sum / t.numel() : 0.0, absmax,
+                nonfinite ? (", " + std::to_string(nonfinite) + " non-finite").c_str() : "");
   return buffer;
 }
 
@@ -74,8 +74,10 @@ int cmd_run(Args& args) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     const std::string name = input_name(fusion, i);
     std::string path;
-    if (paths.count(name)) path = paths[name];
-    else if (paths.count(std::to_string(i))) path = paths[std::to_string(i)];
+    if (paths.count(name))
+      path = paths[name];
+    else if (paths.count(std::to_string(i)))
+      path = paths[std::to_string(i)];
     else if (inputs_dir && std::filesystem::exists(*inputs_dir + "/" + name + ".npy"))
       path = *inputs_dir + "/" + name + ".npy";
     paths.erase(name);
@@ -91,8 +93,10 @@ int cmd_run(Args& args) {
                "'): ", path, " holds ", Type::tensor(tensor.dtype(), tensor.shape()).to_string(),
                ", the fusion declares ", type.to_string());
     for (int64_t e = 0; e < tensor.numel(); ++e) {
-      if (is_floating(type.dtype)) inputs[i].set_double(e, tensor.get_double(e));
-      else inputs[i].set_int(e, tensor.get_int(e));
+      if (is_floating(type.dtype))
+        inputs[i].set_double(e, tensor.get_double(e));
+      else
+        inputs[i].set_int(e, tensor.get_int(e));
     }
     std::cout << "input " << name << ": " << type.to_string() << " from " << path << "\n";
   }
@@ -107,7 +111,8 @@ int cmd_run(Args& args) {
     options.backend = parse_backend(backend);
     options.poison_outputs = poison;
     auto executable = Executable::compile(fusion, options);
-    std::cout << "compiled for " << backend << ": " << executable->segmented().num_kernels() << " kernel(s)\n";
+    std::cout << "compiled for " << backend << ": " << executable->segmented().num_kernels()
+              << " kernel(s)\n";
     outputs = executable->run(inputs);
   }
   if (out_dir) std::filesystem::create_directories(*out_dir);
@@ -122,8 +127,8 @@ int cmd_run(Args& args) {
       HostTensor expected = read_npy(path, outputs[i].dtype());
       Tolerance tolerance = custom_tolerance ? Tolerance{rtol, atol} : default_tolerance(outputs[i].dtype());
       Comparison c = compare_tensors(outputs[i], expected, tolerance);
-      std::cout << "  vs " << path << ": " << (c.ok ? "match" : "MISMATCH: " + c.message)
-                << " (max abs diff " << c.max_abs_diff << ")\n";
+      std::cout << "  vs " << path << ": " << (c.ok ? "match" : "MISMATCH: " + c.message) << " (max abs diff "
+                << c.max_abs_diff << ")\n";
       all_match = all_match && c.ok;
     }
   }

@@ -3,9 +3,9 @@
 #include <filesystem>
 #include <iostream>
 
+#include "codegen/kernel_printer.h"
 #include "commands.h"
 #include "exec/cuda_executable.h"
-#include "codegen/kernel_printer.h"
 #include "exec/executable.h"
 #include "passes/pipeline.h"
 #include "segment/dump.h"

@@ -18,7 +18,8 @@ std::string literal_text(const Number& n) {
   switch (n.kind()) {
     case Number::Kind::Bool: return n.as_bool() ? "true" : "false";
     case Number::Kind::Int:
-      if (n.as_int() == INT64_MIN) return "((seam_i64)(-9223372036854775807LL - 1))";  // no such literal in C++
+      if (n.as_int() == INT64_MIN)
+        return "((seam_i64)(-9223372036854775807LL - 1))";  // no such literal in C++
       return "((seam_i64)" + std::to_string(n.as_int()) + "LL)";
     case Number::Kind::Float: break;
   }
@@ -54,7 +55,8 @@ class BodyPrinter {
     if (v.lanes == 1) {
       out_ << pad(depth) << "{ const int l = 0; (void)l;\n";
     } else {
-      out_ << pad(depth) << "#pragma unroll\n" << pad(depth) << "for (int l = 0; l < " << v.lanes << "; ++l) {\n";
+      out_ << pad(depth) << "#pragma unroll\n"
+           << pad(depth) << "for (int l = 0; l < " << v.lanes << "; ++l) {\n";
     }
     return depth + 1;
   }
@@ -76,8 +78,8 @@ class BodyPrinter {
         return;
       case Stmt::Kind::RowReduce:  // helpers in seam_device.cuh / seam_host.h, context from the entry point
         declare(s.var, depth);
-        out_ << pad(depth) << s.var.name << "[0] = seam_row_reduce_" << op_name(s.expr.op) << "(" << s.source.name
-             << "[0], seam_row_ctx);\n";
+        out_ << pad(depth) << s.var.name << "[0] = seam_row_reduce_" << op_name(s.expr.op) << "("
+             << s.source.name << "[0], seam_row_ctx);\n";
         return;
       case Stmt::Kind::Define: define(s, depth); return;
       case Stmt::Kind::Declare: {
@@ -114,10 +116,11 @@ class BodyPrinter {
       case Stmt::Kind::Store: {
         const kir::Param& p = param(s.param);
         if (s.source.lanes > 1) {
-          out_ << pad(depth) << "seam_store<" << s.source.lanes << ">(" << p.name << " + " << kir::to_string(s.index)
-               << ", " << s.source.name << ");\n";
+          out_ << pad(depth) << "seam_store<" << s.source.lanes << ">(" << p.name << " + "
+               << kir::to_string(s.index) << ", " << s.source.name << ");\n";
         } else {
-          out_ << pad(depth) << p.name << "[" << kir::to_string(s.index) << "] = " << s.source.name << "[0];\n";
+          out_ << pad(depth) << p.name << "[" << kir::to_string(s.index) << "] = " << s.source.name
+               << "[0];\n";
         }
         return;
       }
@@ -133,8 +136,8 @@ class BodyPrinter {
       case kir::Expr::Kind::Load: {
         const kir::Param& p = param(e.param);
         if (v.lanes > 1)
-          out_ << pad(depth) << "seam_load<" << v.lanes << ">(" << p.name << " + " << kir::to_string(e.offset) << ", "
-               << v.name << ");\n";
+          out_ << pad(depth) << "seam_load<" << v.lanes << ">(" << p.name << " + " << kir::to_string(e.offset)
+               << ", " << v.name << ");\n";
         else
           out_ << pad(depth) << v.name << "[0] = " << p.name << "[" << kir::to_string(e.offset) << "];\n";
         return;
@@ -143,7 +146,8 @@ class BodyPrinter {
         out_ << pad(depth) << v.name << "[0] = " << param(e.param).name << ";\n";
         return;
       case kir::Expr::Kind::Literal:
-        out_ << pad(depth) << v.name << "[0] = seam_convert<" << type << ">(" << literal_text(e.literal) << ");\n";
+        out_ << pad(depth) << v.name << "[0] = seam_convert<" << type << ">(" << literal_text(e.literal)
+             << ");\n";
         return;
       default: break;
     }
@@ -163,9 +167,9 @@ class BodyPrinter {
       case kir::Expr::Kind::Iota: {
         const bool floating = is_floating(v.dtype);
         const std::string compute = floating ? "double" : "seam_i64";
-        out_ << "seam_convert<" << type << ">((" << compute << ")" << literal_text(e.literal) << " + (" << compute
-             << ")(" << kir::to_string(e.offset) << (v.lanes > 1 ? " + l" : "") << ") * (" << compute << ")"
-             << literal_text(e.step) << ")";
+        out_ << "seam_convert<" << type << ">((" << compute << ")" << literal_text(e.literal) << " + ("
+             << compute << ")(" << kir::to_string(e.offset) << (v.lanes > 1 ? " + l" : "") << ") * ("
+             << compute << ")" << literal_text(e.step) << ")";
         break;
       }
       default: SEAM_ASSERT(false);
@@ -206,7 +210,8 @@ std::string param_type(const kir::Param& p) {
 
 }  // namespace
 
-void print_kernel_block(const kir::Kernel& kernel, const kir::Block& block, std::ostringstream& out, int depth) {
+void print_kernel_block(const kir::Kernel& kernel, const kir::Block& block, std::ostringstream& out,
+                        int depth) {
   BodyPrinter(kernel, out).block(block, depth);
 }
 
@@ -223,7 +228,8 @@ void print_cuda_signature(const kir::Kernel& kernel, int block_size, std::ostrin
     // Scalars arrive in device memory (a fusion input uploaded, or a value an earlier kernel wrote), so
     // the kernel reads them through a pointer once.
     if (param.kind == kir::Param::Kind::Scalar)
-      out << (p ? ", " : "") << "const " << kir::c_type(param.dtype) << "* __restrict__ " << param.name << "_ptr";
+      out << (p ? ", " : "") << "const " << kir::c_type(param.dtype) << "* __restrict__ " << param.name
+          << "_ptr";
     else
       out << (p ? ", " : "") << param_type(param) << " " << param.name;
   }
@@ -231,7 +237,8 @@ void print_cuda_signature(const kir::Kernel& kernel, int block_size, std::ostrin
   out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
   for (const kir::Param& param : kernel.params)
     if (param.kind == kir::Param::Kind::Scalar)
-      out << "  const " << kir::c_type(param.dtype) << " " << param.name << " = " << param.name << "_ptr[0];\n";
+      out << "  const " << kir::c_type(param.dtype) << " " << param.name << " = " << param.name
+          << "_ptr[0];\n";
 }
 
 std::string print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& shape) {
@@ -267,7 +274,8 @@ std::string print_host_kernel(const kir::Kernel& kernel) {
     const kir::Param& param = kernel.params[p];
     std::string type = kir::c_type(param.dtype);
     if (param.kind == kir::Param::Kind::Scalar)
-      out << "  const " << type << " " << param.name << " = *static_cast<const " << type << "*>(args[" << p << "]);\n";
+      out << "  const " << type << " " << param.name << " = *static_cast<const " << type << "*>(args[" << p
+          << "]);\n";
     else
       out << "  " << param_type(param) << " " << param.name << " = static_cast<" << param_type(param)
           << ">(args[" << p << "]);\n";

@@ -1,7 +1,6 @@
 #include "codegen/row_kernel_printer.h"
 
 #include "codegen/kernel_printer.h"
-
 #include "support/error.h"
 
 namespace seam {

@@ -24,7 +24,8 @@ CudaLaunchShape launch_shape(const LaunchParams& params) {
 
 std::string print_cuda_program(const std::vector<CompiledStep>& steps) {
   std::string source;
-  for (const CompiledStep& step : steps) source += print_cuda_kernel(step.kernel, launch_shape(step.params)) + "\n";
+  for (const CompiledStep& step : steps)
+    source += print_cuda_kernel(step.kernel, launch_shape(step.params)) + "\n";
   return source;
 }
 
@@ -37,7 +38,8 @@ int cuda_sm_count() {
 namespace {
 
 CachingDeviceAllocator& device_allocator() {
-  static CachingDeviceAllocator* allocator = new CachingDeviceAllocator(cuda_driver_backend());  // lives until exit
+  static CachingDeviceAllocator* allocator =
+      new CachingDeviceAllocator(cuda_driver_backend());  // lives until exit
   return *allocator;
 }
 
@@ -91,7 +93,8 @@ class CudaExecutable final : public Executable {
  public:
   CudaExecutable(Fusion fusion, SegmentedFusion segmented, std::vector<std::string> sources,
                  ExecutableOptions options, Device& device, CudaPlan plan)
-      : Executable(std::move(fusion), std::move(segmented), plan.steps, std::move(sources), std::move(options)),
+      : Executable(std::move(fusion), std::move(segmented), plan.steps, std::move(sources),
+                   std::move(options)),
         device_(device) {
     plans_.emplace(options_.launch.max_vector_bytes, std::make_unique<CudaPlan>(std::move(plan)));
   }
@@ -145,8 +148,8 @@ class CudaExecutable final : public Executable {
     }
     size_t next = 0;
     Stream stream;
-    return time_launches([&](CUstream s) { enqueue(default_plan(), sets[next++ % sets.size()], s); }, stream.get(),
-                         iterations, 3);
+    return time_launches([&](CUstream s) { enqueue(default_plan(), sets[next++ % sets.size()], s); },
+                         stream.get(), iterations, 3);
   }
 
  private:
@@ -172,16 +175,16 @@ class CudaExecutable final : public Executable {
     for (size_t i = 0; i < inputs.size(); ++i) {
       const Type& t = f.type(f.inputs()[i]);
       const DeviceTensor& x = inputs[i];
-      SEAM_CHECK(x.dtype == t.dtype && x.shape == t.shape, input_label(i), ": expected ", t.to_string(), ", got ",
-                 Type::tensor(x.dtype, x.shape).to_string());
+      SEAM_CHECK(x.dtype == t.dtype && x.shape == t.shape, input_label(i), ": expected ", t.to_string(),
+                 ", got ", Type::tensor(x.dtype, x.shape).to_string());
       const Shape strides = t.is_scalar ? Shape{} : f.input_strides(f.inputs()[i]);
-      SEAM_CHECK(x.strides == strides, input_label(i), ": expected strides ", shape_to_string(strides), ", got ",
-                 shape_to_string(x.strides));
+      SEAM_CHECK(x.strides == strides, input_label(i), ": expected strides ", shape_to_string(strides),
+                 ", got ", shape_to_string(x.strides));
       if (t.numel() == 0) continue;
       SEAM_CHECK(x.data != 0, input_label(i), ": null device address");
       const int element = dtype_size(t.dtype);
-      SEAM_CHECK(x.data % static_cast<DevicePtr>(element) == 0, input_label(i), ": address 0x", std::hex, x.data,
-                 std::dec, " is not aligned to its element size (", element, " bytes)");
+      SEAM_CHECK(x.data % static_cast<DevicePtr>(element) == 0, input_label(i), ": address 0x", std::hex,
+                 x.data, std::dec, " is not aligned to its element size (", element, " bytes)");
       int ordinal = -1;
       CUresult r = driver().pointer_get_attribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, x.data);
       SEAM_CHECK(r == CUDA_SUCCESS && ordinal == device_.properties().ordinal, input_label(i), ": address 0x",
@@ -199,7 +202,8 @@ class CudaExecutable final : public Executable {
     if (it != plans_.end()) return *it->second;
     ExecutableOptions narrower = options_;
     narrower.launch.max_vector_bytes = alignment;
-    auto plan = std::make_unique<CudaPlan>(build_plan(segmented_, lower_steps(segmented_, narrower), device_));
+    auto plan =
+        std::make_unique<CudaPlan>(build_plan(segmented_, lower_steps(segmented_, narrower), device_));
     return *plans_.emplace(alignment, std::move(plan)).first->second;
   }
 
@@ -210,7 +214,8 @@ class CudaExecutable final : public Executable {
       const auto& storage = inputs[i].storage();
       auto buffer = std::make_shared<DeviceBuffer>(device_allocator(), std::max<size_t>(storage.size(), 1));
       if (!storage.empty())
-        check_cuda(cu.memcpy_htod(buffer->get(), storage.data(), storage.size()), "cuMemcpyHtoD", input_label(i));
+        check_cuda(cu.memcpy_htod(buffer->get(), storage.data(), storage.size()), "cuMemcpyHtoD",
+                   input_label(i));
       const int32_t id = segmented_.fusion.inputs()[i].id;
       bindings.address[id] = buffer->get();
       bindings.owned[id] = std::move(buffer);
@@ -271,8 +276,9 @@ class CudaExecutable final : public Executable {
       const Type& t = f.type(out.value);
       HostTensor host = HostTensor::zeros(t.dtype, t.shape);
       if (!host.storage().empty())
-        check_cuda(cu.memcpy_dtoh(host.storage().data(), bindings.address.at(out.value.id), host.storage().size()),
-                   "cuMemcpyDtoH", "fusion output");
+        check_cuda(
+            cu.memcpy_dtoh(host.storage().data(), bindings.address.at(out.value.id), host.storage().size()),
+            "cuMemcpyDtoH", "fusion output");
       results.push_back(std::move(host));
     }
     return results;
@@ -290,15 +296,17 @@ std::unique_ptr<Executable> compile_cuda_executable(Fusion fusion, SegmentedFusi
   const DriverStatus& status = driver_status();
   SEAM_CHECK(status.available, "the CUDA backend needs a GPU: ", status.reason);
   for (const CompiledStep& step : steps)
-    SEAM_CHECK(!step.library, "group ", step.group,
-               " is a matrix product, which the CUDA backend runs through a vendor library: not integrated yet");
+    SEAM_CHECK(
+        !step.library, "group ", step.group,
+        " is a matrix product, which the CUDA backend runs through a vendor library: not integrated yet");
   Device& device = Device::shared();
   device.make_current();
   std::vector<std::string> sources;
-  for (const CompiledStep& step : steps) sources.push_back(print_cuda_kernel(step.kernel, launch_shape(step.params)));
+  for (const CompiledStep& step : steps)
+    sources.push_back(print_cuda_kernel(step.kernel, launch_shape(step.params)));
   CudaPlan plan = build_plan(segmented, std::move(steps), device);
-  return std::make_unique<CudaExecutable>(std::move(fusion), std::move(segmented), std::move(sources), options,
-                                          device, std::move(plan));
+  return std::make_unique<CudaExecutable>(std::move(fusion), std::move(segmented), std::move(sources),
+                                          options, device, std::move(plan));
 }
 
 }  // namespace seam

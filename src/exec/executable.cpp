@@ -46,11 +46,13 @@ std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const Ex
     kir::Kernel kernel = lower_pointwise(kernel_fusion.fusion, lowering);
     steps.push_back({g, std::move(kernel_fusion), std::move(kernel)});
   }
-  for (CompiledStep& step : steps) step.params = choose_launch_params(step.kernel.total_chunks(), options.launch);
+  for (CompiledStep& step : steps)
+    step.params = choose_launch_params(step.kernel.total_chunks(), options.launch);
   return steps;
 }
 
-std::unique_ptr<Executable> Executable::compile(const Fusion& input_fusion, const ExecutableOptions& options) {
+std::unique_ptr<Executable> Executable::compile(const Fusion& input_fusion,
+                                                const ExecutableOptions& options) {
   Fusion fusion = options.run_passes ? run_pipeline(input_fusion, PipelineOptions{}) : input_fusion;
   SegmentedFusion segmented = segment_fusion(fusion, options.segment);
   ExecutableOptions tuned = options;

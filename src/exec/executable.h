@@ -11,10 +11,10 @@
 
 #include "exec/device_tensor.h"
 #include "exec/kernel_fusion.h"
-#include "schedule/launch_params.h"
 #include "interp/host_tensor.h"
 #include "lower/kernel_ir.h"
 #include "runtime/event_timer.h"
+#include "schedule/launch_params.h"
 #include "segment/segment.h"
 
 namespace seam {

@@ -54,8 +54,8 @@ std::shared_ptr<HostModule> compile_host_kernels(const std::vector<std::string>&
 
   const char* cxx = std::getenv("SEAM_HOST_CXX");
   std::string command = std::string(cxx && *cxx ? cxx : "c++") + " -std=c++20 -O0 -fPIC -shared -w -I" +
-                        shell_quote(dir.string()) + " -o " + shell_quote((dir / "kernels.so").string()) + " " +
-                        shell_quote((dir / "kernels.cpp").string()) + " > " +
+                        shell_quote(dir.string()) + " -o " + shell_quote((dir / "kernels.so").string()) +
+                        " " + shell_quote((dir / "kernels.cpp").string()) + " > " +
                         shell_quote((dir / "compile.log").string()) + " 2>&1";
   int status = std::system(command.c_str());
   if (status != 0) {

@@ -15,7 +15,8 @@ namespace {
 class HostExecutable final : public Executable {
  public:
   HostExecutable(Fusion fusion, SegmentedFusion segmented, std::vector<CompiledStep> steps,
-                 std::vector<std::string> sources, ExecutableOptions options, std::shared_ptr<HostModule> module)
+                 std::vector<std::string> sources, ExecutableOptions options,
+                 std::shared_ptr<HostModule> module)
       : Executable(std::move(fusion), std::move(segmented), std::move(steps), std::move(sources),
                    std::move(options)),
         module_(std::move(module)) {}
@@ -31,15 +32,19 @@ class HostExecutable final : public Executable {
       std::vector<Type> types;
       for (const FusionOutput& o : step.kernel_fusion.fusion.outputs())
         types.push_back(step.kernel_fusion.fusion.type(o.value));
-      std::vector<HostTensor> outputs = step.library ? interpret(step.kernel_fusion.fusion, kernel_inputs)
-                                                     : run_host_kernel(*module_, step.kernel, kernel_inputs, types);
-      for (size_t o = 0; o < outputs.size(); ++o) values[step.kernel_fusion.outputs[o].id] = std::move(outputs[o]);
+      std::vector<HostTensor> outputs = step.library
+                                            ? interpret(step.kernel_fusion.fusion, kernel_inputs)
+                                            : run_host_kernel(*module_, step.kernel, kernel_inputs, types);
+      for (size_t o = 0; o < outputs.size(); ++o)
+        values[step.kernel_fusion.outputs[o].id] = std::move(outputs[o]);
     }
     std::vector<HostTensor> results;
     for (const FusionOutput& out : f.outputs()) {
       auto it = values.find(out.value.id);
-      if (it == values.end()) results.push_back(materialize_view(out.value, inputs));
-      else results.push_back(it->second.contiguous());
+      if (it == values.end())
+        results.push_back(materialize_view(out.value, inputs));
+      else
+        results.push_back(it->second.contiguous());
     }
     return results;
   }

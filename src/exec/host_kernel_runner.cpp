@@ -13,7 +13,8 @@ std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Ker
   for (const Type& t : output_types) {
     // Poisoned so that an element the kernel fails to write cannot pass for a computed one.
     HostTensor out = HostTensor::zeros(t.dtype, t.shape);
-    std::fill(out.storage().begin(), out.storage().end(), static_cast<std::byte>(t.dtype == DType::Bool ? 0x01 : 0x7f));
+    std::fill(out.storage().begin(), out.storage().end(),
+              static_cast<std::byte>(t.dtype == DType::Bool ? 0x01 : 0x7f));
     outputs.push_back(std::move(out));
   }
   std::vector<void*> args;
@@ -24,8 +25,8 @@ std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Ker
       args.push_back(outputs[i].storage().data());
     } else {
       SEAM_ASSERT(i < inputs.size());
-      SEAM_CHECK(inputs[i].dtype() == p.dtype, "kernel input ", i, " has dtype ", dtype_name(inputs[i].dtype()),
-                 ", expected ", dtype_name(p.dtype));
+      SEAM_CHECK(inputs[i].dtype() == p.dtype, "kernel input ", i, " has dtype ",
+                 dtype_name(inputs[i].dtype()), ", expected ", dtype_name(p.dtype));
       args.push_back(const_cast<std::byte*>(inputs[i].storage().data()));
     }
   }

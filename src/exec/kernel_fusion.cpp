@@ -53,7 +53,8 @@ KernelFusion extract_kernel_fusion(const SegmentedFusion& segmented, size_t grou
     if (n.op == OpKind::Input) {
       if (const AttrValue* s = n.attrs.find("strides")) strides = std::get<std::vector<int64_t>>(*s);
     } else {
-      SEAM_ASSERT(owner[static_cast<size_t>(id)] >= 0 && owner[static_cast<size_t>(id)] < static_cast<int>(group_index),
+      SEAM_ASSERT(owner[static_cast<size_t>(id)] >= 0 &&
+                      owner[static_cast<size_t>(id)] < static_cast<int>(group_index),
                   "kernel input %", id, " is not written by an earlier kernel");
     }
     mapped[id] = b.input(n.type, "", strides);

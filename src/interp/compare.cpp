@@ -71,9 +71,8 @@ Comparison compare_tensors(const HostTensor& actual, const HostTensor& expected,
     result.ok = false;
     std::ostringstream out;
     out.precision(9);
-    out << result.mismatches << " of " << actual.numel() << " elements differ beyond rtol "
-        << tolerance.rtol << ", atol " << tolerance.atol << "; worst at "
-        << index_to_string(worst, actual.shape()) << ": got "
+    out << result.mismatches << " of " << actual.numel() << " elements differ beyond rtol " << tolerance.rtol
+        << ", atol " << tolerance.atol << "; worst at " << index_to_string(worst, actual.shape()) << ": got "
         << (exact ? static_cast<double>(actual.get_int(worst)) : actual.get_double(worst)) << ", expected "
         << (exact ? static_cast<double>(expected.get_int(worst)) : expected.get_double(worst))
         << "; max abs diff " << result.max_abs_diff;

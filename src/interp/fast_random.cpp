@@ -35,7 +35,8 @@ void fill_fast_random(HostTensor& tensor, uint64_t seed) {
         std::memcpy(&f, &bits, 4);
         tensor.set_double(i, f);
       } else {
-        tensor.set_int(i, dtype == DType::Bool ? static_cast<int64_t>(r & 1) : static_cast<int64_t>(r % 16) - 8);
+        tensor.set_int(i,
+                       dtype == DType::Bool ? static_cast<int64_t>(r & 1) : static_cast<int64_t>(r % 16) - 8);
       }
       continue;
     }
@@ -43,9 +44,10 @@ void fill_fast_random(HostTensor& tensor, uint64_t seed) {
       case DType::BFloat16:
       case DType::Float16: {
         // bf16: the top half of an f32 pattern; f16: sign, exponent 7..14, 10 mantissa bits.
-        uint16_t bits = dtype == DType::BFloat16
-                            ? static_cast<uint16_t>(f32_bits(r) >> 16)
-                            : static_cast<uint16_t>(((r >> 63) << 15) | ((7 + ((r >> 10) & 7)) << 10) | (r & 0x3ff));
+        uint16_t bits =
+            dtype == DType::BFloat16
+                ? static_cast<uint16_t>(f32_bits(r) >> 16)
+                : static_cast<uint16_t>(((r >> 63) << 15) | ((7 + ((r >> 10) & 7)) << 10) | (r & 0x3ff));
         std::memcpy(data + 2 * i, &bits, 2);
         break;
       }
@@ -61,7 +63,8 @@ void fill_fast_random(HostTensor& tensor, uint64_t seed) {
           std::memcpy(&f, &bits, 4);
           tensor.set_double(i, f);
         } else {
-          tensor.set_int(i, dtype == DType::Bool ? static_cast<int64_t>(r & 1) : static_cast<int64_t>(r % 16) - 8);
+          tensor.set_int(
+              i, dtype == DType::Bool ? static_cast<int64_t>(r & 1) : static_cast<int64_t>(r % 16) - 8);
         }
       }
     }

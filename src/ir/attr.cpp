@@ -110,8 +110,8 @@ template <typename T>
 const T& Attrs::get(std::string_view key, AttrKind kind) const {
   const AttrValue* value = find(key);
   SEAM_CHECK(value != nullptr, "missing attribute '", key, "'");
-  SEAM_CHECK(attr_value_kind(*value) == kind, "attribute '", key, "' must be of kind ",
-             attr_kind_name(kind), ", got ", attr_kind_name(attr_value_kind(*value)));
+  SEAM_CHECK(attr_value_kind(*value) == kind, "attribute '", key, "' must be of kind ", attr_kind_name(kind),
+             ", got ", attr_kind_name(attr_value_kind(*value)));
   return std::get<T>(*value);
 }
 
@@ -119,9 +119,7 @@ int64_t Attrs::get_int(std::string_view key) const { return get<int64_t>(key, At
 const std::vector<int64_t>& Attrs::get_ints(std::string_view key) const {
   return get<std::vector<int64_t>>(key, AttrKind::Ints);
 }
-const Number& Attrs::get_number(std::string_view key) const {
-  return get<Number>(key, AttrKind::Number);
-}
+const Number& Attrs::get_number(std::string_view key) const { return get<Number>(key, AttrKind::Number); }
 DType Attrs::get_dtype(std::string_view key) const { return get<DType>(key, AttrKind::DType); }
 bool Attrs::get_bool(std::string_view key) const { return get<bool>(key, AttrKind::Bool); }
 const std::string& Attrs::get_string(std::string_view key) const {
@@ -139,14 +137,13 @@ void Attrs::normalize(const OpInfo& info) {
     SEAM_CHECK(spec != nullptr, "op '", info.keyword, "' has no attribute '", item.first, "'");
     AttrKind kind = attr_value_kind(item.second);
     // An empty list is written "[]" and parses as ints; an integer literal is a valid number.
-    SEAM_CHECK(kind == spec->kind, "attribute '", item.first, "' of op '", info.keyword,
-               "' must be of kind ", attr_kind_name(spec->kind), ", got ", attr_kind_name(kind));
+    SEAM_CHECK(kind == spec->kind, "attribute '", item.first, "' of op '", info.keyword, "' must be of kind ",
+               attr_kind_name(spec->kind), ", got ", attr_kind_name(kind));
   }
   std::vector<std::pair<std::string, AttrValue>> ordered;
   for (const AttrSpec& spec : info.attrs) {
     const AttrValue* value = find(spec.key);
-    SEAM_CHECK(value != nullptr || spec.optional, "op '", info.keyword,
-               "' needs attribute '", spec.key, "'");
+    SEAM_CHECK(value != nullptr || spec.optional, "op '", info.keyword, "' needs attribute '", spec.key, "'");
     if (value) ordered.emplace_back(std::string(spec.key), *value);
   }
   items_ = std::move(ordered);

@@ -28,8 +28,7 @@ class Builder {
   Value input(Type type, std::string name = "", Shape strides = {});
   Value constant(Number value, DType dtype);  // a scalar
   Value full(Shape shape, DType dtype, Number value);
-  Value iota(int64_t length, DType dtype, Number start = Number::of_int(0),
-             Number step = Number::of_int(1));
+  Value iota(int64_t length, DType dtype, Number start = Number::of_int(0), Number step = Number::of_int(1));
 
   // Pointwise.
   Value unary(OpKind op, Value x) { return add(op, {x}); }
@@ -49,8 +48,7 @@ class Builder {
   Value squeeze(Value x, std::vector<int64_t> axes);
   Value reshape(Value x, Shape shape);  // at most one -1, inferred
   Value permute(Value x, std::vector<int64_t> perm);
-  Value slice(Value x, std::vector<int64_t> starts, std::vector<int64_t> stops,
-              std::vector<int64_t> steps);
+  Value slice(Value x, std::vector<int64_t> starts, std::vector<int64_t> stops, std::vector<int64_t> steps);
   // Python slicing of one axis, x[..., start:stop:step, ...]: negative indices count from the end and
   // out-of-range bounds clamp.
   Value slice_axis(Value x, int64_t axis, int64_t start, int64_t stop, int64_t step = 1);

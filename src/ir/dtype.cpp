@@ -50,7 +50,7 @@ DTypeCategory dtype_category(DType dtype) {
 DType promote_types(DType a, DType b) {
   if (a == b) return a;
   DTypeCategory ca = dtype_category(a), cb = dtype_category(b);
-  if (ca != cb) return ca > cb ? a : b;  // the higher category wins whatever the width
+  if (ca != cb) return ca > cb ? a : b;                   // the higher category wins whatever the width
   if (ca == DTypeCategory::Integer) return DType::Int64;  // i32 with i64
   // Two different floating types: the half types only meet at f32; otherwise the wider wins.
   if ((a == DType::Float16 && b == DType::BFloat16) || (a == DType::BFloat16 && b == DType::Float16))

@@ -23,8 +23,7 @@ Fusion::Fusion(std::string name, std::vector<Node> nodes, std::vector<FusionOutp
 }
 
 bool Fusion::is_output(Value v) const {
-  return std::any_of(outputs_.begin(), outputs_.end(),
-                     [v](const FusionOutput& o) { return o.value == v; });
+  return std::any_of(outputs_.begin(), outputs_.end(), [v](const FusionOutput& o) { return o.value == v; });
 }
 
 Shape Fusion::input_strides(Value input) const {

@@ -33,9 +33,9 @@ DType promoted(const std::vector<Type>& operands, size_t first = 0) {
 
 // A literal fits a dtype when its category is not higher (2.5 cannot initialize an i32).
 void check_literal_fits(const Number& value, DType dtype, std::string_view what) {
-  DTypeCategory literal = value.kind() == Number::Kind::Bool    ? DTypeCategory::Bool
+  DTypeCategory literal = value.kind() == Number::Kind::Bool  ? DTypeCategory::Bool
                           : value.kind() == Number::Kind::Int ? DTypeCategory::Integer
-                                                                : DTypeCategory::Floating;
+                                                              : DTypeCategory::Floating;
   SEAM_CHECK(literal <= dtype_category(dtype), what, " ", value.to_string(), " does not fit dtype ",
              dtype_name(dtype));
 }
@@ -53,15 +53,14 @@ const Type& tensor_operand(const std::vector<Type>& operands, size_t i, std::str
 // Axes must be strictly increasing and inside [0, rank).
 void check_axes(const std::vector<int64_t>& axes, int rank, std::string_view op) {
   for (size_t i = 0; i < axes.size(); ++i) {
-    SEAM_CHECK(axes[i] >= 0 && axes[i] < rank, "op '", op, "': axis ", axes[i],
-               " out of range for rank ", rank);
+    SEAM_CHECK(axes[i] >= 0 && axes[i] < rank, "op '", op, "': axis ", axes[i], " out of range for rank ",
+               rank);
     SEAM_CHECK(i == 0 || axes[i] > axes[i - 1], "op '", op, "': axes must be strictly increasing, got ",
                shape_to_string(axes));
   }
 }
 
-void check_per_axis(const std::vector<int64_t>& list, int rank, std::string_view op,
-                    std::string_view key) {
+void check_per_axis(const std::vector<int64_t>& list, int rank, std::string_view op, std::string_view key) {
   SEAM_CHECK(static_cast<int>(list.size()) == rank, "op '", op, "': '", key, "' has ", list.size(),
              " entries for rank ", rank);
 }
@@ -77,7 +76,8 @@ Type infer_leaf(OpKind op, const Attrs& attrs, const std::optional<Type>& declar
         SEAM_CHECK(!t.is_scalar, "a scalar input has no strides");
         const auto& s = std::get<std::vector<int64_t>>(*strides);
         check_per_axis(s, t.rank(), name, "strides");
-        for (int64_t v : s) SEAM_CHECK(v >= 0, "input strides must be non-negative, got ", shape_to_string(s));
+        for (int64_t v : s)
+          SEAM_CHECK(v >= 0, "input strides must be non-negative, got ", shape_to_string(s));
       }
       break;
     case OpKind::Const:
@@ -106,9 +106,8 @@ Type infer_pointwise(OpKind op, const std::vector<Type>& operands) {
   for (const Type& t : operands) {
     if (t.is_scalar) continue;
     if (!shaped) shaped = &t;
-    SEAM_CHECK(t.shape == shaped->shape, "op '", name, "': operand shapes differ (",
-               shaped->to_string(), " vs ", t.to_string(),
-               "); broadcast and expand operands to one shape first");
+    SEAM_CHECK(t.shape == shaped->shape, "op '", name, "': operand shapes differ (", shaped->to_string(),
+               " vs ", t.to_string(), "); broadcast and expand operands to one shape first");
   }
   Type result = shaped ? Type::tensor(DType::Float32, shaped->shape) : Type::scalar(DType::Float32);
   const OpInfo& info = op_info(op);
@@ -148,8 +147,8 @@ Shape broadcast_batch(const Shape& a, const Shape& b, std::string_view op) {
   for (size_t i = 0; i < rank; ++i) {
     int64_t ea = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
     int64_t eb = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    SEAM_CHECK(ea == eb || ea == 1 || eb == 1, "op '", op, "': batch extents ", shape_to_string(a),
-               " and ", shape_to_string(b), " do not broadcast");
+    SEAM_CHECK(ea == eb || ea == 1 || eb == 1, "op '", op, "': batch extents ", shape_to_string(a), " and ",
+               shape_to_string(b), " do not broadcast");
     out[i] = ea == 1 ? eb : ea;
   }
   return out;
@@ -168,8 +167,8 @@ Type infer_opaque(OpKind op, const std::vector<Type>& operands) {
   if (op == OpKind::Matmul) {
     SEAM_CHECK(a.size() >= 2 && b.size() >= 2, "matmul needs operands of rank >= 2, got ",
                operands[0].to_string(), " and ", operands[1].to_string());
-    SEAM_CHECK(a.back() == b[b.size() - 2], "matmul: inner extents differ (", operands[0].to_string(),
-               " @ ", operands[1].to_string(), ")");
+    SEAM_CHECK(a.back() == b[b.size() - 2], "matmul: inner extents differ (", operands[0].to_string(), " @ ",
+               operands[1].to_string(), ")");
     Shape out = broadcast_batch(Shape(a.begin(), a.end() - 2), Shape(b.begin(), b.end() - 2), name);
     out.push_back(a[a.size() - 2]);
     out.push_back(b.back());
@@ -265,8 +264,8 @@ Type infer_movement(OpKind op, const std::vector<Type>& operands, const Attrs& a
       check_literal_fits(attrs.get_number("value"), in.dtype, "pad value");
       for (int i = 0; i < rank; ++i) {
         int64_t e = in.shape[i] + low[i] + high[i];
-        SEAM_CHECK(e >= 0, "pad: axis ", i, ": extent ", in.shape[i], " padded by ", low[i], " and ",
-                   high[i], " is negative");
+        SEAM_CHECK(e >= 0, "pad: axis ", i, ": extent ", in.shape[i], " padded by ", low[i], " and ", high[i],
+                   " is negative");
         out.push_back(e);
       }
       break;
@@ -305,8 +304,10 @@ Type infer_reduction(OpKind op, const std::vector<Type>& operands, const Attrs& 
     bool reduced = std::binary_search(axes.begin(), axes.end(), i);
     if (reduced && op != OpKind::Sum)
       SEAM_CHECK(in.shape[i] > 0, "op '", name, "': cannot reduce axis ", i, " of extent 0");
-    if (!reduced) out.push_back(in.shape[i]);
-    else if (keepdim) out.push_back(1);
+    if (!reduced)
+      out.push_back(in.shape[i]);
+    else if (keepdim)
+      out.push_back(1);
   }
   DType dtype = in.dtype;
   if (op == OpKind::Sum && !is_floating(dtype)) dtype = DType::Int64;  // like torch.sum
@@ -327,12 +328,12 @@ static Type infer_type_unchecked(OpKind op, const std::vector<Type>& operands, c
                                  const std::optional<Type>& declared) {
   const OpInfo& info = op_info(op);
   const int arity = static_cast<int>(operands.size());
-  SEAM_CHECK(arity >= info.min_arity && (info.max_arity < 0 || arity <= info.max_arity), "op '",
-             info.keyword, "' takes ",
-             info.max_arity < 0                ? "at least " + std::to_string(info.min_arity)
-             : info.min_arity == info.max_arity ? std::to_string(info.min_arity)
-                                                : std::to_string(info.min_arity) + " to " +
-                                                      std::to_string(info.max_arity),
+  SEAM_CHECK(arity >= info.min_arity && (info.max_arity < 0 || arity <= info.max_arity), "op '", info.keyword,
+             "' takes ",
+             info.max_arity < 0 ? "at least " + std::to_string(info.min_arity)
+             : info.min_arity == info.max_arity
+                 ? std::to_string(info.min_arity)
+                 : std::to_string(info.min_arity) + " to " + std::to_string(info.max_arity),
              " operand(s), got ", arity);
   switch (info.category) {
     case OpCategory::Leaf: return infer_leaf(op, attrs, declared);

@@ -24,13 +24,20 @@ std::vector<AttrSpec> parse_schema(std::string_view schema) {
     bool optional = !key.empty() && key.back() == '?';
     if (optional) key.remove_suffix(1);
     AttrKind attr_kind;
-    if (kind == "int") attr_kind = AttrKind::Int;
-    else if (kind == "ints") attr_kind = AttrKind::Ints;
-    else if (kind == "number") attr_kind = AttrKind::Number;
-    else if (kind == "dtype") attr_kind = AttrKind::DType;
-    else if (kind == "bool") attr_kind = AttrKind::Bool;
-    else if (kind == "string") attr_kind = AttrKind::String;
-    else SEAM_ASSERT(false, "bad attribute kind ", kind);
+    if (kind == "int")
+      attr_kind = AttrKind::Int;
+    else if (kind == "ints")
+      attr_kind = AttrKind::Ints;
+    else if (kind == "number")
+      attr_kind = AttrKind::Number;
+    else if (kind == "dtype")
+      attr_kind = AttrKind::DType;
+    else if (kind == "bool")
+      attr_kind = AttrKind::Bool;
+    else if (kind == "string")
+      attr_kind = AttrKind::String;
+    else
+      SEAM_ASSERT(false, "bad attribute kind ", kind);
     specs.push_back({key, attr_kind, optional});
   }
   return specs;
@@ -39,9 +46,8 @@ std::vector<AttrSpec> parse_schema(std::string_view schema) {
 const std::array<OpInfo, kNumOpKinds>& table() {
   static const std::array<OpInfo, kNumOpKinds> infos = {{
 #define SEAM_OP(name, keyword, category, min_arity, max_arity, schema, rule, ...) \
-  OpInfo{OpKind::name,    keyword,          OpCategory::category,                 \
-         min_arity,       max_arity,        DTypeRule::rule,                      \
-         parse_schema(schema)},
+  OpInfo{OpKind::name, keyword,         OpCategory::category, min_arity,          \
+         max_arity,    DTypeRule::rule, parse_schema(schema)},
 #include "ir/op_table.def"
 #undef SEAM_OP
   }};

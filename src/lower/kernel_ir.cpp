@@ -9,7 +9,8 @@ Index constant(int64_t value) {
 }
 
 Index variable(std::string name) {
-  return std::make_shared<const IndexNode>(IndexNode{IndexNode::Op::Var, 0, std::move(name), nullptr, nullptr});
+  return std::make_shared<const IndexNode>(
+      IndexNode{IndexNode::Op::Var, 0, std::move(name), nullptr, nullptr});
 }
 
 std::optional<int64_t> constant_value(const Index& index) {

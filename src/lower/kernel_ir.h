@@ -93,7 +93,7 @@ struct Stmt {
     Store,    // param `param` at offset <- source (var.lanes elements)
     Comment,
     // Row kernels (see RowLaunch):
-    RowLoop,    // for index variable `name` over this thread's share of the row's reduced elements: then_block
+    RowLoop,  // for index variable `name` over this thread's share of the row's reduced elements: then_block
     RowReduce,  // var (1 lane) = source combined over the threads of the row by expr.op (Sum, Max or Min)
   };
   explicit Stmt(Kind k) : kind(k) {}
@@ -111,11 +111,11 @@ struct Stmt {
 
 // One output of the kernel: chunks of `lanes` consecutive elements.
 struct OutputProgram {
-  int param;           // the output parameter written
+  int param;  // the output parameter written
   int64_t numel;
-  int lanes;           // elements per chunk (vector width)
-  int64_t chunks;      // numel / lanes
-  std::string chunk;   // name of the chunk-index variable the body reads
+  int lanes;          // elements per chunk (vector width)
+  int64_t chunks;     // numel / lanes
+  std::string chunk;  // name of the chunk-index variable the body reads
   Block body;
 };
 
@@ -138,8 +138,8 @@ struct Kernel {
   std::vector<Param> params;
   std::vector<OutputProgram> outputs;
   std::optional<RowLaunch> rows;  // set for a row kernel; its `outputs` then run after the rows
-  bool index64 = false;  // 64-bit index arithmetic needed
-  int64_t total_chunks() const;  // work items: chunks of the outputs, or the rows of a row kernel
+  bool index64 = false;           // 64-bit index arithmetic needed
+  int64_t total_chunks() const;   // work items: chunks of the outputs, or the rows of a row kernel
 };
 
 std::string c_type(DType dtype);  // the storage/compute C type of a dtype in generated code

@@ -21,7 +21,8 @@ std::vector<int> declare_kernel_params(const Fusion& fusion, kir::Kernel& kernel
   }
   for (size_t o = 0; o < fusion.outputs().size(); ++o) {
     const Type& t = fusion.type(fusion.outputs()[o].value);
-    kernel.params.push_back({kir::Param::Kind::Output, "out" + std::to_string(o), t.dtype, static_cast<int>(o)});
+    kernel.params.push_back(
+        {kir::Param::Kind::Output, "out" + std::to_string(o), t.dtype, static_cast<int>(o)});
     largest = std::max(largest, t.numel());
   }
   kernel.index64 = largest >= (int64_t{1} << 31);

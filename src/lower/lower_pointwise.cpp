@@ -1,5 +1,4 @@
 #include "lower/lower_pointwise.h"
-#include "lower/kernel_params.h"
 
 #include <algorithm>
 #include <map>
@@ -7,6 +6,7 @@
 
 #include "ir/infer.h"
 #include "lower/expression_emitter.h"
+#include "lower/kernel_params.h"
 #include "support/error.h"
 
 namespace seam {
@@ -36,7 +36,8 @@ class OutputLowering : public ExpressionEmitter {
       // The lane variable is a multiple of `lanes` by construction; record that for the proofs.
       if (d + 1 == shape.size() && lanes_ > 1) {
         SEAM_ASSERT(shape[d] % lanes_ == 0);
-        idx.index[d] = kir::mul(let("q" + std::to_string(counter_++), kir::div(idx.index[d], lanes_)), lanes_);
+        idx.index[d] =
+            kir::mul(let("q" + std::to_string(counter_++), kir::div(idx.index[d], lanes_)), lanes_);
         idx.lane_axis = static_cast<int>(d);
       }
       inner *= shape[d];
@@ -63,9 +64,9 @@ class OutputLowering : public ExpressionEmitter {
   static void hoist_loads(kir::Block& body) {
     auto hoistable = [](const kir::Stmt& s) {
       return s.kind == kir::Stmt::Kind::Let ||
-             (s.kind == kir::Stmt::Kind::Define && (s.expr.kind == kir::Expr::Kind::Load ||
-                                                    s.expr.kind == kir::Expr::Kind::Literal ||
-                                                    s.expr.kind == kir::Expr::Kind::Scalar));
+             (s.kind == kir::Stmt::Kind::Define &&
+              (s.expr.kind == kir::Expr::Kind::Load || s.expr.kind == kir::Expr::Kind::Literal ||
+               s.expr.kind == kir::Expr::Kind::Scalar));
     };
     std::stable_partition(body.begin(), body.end(), hoistable);
   }

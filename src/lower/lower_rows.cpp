@@ -1,5 +1,4 @@
 #include "lower/lower_rows.h"
-#include "lower/kernel_params.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,6 +7,7 @@
 
 #include "ir/builder.h"
 #include "lower/expression_emitter.h"
+#include "lower/kernel_params.h"
 #include "lower/lower_pointwise.h"
 #include "support/error.h"
 

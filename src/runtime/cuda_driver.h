@@ -55,8 +55,8 @@ namespace seam {
   X(event_destroy, "cuEventDestroy", 4000, PFN_cuEventDestroy_v4000, "cuEventDestroy_v2")                   \
   X(event_record, "cuEventRecord", 2000, PFN_cuEventRecord_v2000, "cuEventRecord")                          \
   X(event_synchronize, "cuEventSynchronize", 2000, PFN_cuEventSynchronize_v2000, "cuEventSynchronize")      \
-  X(event_elapsed_time, "cuEventElapsedTime", 2000, PFN_cuEventElapsedTime_v2000, "cuEventElapsedTime")  \
-  X(pointer_get_attribute, "cuPointerGetAttribute", 4000, PFN_cuPointerGetAttribute_v4000,                 \
+  X(event_elapsed_time, "cuEventElapsedTime", 2000, PFN_cuEventElapsedTime_v2000, "cuEventElapsedTime")     \
+  X(pointer_get_attribute, "cuPointerGetAttribute", 4000, PFN_cuPointerGetAttribute_v4000,                  \
     "cuPointerGetAttribute")
 
 // Function pointers into the loaded driver, all non-null once loaded.

@@ -6,7 +6,8 @@ namespace seam {
 
 std::string LaunchParams::to_string() const {
   return "block " + std::to_string(block_size) + ", chunks/thread " + std::to_string(chunks_per_thread) +
-         ", grid " + (max_blocks_per_sm > 0 ? "<= " + std::to_string(max_blocks_per_sm) + " blocks/SM" : "uncapped") +
+         ", grid " +
+         (max_blocks_per_sm > 0 ? "<= " + std::to_string(max_blocks_per_sm) + " blocks/SM" : "uncapped") +
          ", vectors <= " + std::to_string(max_vector_bytes) + " B";
 }
 

@@ -9,11 +9,11 @@
 namespace seam {
 
 struct LaunchParams {
-  int block_size = 256;        // threads per block
-  int chunks_per_thread = 2;   // independent chunks per thread per grid-stride iteration (bytes in flight)
-  int max_blocks_per_sm = 0;   // grid cap per multiprocessor; 0: one block per block_size*chunks chunks
-  int max_vector_bytes = 16;   // widest access; the alignment class of the input addresses bounds it
-  int sm_count = 132;          // multiprocessors of the target (an H200 by default; the CUDA backend sets it)
+  int block_size = 256;       // threads per block
+  int chunks_per_thread = 2;  // independent chunks per thread per grid-stride iteration (bytes in flight)
+  int max_blocks_per_sm = 0;  // grid cap per multiprocessor; 0: one block per block_size*chunks chunks
+  int max_vector_bytes = 16;  // widest access; the alignment class of the input addresses bounds it
+  int sm_count = 132;         // multiprocessors of the target (an H200 by default; the CUDA backend sets it)
 
   std::string to_string() const;  // "block 256, chunks/thread 2, grid uncapped, vectors <= 16 B"
   friend bool operator==(const LaunchParams&, const LaunchParams&) = default;

@@ -34,21 +34,20 @@ std::string concat(const Args&... args) {
 }  // namespace seam
 
 // Throws seam::Error with the concatenated message when cond is false.
-#define SEAM_CHECK(cond, ...)                                   \
-  do {                                                          \
+#define SEAM_CHECK(cond, ...)                                              \
+  do {                                                                     \
     if (!(cond)) throw ::seam::Error(::seam::detail::concat(__VA_ARGS__)); \
   } while (false)
 
 // Throws seam::InternalError (a bug in seam) when cond is false.
-#define SEAM_ASSERT(cond, ...)                                                         \
-  do {                                                                                 \
-    if (!(cond))                                                                       \
-      throw ::seam::InternalError(::seam::detail::concat(__FILE__, ":", __LINE__,     \
-                                                         ": internal error: ", #cond, \
-                                                         " ", ##__VA_ARGS__));         \
+#define SEAM_ASSERT(cond, ...)                                                                               \
+  do {                                                                                                       \
+    if (!(cond))                                                                                             \
+      throw ::seam::InternalError(                                                                           \
+          ::seam::detail::concat(__FILE__, ":", __LINE__, ": internal error: ", #cond, " ", ##__VA_ARGS__)); \
   } while (false)
 
 // Marks a point seam never reaches (after an exhaustive switch): throws seam::InternalError.
-#define SEAM_UNREACHABLE(...)                                                                     \
-  throw ::seam::InternalError(::seam::detail::concat(__FILE__, ":", __LINE__, ": internal error: unreachable ", \
-                                                     ##__VA_ARGS__))
+#define SEAM_UNREACHABLE(...)  \
+  throw ::seam::InternalError( \
+      ::seam::detail::concat(__FILE__, ":", __LINE__, ": internal error: unreachable ", ##__VA_ARGS__))

@@ -71,7 +71,9 @@ RandomFusionOptions pointwise_options() {
   return o;
 }
 
-TEST(HostCodegen, RandomSmallFusionsMatchInterpreter) { check_random_fusions(1000, 200, pointwise_options()); }
+TEST(HostCodegen, RandomSmallFusionsMatchInterpreter) {
+  check_random_fusions(1000, 200, pointwise_options());
+}
 
 TEST(HostCodegen, RandomWiderFusionsExerciseVectorPaths) {
   RandomFusionOptions o = pointwise_options();

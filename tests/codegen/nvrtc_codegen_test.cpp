@@ -4,12 +4,11 @@
 
 #include <cstdlib>
 
-#include "support/error.h"
-
 #include "codegen/embedded_headers.h"
 #include "codegen/kernel_printer.h"
 #include "lower/lower_pointwise.h"
 #include "runtime/nvrtc_compiler.h"
+#include "support/error.h"
 #include "testing/random_fusion.h"
 
 namespace seam {
@@ -23,7 +22,7 @@ CompileRequest request_for(const std::vector<kir::Kernel>& kernels) {
     const kir::Kernel& k = kernels[i];
     CudaLaunchShape shape;
     shape.chunks_per_thread = 1 + static_cast<int>(i % 3);  // the unrolled entry loop too
-    request.source += print_cuda_kernel(k, shape) + "\n";  // the include guard repeats safely
+    request.source += print_cuda_kernel(k, shape) + "\n";   // the include guard repeats safely
     request.kernel_names.push_back(k.name);
   }
   return request;
@@ -45,7 +44,9 @@ TEST(NvrtcCodegen, RandomPointwiseKernelsCompileForSm90) {
   CompiledKernel compiled = compile_cuda(request_for(kernels));
   EXPECT_TRUE(compiled.is_cubin);
   ASSERT_GE(compiled.binary.size(), 4u);
-  EXPECT_EQ(compiled.binary.substr(0, 4), "\x7f" "ELF");
+  EXPECT_EQ(compiled.binary.substr(0, 4),
+            "\x7f"
+            "ELF");
   EXPECT_EQ(compiled.symbols.size(), kernels.size());
 }
 

@@ -2,11 +2,10 @@
 // reference interpreter: every RoPE workload (small sizes) and random pointwise/movement fusions.
 #include <gtest/gtest.h>
 
-#include "support/error.h"
-
 #include "exec/executable.h"
 #include "interp/compare.h"
 #include "interp/interpreter.h"
+#include "support/error.h"
 #include "testing/random_fusion.h"
 #include "text/printer.h"
 #include "workloads/rope.h"
@@ -22,8 +21,8 @@ void expect_matches_interpreter(const Fusion& fusion, uint64_t seed, const Execu
   ASSERT_EQ(actual.size(), expected.size());
   for (size_t o = 0; o < actual.size(); ++o) {
     DType dtype = expected[o].dtype();
-    Tolerance tolerance = is_floating(dtype) ? Tolerance{dtype == DType::BFloat16 ? 1.6e-2 : 1e-5, 1e-5}
-                                             : Tolerance{0, 0};
+    Tolerance tolerance =
+        is_floating(dtype) ? Tolerance{dtype == DType::BFloat16 ? 1.6e-2 : 1e-5, 1e-5} : Tolerance{0, 0};
     Comparison c = compare_tensors(actual[o], expected[o], tolerance);
     EXPECT_TRUE(c.ok) << fusion.name() << " output " << o << ": " << c.message;
   }

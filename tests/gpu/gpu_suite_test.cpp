@@ -6,14 +6,13 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "support/error.h"
-
 #include "exec/executable.h"
 #include "interp/compare.h"
 #include "interp/fast_random.h"
 #include "interp/interpreter.h"
 #include "ir/builder.h"
 #include "runtime/cuda_driver.h"
+#include "support/error.h"
 #include "testing/random_fusion.h"
 #include "text/printer.h"
 #include "workloads/rope.h"
@@ -21,7 +20,7 @@
 namespace seam {
 namespace {
 
-#define SKIP_WITHOUT_GPU()                                                       \
+#define SKIP_WITHOUT_GPU() \
   if (!driver_status().available) GTEST_SKIP() << driver_status().reason
 
 bool quick() { return std::getenv("SEAM_GPU_QUICK") != nullptr; }
@@ -49,7 +48,6 @@ void check_outputs(const std::string& what, const std::vector<HostTensor>& actua
     EXPECT_TRUE(c.ok) << what << " output " << o << ": " << c.message;
   }
 }
-
 
 TEST(GpuSuite, RandomPointwiseFusions) {
   SKIP_WITHOUT_GPU();
@@ -120,21 +118,24 @@ TEST(GpuSuite, RandomReductionFusions) {
 TEST(GpuSuite, ReductionLayouts) {
   SKIP_WITHOUT_GPU();
   const std::vector<std::pair<Shape, std::vector<int64_t>>> cases = {
-      {{300, 4096}, {1}}, {{5000, 40}, {1}}, {{3000, 5}, {1}},     {{4096, 64}, {0}},
-      {{7, 5000}, {0}},   {{2, 8, 4, 33, 128}, {2}}, {{70000}, {0}}, {{9, 700, 3}, {0, 2}}};
+      {{300, 4096}, {1}}, {{5000, 40}, {1}},         {{3000, 5}, {1}}, {{4096, 64}, {0}},
+      {{7, 5000}, {0}},   {{2, 8, 4, 33, 128}, {2}}, {{70000}, {0}},   {{9, 700, 3}, {0, 2}}};
   for (const auto& [shape, axes] : cases)
     for (DType dtype : {DType::BFloat16, DType::Float32, DType::Int32}) {
       Builder b("layout");
       Value x = b.input(Type::tensor(dtype, shape), "x");
-      Fusion fusion = b.finish({b.sum(x, axes, true), b.reduce(OpKind::Max, x, axes), b.reduce(OpKind::Min, x, axes)});
+      Fusion fusion =
+          b.finish({b.sum(x, axes, true), b.reduce(OpKind::Max, x, axes), b.reduce(OpKind::Min, x, axes)});
       auto exe = Executable::compile(fusion, cuda_options());
       std::vector<HostTensor> inputs = fast_random_inputs(fusion, 5);
       std::vector<HostTensor> actual = exe->run(inputs), expected = interpret(fusion, inputs);
       for (size_t o = 0; o < actual.size(); ++o) {
         // Long f32 sums: f32 partial sums on the GPU, exact in the interpreter.
-        Tolerance tolerance = o == 0 && dtype == DType::Float32 ? Tolerance{1e-4, 1e-4} : tolerance_for(dtype);
+        Tolerance tolerance =
+            o == 0 && dtype == DType::Float32 ? Tolerance{1e-4, 1e-4} : tolerance_for(dtype);
         Comparison c = compare_tensors(actual[o], expected[o], tolerance);
-        EXPECT_TRUE(c.ok) << shape_to_string(shape) << " " << dtype_name(dtype) << " output " << o << ": " << c.message;
+        EXPECT_TRUE(c.ok) << shape_to_string(shape) << " " << dtype_name(dtype) << " output " << o << ": "
+                          << c.message;
       }
     }
   // Softmax and RMSNorm over long rows, bf16.
@@ -145,7 +146,8 @@ TEST(GpuSuite, ReductionLayouts) {
     Value xf = b.cast(x, DType::Float32);
     Value e = b.exp(b.sub(xf, b.broadcast_to(b.reduce(OpKind::Max, xf, {1}, true), shape)));
     Value softmax = b.cast(b.div(e, b.broadcast_to(b.sum(e, {1}, true), shape)), DType::BFloat16);
-    Value ms = b.div(b.sum(b.mul(xf, xf), {1}, true), b.constant(Number::of_float(double(n)), DType::Float32));
+    Value ms =
+        b.div(b.sum(b.mul(xf, xf), {1}, true), b.constant(Number::of_float(double(n)), DType::Float32));
     Value rms = b.cast(b.mul(xf, b.broadcast_to(b.unary(OpKind::Rsqrt, ms), shape)), DType::BFloat16);
     Fusion fusion = b.finish({softmax, rms});
     auto exe = Executable::compile(fusion, cuda_options());
@@ -179,7 +181,8 @@ TEST(GpuSuite, RopeFullSizeSampledRows) {
       for (int64_t sample = 0; sample < 12; ++sample) {
         const int64_t b = sample % 2, t = sample < 4 ? sample : (T - 1 - sample * 977 % T + T) % T;
         std::vector<HostTensor> row_inputs = random_inputs(row, 1);
-        for (int64_t c = 0; c < C; ++c) row_inputs[0].set_double(c, inputs[0].get_double((b * T + t) * C + c));
+        for (int64_t c = 0; c < C; ++c)
+          row_inputs[0].set_double(c, inputs[0].get_double((b * T + t) * C + c));
         for (int64_t d = 0; d < n; ++d) {
           row_inputs[1].set_double(d, inputs[1].get_double(t * n + d));
           row_inputs[2].set_double(d, inputs[2].get_double(t * n + d));
@@ -194,7 +197,8 @@ TEST(GpuSuite, RopeFullSizeSampledRows) {
             for (int64_t d = 0; d < hs; ++d)
               actual.set_double(h * hs + d, outputs[o].get_double(((b * H + h) * T + t) * hs + d));
           Comparison c = compare_tensors(actual, expected[o], tolerance_for(DType::BFloat16));
-          EXPECT_TRUE(c.ok) << fusion.name() << " output " << o << " at b=" << b << " t=" << t << ": " << c.message;
+          EXPECT_TRUE(c.ok) << fusion.name() << " output " << o << " at b=" << b << " t=" << t << ": "
+                            << c.message;
         }
       }
     }

@@ -1,9 +1,9 @@
+#include "interp/fast_random.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <set>
-
-#include "interp/fast_random.h"
 
 namespace seam {
 namespace {
@@ -19,8 +19,11 @@ TEST(FastRandom, ValuesInRangeVariedAndDeterministic) {
     for (int64_t i = 0; i < a.numel(); ++i) {
       double v = a.get_double(i);
       distinct.insert(v);
-      if (is_floating(dtype)) EXPECT_TRUE(std::fabs(v) < 1.0 && v != 0.0) << v;
-      else if (dtype != DType::Bool) EXPECT_TRUE(v >= -8 && v < 8) << v;
+      if (is_floating(dtype)) {
+        EXPECT_TRUE(std::fabs(v) < 1.0 && v != 0.0) << v;
+      } else if (dtype != DType::Bool) {
+        EXPECT_TRUE(v >= -8 && v < 8) << v;
+      }
     }
     EXPECT_GE(distinct.size(), dtype == DType::Bool ? 2u : 16u) << dtype_name(dtype);
     HostTensor c = HostTensor::zeros(dtype, {1000});

@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "ir/dtype.h"
+
+#include <gtest/gtest.h>
 
 namespace seam {
 namespace {
@@ -28,10 +28,10 @@ TEST(DType, PromoteTypesMatchesTorch) {
   struct Case {
     DType a, b, expected;
   } cases[] = {
-      {Bool, Bool, Bool},          {Bool, Int32, Int32},          {Int32, Int64, Int64},
-      {Int64, Float16, Float16},   {Int32, BFloat16, BFloat16},   {Float16, BFloat16, Float32},
-      {BFloat16, Float32, Float32}, {Float16, Float64, Float64},  {Float32, Float64, Float64},
-      {Bool, Float16, Float16},    {Int64, Float32, Float32},
+      {Bool, Bool, Bool},           {Bool, Int32, Int32},        {Int32, Int64, Int64},
+      {Int64, Float16, Float16},    {Int32, BFloat16, BFloat16}, {Float16, BFloat16, Float32},
+      {BFloat16, Float32, Float32}, {Float16, Float64, Float64}, {Float32, Float64, Float64},
+      {Bool, Float16, Float16},     {Int64, Float32, Float32},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(promote_types(c.a, c.b), c.expected) << dtype_name(c.a) << " " << dtype_name(c.b);

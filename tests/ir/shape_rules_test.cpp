@@ -51,8 +51,11 @@ TEST_F(ShapeRules, Leaves) {
   expect_error([&] { b.iota(3, Int32, Number::of_int(0), Number::of_int(0)); }, {"step must not be zero"});
   expect_error([&] { b.input(T(Float32, {2, 3}), "x", {1}); }, {"strides", "1 entries for rank 2"});
   expect_error([&] { b.input(T(Float32, {2, 3}), "x", {-1, 1}); }, {"non-negative"});
-  expect_error([&] { b.add(OpKind::Full, {}, {{"value", Number::of_int(1)}}, Type::scalar(Float32)); },
-               {"full must have a tensor type"});
+  expect_error(
+      [&] {
+        b.add(OpKind::Full, {}, {{"value", Number::of_int(1)}}, Type::scalar(Float32));
+      },
+      {"full must have a tensor type"});
   expect_error([&] { b.add(OpKind::Const, {}, {}, Type::scalar(Float32)); }, {"needs attribute 'value'"});
   expect_error([&] { b.add(OpKind::Input, {}); }, {"needs a declared result type"});
 }
@@ -66,8 +69,12 @@ TEST_F(ShapeRules, UnaryDTypeRules) {
   EXPECT_EQ(type(b.unary(OpKind::LogicalNot, f32_23)), "bool[2,3]");
   EXPECT_EQ(type(b.unary(OpKind::Abs, b.constant(Number::of_int(-3), Int64))), "i64");
   expect_error([&] { b.neg(bool_23); }, {"neg", "does not accept bool"});
-  expect_error([&] { b.neg(b.input(T(Float32, {2}))); b.add(OpKind::Neg, {f32_23, f32_23}); },
-               {"neg", "takes 1 operand(s), got 2"});
+  expect_error(
+      [&] {
+        b.neg(b.input(T(Float32, {2})));
+        b.add(OpKind::Neg, {f32_23, f32_23});
+      },
+      {"neg", "takes 1 operand(s), got 2"});
 }
 
 TEST_F(ShapeRules, BinaryPromotion) {
@@ -103,18 +110,31 @@ TEST_F(ShapeRules, Cast) {
   EXPECT_EQ(type(b.cast(f32_23, BFloat16)), "bf16[2,3]");
   EXPECT_EQ(type(b.cast(b.constant(Number::of_int(1), Int64), Float32)), "f32");
   expect_error([&] { b.add(OpKind::Cast, {f32_23}); }, {"cast", "needs attribute 'dtype'"});
-  expect_error([&] { b.add(OpKind::Cast, {f32_23}, {{"dtype", int64_t{3}}}); }, {"dtype", "must be of kind dtype"});
-  expect_error([&] { b.add(OpKind::Cast, {f32_23}, {{"dtype", Float16}, {"bogus", true}}); },
-               {"cast", "has no attribute 'bogus'"});
+  expect_error(
+      [&] {
+        b.add(OpKind::Cast, {f32_23}, {{"dtype", int64_t{3}}});
+      },
+      {"dtype", "must be of kind dtype"});
+  expect_error(
+      [&] {
+        b.add(OpKind::Cast, {f32_23}, {{"dtype", Float16}, {"bogus", true}});
+      },
+      {"cast", "has no attribute 'bogus'"});
 }
 
 TEST_F(ShapeRules, Broadcast) {
   EXPECT_EQ(type(b.broadcast(f32_23, {0, 2})), "f32[1,2,1,3]");
   EXPECT_EQ(type(b.broadcast(f32_23, {-1})), "f32[2,3,1]");
-  expect_error([&] { b.add(OpKind::Broadcast, {f32_23}, {{"axes", std::vector<int64_t>{3}}}); },
-               {"broadcast", "axis 3 out of range for rank 3"});
-  expect_error([&] { b.add(OpKind::Broadcast, {f32_23}, {{"axes", std::vector<int64_t>{1, 0}}}); },
-               {"strictly increasing"});
+  expect_error(
+      [&] {
+        b.add(OpKind::Broadcast, {f32_23}, {{"axes", std::vector<int64_t>{3}}});
+      },
+      {"broadcast", "axis 3 out of range for rank 3"});
+  expect_error(
+      [&] {
+        b.add(OpKind::Broadcast, {f32_23}, {{"axes", std::vector<int64_t>{1, 0}}});
+      },
+      {"strictly increasing"});
   expect_error([&] { b.broadcast(b.constant(Number::of_int(1), Int64), {0}); }, {"needs a tensor operand"});
 }
 
@@ -141,8 +161,11 @@ TEST_F(ShapeRules, Reshape) {
   expect_error([&] { b.reshape(f32_23, {4, 2}); }, {"reshape", "cannot view f32[2,3] (6 elements) as [4,2]"});
   expect_error([&] { b.reshape(f32_23, {-1, -1}); }, {"at most one -1"});
   expect_error([&] { b.reshape(f32_23, {-1, 4}); }, {"cannot infer -1"});
-  expect_error([&] { b.add(OpKind::Reshape, {f32_23}, {{"shape", std::vector<int64_t>{-6}}}); },
-               {"negative extent"});
+  expect_error(
+      [&] {
+        b.add(OpKind::Reshape, {f32_23}, {{"shape", std::vector<int64_t>{-6}}});
+      },
+      {"negative extent"});
 }
 
 TEST_F(ShapeRules, Permute) {
@@ -197,9 +220,16 @@ TEST_F(ShapeRules, Reductions) {
   expect_error([&] { b.reduce(OpKind::Max, empty, {0}); }, {"max", "cannot reduce axis 0 of extent 0"});
   expect_error([&] { b.sum(x, {}); }, {"sum", "at least one axis"});
   expect_error([&] { b.sum(x, {3}); }, {"axis 3 out of range for rank 3"});
-  expect_error([&] { b.add(OpKind::Sum, {x}, {{"axes", std::vector<int64_t>{1, 1}}, {"keepdim", false}}); },
-               {"strictly increasing"});
-  expect_error([&] { b.add(OpKind::Sum, {x}, {{"axes", std::vector<int64_t>{1}}}); }, {"needs attribute 'keepdim'"});
+  expect_error(
+      [&] {
+        b.add(OpKind::Sum, {x}, {{"axes", std::vector<int64_t>{1, 1}}, {"keepdim", false}});
+      },
+      {"strictly increasing"});
+  expect_error(
+      [&] {
+        b.add(OpKind::Sum, {x}, {{"axes", std::vector<int64_t>{1}}});
+      },
+      {"needs attribute 'keepdim'"});
 }
 
 TEST_F(ShapeRules, Opaque) {
@@ -235,7 +265,11 @@ TEST(Fusion, FinishChecksOutputsAndNames) {
   {
     Builder b;
     Value x = b.input(T(Float32, {2}), "x");
-    expect_error([&] { b.finish({FusionOutput{x, "out"}, FusionOutput{x, "out"}}); }, {"'out' is used twice"});
+    expect_error(
+        [&] {
+          b.finish({FusionOutput{x, "out"}, FusionOutput{x, "out"}});
+        },
+        {"'out' is used twice"});
   }
   {
     Builder b;
@@ -291,11 +325,17 @@ namespace {
 
 TEST(ShapeRulesOverflow, HugeElementCountsAreErrorsNotOverflow) {
   Builder b;
-  expect_error([&] { b.input(Type::tensor(DType::Float32, {int64_t{1} << 40, int64_t{1} << 40})); },
-               {"too many elements"});
+  expect_error(
+      [&] {
+        b.input(Type::tensor(DType::Float32, {int64_t{1} << 40, int64_t{1} << 40}));
+      },
+      {"too many elements"});
   Value x = b.input(Type::tensor(DType::Float32, {4}));
-  expect_error([&] { b.add(OpKind::Reshape, {x}, {{"shape", std::vector<int64_t>{int64_t{1} << 40, int64_t{1} << 40, 0}}}); },
-               {"too many elements"});
+  expect_error(
+      [&] {
+        b.add(OpKind::Reshape, {x}, {{"shape", std::vector<int64_t>{int64_t{1} << 40, int64_t{1} << 40, 0}}});
+      },
+      {"too many elements"});
 }
 
 }  // namespace

@@ -68,8 +68,9 @@ TEST(Heredity, ReductionKindsAreFirstOnlyWithAReductionAndPairwiseThen) {
         }
       if (group.empty()) continue;
       for (SchedulerKind kind : scheduler_order()) {
-        if (needs_reduction(kind) && !has_reduction && can_schedule(kind, f, group))
+        if (needs_reduction(kind) && !has_reduction && can_schedule(kind, f, group)) {
           EXPECT_TRUE(can_schedule(SchedulerKind::Pointwise, f, group)) << scheduler_name(kind);
+        }
         if (!is_pairwise_with_reduction(kind) || !has_reduction) continue;
         bool nodes_and_pairs = true;
         for (size_t i = 0; i < group.size() && nodes_and_pairs; ++i)

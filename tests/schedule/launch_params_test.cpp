@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "schedule/launch_params.h"
+
+#include <gtest/gtest.h>
 
 namespace seam {
 namespace {

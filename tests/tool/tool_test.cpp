@@ -74,7 +74,8 @@ TEST_F(Tool, PrintAndVerify) {
 }
 
 TEST_F(Tool, MalformedInputIsAnErrorWithItsLocation) {
-  std::string file = write("bad.seam", "fusion bad {\n  %x = input : f32[2]\n  %y = frob %x : f32[2]\n  return %y\n}\n");
+  std::string file =
+      write("bad.seam", "fusion bad {\n  %x = input : f32[2]\n  %y = frob %x : f32[2]\n  return %y\n}\n");
   Result r = seam("verify " + file);
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.output.find(file + ":3:"), std::string::npos) << r.output;
@@ -117,7 +118,8 @@ TEST_F(Tool, RunReadsInputsFromNpy) {
   }
   write_npy(path("x.npy"), x);
   write_npy(path("y.npy"), y);
-  Result r = seam("run " + file + " --input x=" + path("x.npy") + " --input 1=" + path("y.npy") + " --out " + path("o"));
+  Result r = seam("run " + file + " --input x=" + path("x.npy") + " --input 1=" + path("y.npy") + " --out " +
+                  path("o"));
   ASSERT_EQ(r.code, 0) << r.output;
   HostTensor sum = read_npy(path("o/sum.npy"), DType::Float32);
   for (int64_t i = 0; i < 6; ++i) EXPECT_EQ(sum.get_double(i), 10.0 + static_cast<double>(i));
@@ -132,7 +134,8 @@ TEST_F(Tool, RunReadsInputsFromNpy) {
 }
 
 TEST_F(Tool, WorkloadPassesSegmentEmit) {
-  Result w = seam("workload rope --config Llama-2-13b-hf --batch 2 --seq 16 --contract thunder -o " + path("rope.seam"));
+  Result w = seam("workload rope --config Llama-2-13b-hf --batch 2 --seq 16 --contract thunder -o " +
+                  path("rope.seam"));
   ASSERT_EQ(w.code, 0) << w.output;
   EXPECT_EQ(seam("verify " + path("rope.seam")).code, 0);
   Result bwd = seam("workload rope --config W3 --batch 1 --seq 4 --contract rope-only --backward");

@@ -145,18 +145,30 @@ SEAM_FN double seam_erf(double a) { return erf(a); }
 SEAM_FN bool seam_logical_not(bool a) { return !a; }
 
 template <class T>
-SEAM_FN T seam_add(T a, T b) { return a + b; }
+SEAM_FN T seam_add(T a, T b) {
+  return a + b;
+}
 template <class T>
-SEAM_FN T seam_sub(T a, T b) { return a - b; }
+SEAM_FN T seam_sub(T a, T b) {
+  return a - b;
+}
 template <class T>
-SEAM_FN T seam_mul(T a, T b) { return a * b; }
+SEAM_FN T seam_mul(T a, T b) {
+  return a * b;
+}
 // Integer add/sub/mul wrap (two's complement), computed unsigned to avoid undefined behaviour.
 SEAM_FN int seam_add(int a, int b) { return (int)((unsigned int)a + (unsigned int)b); }
 SEAM_FN int seam_sub(int a, int b) { return (int)((unsigned int)a - (unsigned int)b); }
 SEAM_FN int seam_mul(int a, int b) { return (int)((unsigned int)a * (unsigned int)b); }
-SEAM_FN seam_i64 seam_add(seam_i64 a, seam_i64 b) { return (seam_i64)((unsigned long long)a + (unsigned long long)b); }
-SEAM_FN seam_i64 seam_sub(seam_i64 a, seam_i64 b) { return (seam_i64)((unsigned long long)a - (unsigned long long)b); }
-SEAM_FN seam_i64 seam_mul(seam_i64 a, seam_i64 b) { return (seam_i64)((unsigned long long)a * (unsigned long long)b); }
+SEAM_FN seam_i64 seam_add(seam_i64 a, seam_i64 b) {
+  return (seam_i64)((unsigned long long)a + (unsigned long long)b);
+}
+SEAM_FN seam_i64 seam_sub(seam_i64 a, seam_i64 b) {
+  return (seam_i64)((unsigned long long)a - (unsigned long long)b);
+}
+SEAM_FN seam_i64 seam_mul(seam_i64 a, seam_i64 b) {
+  return (seam_i64)((unsigned long long)a * (unsigned long long)b);
+}
 SEAM_FN float seam_div(float a, float b) { return a / b; }
 SEAM_FN double seam_div(double a, double b) { return a / b; }
 SEAM_FN float seam_pow(float a, float b) { return powf(a, b); }
@@ -180,20 +192,36 @@ SEAM_FN int seam_pow(int a, int b) { return seam_int_pow<int>(a, b); }
 SEAM_FN seam_i64 seam_pow(seam_i64 a, seam_i64 b) { return seam_int_pow<seam_i64>(a, b); }
 // NaN-propagating, like torch.maximum/minimum.
 template <class T>
-SEAM_FN T seam_maximum(T a, T b) { return (a != a) ? a : ((b != b) ? b : (a > b ? a : b)); }
+SEAM_FN T seam_maximum(T a, T b) {
+  return (a != a) ? a : ((b != b) ? b : (a > b ? a : b));
+}
 template <class T>
-SEAM_FN T seam_minimum(T a, T b) { return (a != a) ? a : ((b != b) ? b : (a < b ? a : b)); }
+SEAM_FN T seam_minimum(T a, T b) {
+  return (a != a) ? a : ((b != b) ? b : (a < b ? a : b));
+}
 template <class T>
-SEAM_FN bool seam_eq(T a, T b) { return a == b; }
+SEAM_FN bool seam_eq(T a, T b) {
+  return a == b;
+}
 template <class T>
-SEAM_FN bool seam_ne(T a, T b) { return a != b; }
+SEAM_FN bool seam_ne(T a, T b) {
+  return a != b;
+}
 template <class T>
-SEAM_FN bool seam_lt(T a, T b) { return a < b; }
+SEAM_FN bool seam_lt(T a, T b) {
+  return a < b;
+}
 template <class T>
-SEAM_FN bool seam_le(T a, T b) { return a <= b; }
+SEAM_FN bool seam_le(T a, T b) {
+  return a <= b;
+}
 template <class T>
-SEAM_FN bool seam_gt(T a, T b) { return a > b; }
+SEAM_FN bool seam_gt(T a, T b) {
+  return a > b;
+}
 template <class T>
-SEAM_FN bool seam_ge(T a, T b) { return a >= b; }
+SEAM_FN bool seam_ge(T a, T b) {
+  return a >= b;
+}
 SEAM_FN bool seam_logical_and(bool a, bool b) { return a && b; }
 SEAM_FN bool seam_logical_or(bool a, bool b) { return a || b; }

@@ -33,7 +33,9 @@ SEAM_FN unsigned short seam_double_to_f16_bits(double x) {
   return out;
 }
 
-SEAM_FN double seam_double_from_bits(unsigned long long bits) { return __longlong_as_double((long long)bits); }
+SEAM_FN double seam_double_from_bits(unsigned long long bits) {
+  return __longlong_as_double((long long)bits);
+}
 
 #include "seam_common.h"
 
@@ -42,11 +44,17 @@ SEAM_FN double seam_double_from_bits(unsigned long long bits) { return __longlon
 template <int Bytes>
 struct seam_wide;
 template <>
-struct seam_wide<4> { typedef unsigned int type; };
+struct seam_wide<4> {
+  typedef unsigned int type;
+};
 template <>
-struct seam_wide<8> { typedef uint2 type; };
+struct seam_wide<8> {
+  typedef uint2 type;
+};
 template <>
-struct seam_wide<16> { typedef uint4 type; };
+struct seam_wide<16> {
+  typedef uint4 type;
+};
 
 template <int N, class T>
 SEAM_FN void seam_load(const T* __restrict__ src, T* dst) {
@@ -88,15 +96,21 @@ struct seam_rows {
 
 struct seam_sum_op {
   template <class T>
-  SEAM_FN static T apply(T a, T b) { return seam_add(a, b); }
+  SEAM_FN static T apply(T a, T b) {
+    return seam_add(a, b);
+  }
 };
 struct seam_max_op {
   template <class T>
-  SEAM_FN static T apply(T a, T b) { return seam_maximum(a, b); }
+  SEAM_FN static T apply(T a, T b) {
+    return seam_maximum(a, b);
+  }
 };
 struct seam_min_op {
   template <class T>
-  SEAM_FN static T apply(T a, T b) { return seam_minimum(a, b); }
+  SEAM_FN static T apply(T a, T b) {
+    return seam_minimum(a, b);
+  }
 };
 
 template <class Op, class T, int R, int P, bool C>
@@ -108,7 +122,8 @@ SEAM_FN T seam_row_reduce(T v, const seam_rows<R, P, C>& rows) {
     // Butterfly inside the warp: every lane ends with the combination of its group of min(P, 32) lanes.
     constexpr int in_warp = P < 32 ? P : 32;
 #pragma unroll
-    for (int offset = in_warp / 2; offset > 0; offset >>= 1) v = Op::apply(v, __shfl_xor_sync(0xffffffffu, v, offset));
+    for (int offset = in_warp / 2; offset > 0; offset >>= 1)
+      v = Op::apply(v, __shfl_xor_sync(0xffffffffu, v, offset));
     if constexpr (P <= 32) {
       return v;
     } else {
@@ -130,7 +145,8 @@ SEAM_FN T seam_row_reduce(T v, const seam_rows<R, P, C>& rows) {
     __syncthreads();
 #pragma unroll
     for (int offset = P / 2; offset > 0; offset >>= 1) {
-      if (rows.lane < offset) shared[threadIdx.x] = Op::apply(shared[threadIdx.x], shared[threadIdx.x + offset * R]);
+      if (rows.lane < offset)
+        shared[threadIdx.x] = Op::apply(shared[threadIdx.x], shared[threadIdx.x + offset * R]);
       __syncthreads();
     }
     return shared[rows.slot];
@@ -138,8 +154,14 @@ SEAM_FN T seam_row_reduce(T v, const seam_rows<R, P, C>& rows) {
 }
 
 template <class T, class Rows>
-SEAM_FN T seam_row_reduce_sum(T v, const Rows& rows) { return seam_row_reduce<seam_sum_op>(v, rows); }
+SEAM_FN T seam_row_reduce_sum(T v, const Rows& rows) {
+  return seam_row_reduce<seam_sum_op>(v, rows);
+}
 template <class T, class Rows>
-SEAM_FN T seam_row_reduce_max(T v, const Rows& rows) { return seam_row_reduce<seam_max_op>(v, rows); }
+SEAM_FN T seam_row_reduce_max(T v, const Rows& rows) {
+  return seam_row_reduce<seam_max_op>(v, rows);
+}
 template <class T, class Rows>
-SEAM_FN T seam_row_reduce_min(T v, const Rows& rows) { return seam_row_reduce<seam_min_op>(v, rows); }
+SEAM_FN T seam_row_reduce_min(T v, const Rows& rows) {
+  return seam_row_reduce<seam_min_op>(v, rows);
+}

@@ -41,8 +41,14 @@ SEAM_FN void seam_store(T* __restrict__ dst, const T* src) {
 // Row kernels run one thread per row on the host: combining over the row's threads is the identity.
 struct seam_rows {};
 template <class T>
-SEAM_FN T seam_row_reduce_sum(T v, const seam_rows&) { return v; }
+SEAM_FN T seam_row_reduce_sum(T v, const seam_rows&) {
+  return v;
+}
 template <class T>
-SEAM_FN T seam_row_reduce_max(T v, const seam_rows&) { return v; }
+SEAM_FN T seam_row_reduce_max(T v, const seam_rows&) {
+  return v;
+}
 template <class T>
-SEAM_FN T seam_row_reduce_min(T v, const seam_rows&) { return v; }
+SEAM_FN T seam_row_reduce_min(T v, const seam_rows&) {
+  return v;
+}
