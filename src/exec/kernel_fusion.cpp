@@ -64,9 +64,7 @@ KernelFusion extract_kernel_fusion(const SegmentedFusion& segmented, size_t grou
     const Node& n = fusion.node(Value{id});
     std::vector<Value> operands;
     for (Value operand : n.operands) operands.push_back(mapped.at(operand.id));
-    std::optional<Type> declared;
-    if (n.category() == OpCategory::Leaf) declared = n.type;
-    mapped[id] = b.add(n.op, std::move(operands), n.attrs, declared);
+    mapped[id] = b.copy(n, std::move(operands));
   }
   std::vector<Value> outputs;
   for (Value v : group.outputs) {

@@ -45,9 +45,7 @@ KernelFusion sub_kernel_fusion(const KernelFusion& whole, const std::vector<Valu
     const Node& node = f.node(Value{id});
     std::vector<Value> operands;
     for (Value operand : node.operands) operands.push_back(mapped.at(operand.id));
-    std::optional<Type> declared;
-    if (node.category() == OpCategory::Leaf) declared = node.type;
-    mapped[id] = b.add(node.op, std::move(operands), node.attrs, declared);
+    mapped[id] = b.copy(node, std::move(operands));
   }
   std::vector<Value> kernel_outputs;
   for (Value v : outputs) {

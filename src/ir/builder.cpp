@@ -30,6 +30,12 @@ Value Builder::add(OpKind op, std::vector<Value> operands, Attrs attrs, std::opt
   return Value{id};
 }
 
+Value Builder::copy(const Node& node, std::vector<Value> operands) {
+  std::optional<Type> declared;
+  if (node.category() == OpCategory::Leaf) declared = node.type;
+  return add(node.op, std::move(operands), node.attrs, std::move(declared));
+}
+
 const Type& Builder::type(Value v) const { return node(v).type; }
 
 const Node& Builder::node(Value v) const {

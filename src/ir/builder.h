@@ -20,6 +20,10 @@ class Builder {
   Value add(OpKind op, std::vector<Value> operands, Attrs attrs = {},
             std::optional<Type> declared = std::nullopt);
 
+  // Adds a copy of `node` (from any fusion) over `operands` of this builder; leaves keep their
+  // declared type. Used wherever a fusion is rebuilt piecewise (kernel fusions, passes).
+  Value copy(const Node& node, std::vector<Value> operands);
+
   const Type& type(Value v) const;
   const Node& node(Value v) const;
   int num_nodes() const { return static_cast<int>(nodes_.size()); }

@@ -340,3 +340,29 @@ TEST(ShapeRulesOverflow, HugeElementCountsAreErrorsNotOverflow) {
 
 }  // namespace
 }  // namespace seam
+
+namespace seam {
+namespace {
+
+TEST(Builder, CopyRebuildsNodesFromAnotherFusion) {
+  Builder source("src");
+  Value x = source.input(Type::tensor(DType::BFloat16, {2, 4}), "x");
+  Value f = source.full({2, 4}, DType::Float32, Number::of_float(0.5));
+  Value y = source.add(source.cast(x, DType::Float32), f);
+  Fusion fusion = source.finish({y});
+
+  Builder copy("dst");
+  Value cx = copy.input(Type::tensor(DType::BFloat16, {2, 4}));
+  Value cf = copy.copy(fusion.node(f), {});  // a leaf keeps its declared type
+  Value cc = copy.copy(fusion.node(Value{y.id - 1}), {cx});
+  Value cy = copy.copy(fusion.node(y), {cc, cf});
+  EXPECT_EQ(copy.type(cf).to_string(), "f32[2,4]");
+  EXPECT_EQ(copy.type(cy).to_string(), "f32[2,4]");
+  EXPECT_EQ(copy.node(cy).op, OpKind::Add);
+  // Operands are checked again: a copy over operands of the wrong shape is an error.
+  Value other = copy.input(Type::tensor(DType::Float32, {4, 2}));
+  EXPECT_THROW(copy.copy(fusion.node(y), {cc, other}), Error);
+}
+
+}  // namespace
+}  // namespace seam
