@@ -1,40 +1,128 @@
-// RoPE on the GPU: seam's kernel count and GPU time for every workload of WORKLOADS.md, against the
-// byte floor at the device-to-device copy rate measured in the same run. Prints a markdown table.
+// RoPE on the GPU: seam's kernel count, GPU time, per-call host cost and compile time for the workloads of
+// WORKLOADS.md, against the byte floor at the device-to-device copy rate measured in the same run.
+// bench/rope_vs_torch.py runs this per row next to PyTorch eager and torch.compile (bench/README.md).
 //
-// Method: inputs uploaded once per input set (3 sets, rotated), GPU time = median over N runs of the
-// events around all launches of one run; no L2 flush (pass --flush-l2 to add one between runs: TODO).
-// Usage: bench_rope_gpu [--iterations N] [--quick] [--sweep] [--only W2] [--contract thunder] [--bs 2]
-//   --sweep: launch-shape variants (block size, blocks per SM) on a few workloads instead of the table.
+// Method: 3 input sets uploaded once and rotated; GPU time = median over N runs of the events around all
+// launches of one run (optionally after an L2 flush outside the events); "wall" = median per call of
+// run_device + stream synchronize with inputs on the GPU; "compile" = fusion text to first result
+// (parse, passes, segmentation, lowering, NVRTC or the binary cache, first run), in this process.
+//
+// Usage: bench_rope_gpu [rows] [options]
+//   rows:    --only W2  --contract thunder|rope-only  --direction forward|backward|both  --bs N  --seq T
+//            --quick (W2 thunder bs 2)  --t-sweep (W2, W3 thunder bs 2, T = 1024 .. 32768)
+//   options: --iterations N  --flush-l2  --copy-rate TBPS (skip measuring it)  --json (one object per row)
+//            --inputs DIR (set 0 from DIR/NAME.npy)  --out DIR (write set 0's outputs as DIR/NAME.npy)
+//            --compile-only (compile and report, no timing)
+//   modes:   --sweep (code-generation variants side by side)  --host-smoke (no GPU: tiny rows on the host
+//            backend checked against the interpreter, for CI)
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
+#include "common/rope_rows.h"
 #include "exec/executable.h"
+#include "interp/compare.h"
 #include "interp/fast_random.h"
+#include "interp/interpreter.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/device.h"
 #include "runtime/device_allocator.h"
 #include "runtime/event_timer.h"
-#include "workloads/rope.h"
+#include "support/error.h"
+#include "support/npy.h"
+#include "text/parser.h"
+#include "text/printer.h"
 
-namespace seam {
+namespace seam::bench {
 namespace {
 
-// Bytes a perfect kernel moves (WORKLOADS.md, "Floors"): read the q and k parts of qkv, the v part when v
-// is materialized, cos and sin once; write every output that is not a view.
-double floor_bytes(const RopeConfig& c, const RopeOptions& o, int64_t T) {
-  const double B = static_cast<double>(o.batch), e = 2.0;  // bf16
-  const bool expand = expands_kv(c, o.contract);
-  const double kv = static_cast<double>(kv_heads(c, o.contract));
-  const double row = static_cast<double>(T) * c.head_size * e;  // one head at all positions
-  double read = B * (c.n_head + c.n_query_groups) * row + 2.0 * T * c.rope_n_elem * e;
-  double write = B * (c.n_head + kv) * row;
-  if (expand) {  // v materialized at nh heads
-    read += B * c.n_query_groups * row;
-    write += B * c.n_head * row;
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+struct Args {
+  RowFilter filter;
+  int iterations = 50;
+  bool sweep = false, host_smoke = false, flush_l2 = false, json = false, compile_only = false;
+  double copy_rate_tbps = 0;
+  std::string inputs_dir, out_dir;
+};
+
+Args parse_args(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      SEAM_CHECK(i + 1 < argc, "option ", arg, " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--iterations")
+      a.iterations = std::stoi(value());
+    else if (arg == "--only")
+      a.filter.only = value();
+    else if (arg == "--contract")
+      a.filter.contract = value();
+    else if (arg == "--direction")
+      a.filter.direction = value();
+    else if (arg == "--bs")
+      a.filter.batch = std::stoll(value());
+    else if (arg == "--seq")
+      a.filter.seq_len = std::stoll(value());
+    else if (arg == "--quick")
+      a.filter.quick = true;
+    else if (arg == "--t-sweep")
+      a.filter.t_sweep = true;
+    else if (arg == "--sweep")
+      a.sweep = true;
+    else if (arg == "--host-smoke")
+      a.host_smoke = true;
+    else if (arg == "--flush-l2")
+      a.flush_l2 = true;
+    else if (arg == "--json")
+      a.json = true;
+    else if (arg == "--compile-only")
+      a.compile_only = true;
+    else if (arg == "--copy-rate")
+      a.copy_rate_tbps = std::stod(value());
+    else if (arg == "--inputs")
+      a.inputs_dir = value();
+    else if (arg == "--out")
+      a.out_dir = value();
+    else
+      throw Error("unknown option '" + arg + "' (see the usage at the top of bench/bench_rope_gpu.cpp)");
   }
-  return read + write;
+  return a;
+}
+
+std::string tensor_name(const Fusion& f, Value v, const std::string& fallback) {
+  if (const AttrValue* n = f.node(v).attrs.find("name")) return std::get<std::string>(*n);
+  return fallback;
+}
+
+// Set 0 from `dir` (every input must be there, in the fusion's dtype and shape), else seeded random.
+std::vector<HostTensor> first_input_set(const Fusion& fusion, const std::string& dir) {
+  if (dir.empty()) return fast_random_inputs(fusion, 100);
+  std::vector<HostTensor> inputs;
+  for (size_t i = 0; i < fusion.inputs().size(); ++i) {
+    Value v = fusion.inputs()[i];
+    const Type& t = fusion.type(v);
+    std::string path = dir + "/" + tensor_name(fusion, v, "in" + std::to_string(i)) + ".npy";
+    HostTensor x = read_npy(path, t.dtype);
+    SEAM_CHECK(x.shape() == t.shape, path, ": expected shape ", shape_to_string(t.shape), ", got ",
+               shape_to_string(x.shape()));
+    inputs.push_back(std::move(x));
+  }
+  return inputs;
+}
+
+std::string lanes_of(const Executable& exe) {
+  std::string lanes;
+  for (const CompiledStep& step : exe.steps())
+    for (const kir::OutputProgram& p : step.kernel.outputs)
+      lanes += (lanes.empty() ? "" : "/") + std::to_string(p.lanes);
+  return lanes;
 }
 
 struct HostCost {
@@ -42,24 +130,27 @@ struct HostCost {
   double enqueue_us;  // median per call: run_device alone (checks, allocation, launches), no wait
 };
 
-// Per-call host cost of the device entry point, called back to back on device-resident inputs.
-HostCost host_cost(Executable& exe, const std::vector<HostTensor>& inputs, int iterations) {
-  CachingDeviceAllocator& allocator = *new CachingDeviceAllocator(cuda_driver_backend());  // kept to exit
+std::vector<DeviceTensor> upload(const std::vector<HostTensor>& inputs) {
+  static CachingDeviceAllocator& allocator = *new CachingDeviceAllocator(cuda_driver_backend());  // to exit
   std::vector<DeviceTensor> device_inputs;
   for (const HostTensor& x : inputs) {
     auto buffer = std::make_shared<DeviceBuffer>(allocator, std::max<size_t>(x.storage().size(), 1));
     check_cuda(driver().memcpy_htod(buffer->get(), x.storage().data(), x.storage().size()), "cuMemcpyHtoD");
     device_inputs.push_back({buffer->get(), x.dtype(), x.shape(), x.strides(), buffer});
   }
+  return device_inputs;
+}
+
+// Per-call host cost of the device entry point, called back to back on device-resident inputs.
+HostCost host_cost(Executable& exe, const std::vector<DeviceTensor>& inputs, int iterations) {
   Stream stream;
-  using Clock = std::chrono::steady_clock;
   auto us = [](Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count(); };
-  for (int i = 0; i < 20; ++i) exe.run_device(device_inputs, stream.get());
+  for (int i = 0; i < 20; ++i) exe.run_device(inputs, stream.get());
   stream.synchronize();
   std::vector<double> wall, enqueue;
   for (int i = 0; i < iterations; ++i) {
     auto t0 = Clock::now();
-    std::vector<DeviceTensor> outputs = exe.run_device(device_inputs, stream.get());
+    std::vector<DeviceTensor> outputs = exe.run_device(inputs, stream.get());
     auto t1 = Clock::now();
     stream.synchronize();
     auto t2 = Clock::now();
@@ -73,40 +164,131 @@ double copy_rate_bytes_per_s() {
   const size_t bytes = size_t{1} << 30;
   CachingDeviceAllocator allocator(cuda_driver_backend());
   DeviceBuffer src(allocator, bytes), dst(allocator, bytes);
-  const Driver& cu = driver();
   Stream stream;
   Timing t = time_launches(
       [&](CUstream s) {
-        check_cuda(cu.memcpy_dtod_async(dst.get(), src.get(), bytes, s), "cuMemcpyDtoDAsync");
+        check_cuda(driver().memcpy_dtod_async(dst.get(), src.get(), bytes, s), "cuMemcpyDtoDAsync");
       },
       stream.get(), 20, 3);
   return 2.0 * bytes / (t.median_ms * 1e-3);
 }
 
-// GPU time of one workload under several launch shapes, side by side in one run.
-int run_sweep(double rate, int iterations) {
+struct RowResult {
+  int kernels = 0;
+  std::string lanes;
+  double floor_mb = 0, floor_us = 0, seam_us = 0, wall_us = 0, enqueue_us = 0, compile_ms = 0;
+};
+
+void print_header(bool json) {
+  if (json) return;
   std::printf(
-      "| workload | contract | bs | chunks/thread | blocks/SM cap | seam us | %% of floor |\n"
-      "|---|---|---|---|---|---|---|\n");
-  for (const char* name : {"W2", "W3", "W6", "W7"}) {
-    const RopeConfig& config = rope_config(name);
-    RopeOptions options;
-    options.batch = 2;
-    options.contract = RopeContract::Thunder;
-    Fusion fusion = build_rope(config, options);
-    std::vector<std::vector<HostTensor>> sets;
-    for (uint64_t s = 0; s < 3; ++s) sets.push_back(fast_random_inputs(fusion, 100 + s));
-    const double floor_us = floor_bytes(config, options, config.block_size) / rate * 1e6;
-    for (int unroll : {1, 2, 4}) {
-      for (int cap : {0, 8, 32}) {
-        ExecutableOptions exe_options;
-        exe_options.backend = Backend::Cuda;
-        exe_options.launch.chunks_per_thread = unroll;
-        exe_options.launch.max_blocks_per_sm = cap;
-        auto exe = Executable::compile(fusion, exe_options);
-        Timing t = exe->time_gpu(sets, iterations);
-        std::printf("| %s | thunder | 2 | %d | %d | %.1f | %.0f%% |\n", name, unroll, cap, t.median_ms * 1e3,
-                    100.0 * floor_us / (t.median_ms * 1e3));
+      "| workload | contract | dir | bs | T | kernels | lanes | floor MB | floor us | seam us | %% of floor "
+      "| "
+      "TB/s | wall us | enqueue us | compile ms |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+}
+
+void print_row(const RopeRow& row, const RowResult& r, bool json, bool flushed) {
+  const double pct = r.seam_us > 0 ? 100.0 * r.floor_us / r.seam_us : 0;
+  const double tbps = r.seam_us > 0 ? r.floor_mb * 1e6 / (r.seam_us * 1e-6) / 1e12 : 0;
+  const std::string contract(contract_name(row.options.contract));
+  const char* dir = row.backward() ? "bwd" : "fwd";
+  if (json) {
+    std::printf(
+        "{\"workload\": \"%s\", \"config\": \"%s\", \"contract\": \"%s\", \"direction\": \"%s\", \"bs\": "
+        "%lld, "
+        "\"T\": %lld, \"kernels\": %d, \"lanes\": \"%s\", \"floor_mb\": %.3f, \"floor_us\": %.3f, "
+        "\"seam_us\": %.3f, \"pct_floor\": %.2f, \"wall_us\": %.3f, \"enqueue_us\": %.3f, \"compile_ms\": "
+        "%.3f, "
+        "\"l2_flushed\": %s}\n",
+        row.id().c_str(), row.config->name.c_str(), contract.c_str(), dir,
+        static_cast<long long>(row.options.batch), static_cast<long long>(row.options.seq_len), r.kernels,
+        r.lanes.c_str(), r.floor_mb, r.floor_us, r.seam_us, pct, r.wall_us, r.enqueue_us, r.compile_ms,
+        flushed ? "true" : "false");
+  } else {
+    std::printf(
+        "| %s | %s | %s | %lld | %lld | %d | %s | %.1f | %.1f | %.1f | %.0f%% | %.2f | %.1f | %.1f | %.0f "
+        "|\n",
+        row.label().c_str(), contract.c_str(), dir, static_cast<long long>(row.options.batch),
+        static_cast<long long>(row.options.seq_len), r.kernels, r.lanes.c_str(), r.floor_mb, r.floor_us,
+        r.seam_us, pct, tbps, r.wall_us, r.enqueue_us, r.compile_ms);
+  }
+  std::fflush(stdout);
+}
+
+void write_outputs(const Fusion& fusion, const std::vector<HostTensor>& outputs, const std::string& dir) {
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    std::string name = fusion.outputs()[o].name;
+    if (name.empty()) name = "out" + std::to_string(o);
+    write_npy(dir + "/" + name + ".npy", outputs[o]);
+  }
+}
+
+void run_row(const RopeRow& row, const Args& args, double rate) {
+  const std::string text = print_fusion(build_rope(*row.config, row.options));
+  Fusion parsed = parse_fusion(text);
+  std::vector<std::vector<HostTensor>> sets;
+  sets.push_back(first_input_set(parsed, args.inputs_dir));
+  for (uint64_t s = 1; s < 3; ++s) sets.push_back(fast_random_inputs(parsed, 100 + s));
+  std::vector<DeviceTensor> device_inputs = upload(sets[0]);
+
+  // Fusion text to first result.
+  Stream stream;
+  auto t0 = Clock::now();
+  Fusion fusion = parse_fusion(text);
+  ExecutableOptions options;
+  options.backend = Backend::Cuda;
+  auto exe = Executable::compile(fusion, options);
+  exe->run_device(device_inputs, stream.get());
+  stream.synchronize();
+  RowResult r;
+  r.compile_ms = ms_since(t0);
+  r.kernels = exe->segmented().num_kernels();
+  r.lanes = lanes_of(*exe);
+  r.floor_mb = floor_bytes(row) / 1e6;
+  r.floor_us = floor_bytes(row) / rate * 1e6;
+  if (!args.compile_only) {
+    r.seam_us = exe->time_gpu(sets, args.iterations, args.flush_l2).median_ms * 1e3;
+    HostCost cost = host_cost(*exe, device_inputs, args.iterations);
+    r.wall_us = cost.wall_us;
+    r.enqueue_us = cost.enqueue_us;
+  }
+  if (!args.out_dir.empty()) write_outputs(fusion, exe->run(sets[0]), args.out_dir);
+  print_row(row, r, args.json, args.flush_l2);
+}
+
+// Code-generation variants of a few workloads side by side in one run.
+int run_sweep(double rate, int iterations) {
+  struct Variant {
+    bool branch_free;
+    int chunks_per_thread;
+    int block;
+  };
+  const Variant variants[] = {
+      {false, 2, 256}, {true, 1, 256}, {true, 2, 256}, {true, 1, 128}, {true, 4, 256}};
+  std::printf(
+      "| workload | contract | bs | branch-free | chunks/thread | block | seam us | %% of floor |\n"
+      "|---|---|---|---|---|---|---|---|\n");
+  for (const char* id : {"W1", "W3", "W6", "W7", "W8"}) {
+    RowFilter filter;
+    filter.only = id;
+    filter.contract = "thunder";
+    filter.batch = 2;
+    for (const RopeRow& row : select_rows(filter)) {
+      Fusion fusion = build_rope(*row.config, row.options);
+      std::vector<std::vector<HostTensor>> sets;
+      for (uint64_t s = 0; s < 3; ++s) sets.push_back(fast_random_inputs(fusion, 100 + s));
+      const double floor_us = floor_bytes(row) / rate * 1e6;
+      for (const Variant& v : variants) {
+        ExecutableOptions options;
+        options.backend = Backend::Cuda;
+        options.launch.branch_free = v.branch_free;
+        options.launch.chunks_per_thread = v.chunks_per_thread;
+        options.launch.block_size = v.block;
+        auto exe = Executable::compile(fusion, options);
+        const double us = exe->time_gpu(sets, iterations).median_ms * 1e3;
+        std::printf("| %s | thunder | 2 | %s | %d | %d | %.1f | %.0f%% |\n", id, v.branch_free ? "yes" : "no",
+                    v.chunks_per_thread, v.block, us, 100.0 * floor_us / us);
         std::fflush(stdout);
       }
     }
@@ -114,85 +296,79 @@ int run_sweep(double rate, int iterations) {
   return 0;
 }
 
-int run(int argc, char** argv) {
-  int iterations = 50;
-  bool quick = false, sweep = false;
-  std::string only, only_contract;  // filters: a workload id ("W2") and a contract
-  int64_t only_batch = 0;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--iterations") && i + 1 < argc)
-      iterations = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--quick"))
-      quick = true;
-    else if (!std::strcmp(argv[i], "--sweep"))
-      sweep = true;
-    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
-      only = argv[++i];
-    else if (!std::strcmp(argv[i], "--contract") && i + 1 < argc)
-      only_contract = argv[++i];
-    else if (!std::strcmp(argv[i], "--bs") && i + 1 < argc)
-      only_batch = std::atoll(argv[++i]);
+// No GPU: the benchmark's rows at a tiny size through the host backend, checked against the interpreter.
+int run_host_smoke() {
+  struct Pick {
+    const char* id;
+    RopeContract contract;
+    Direction direction;
+  };
+  const Pick picks[] = {{"W2", RopeContract::Thunder, Direction::Forward},
+                        {"W3", RopeContract::Thunder, Direction::Forward},
+                        {"W7", RopeContract::RopeOnly, Direction::Forward},
+                        {"W3", RopeContract::Thunder, Direction::Backward}};
+  print_header(false);
+  int failures = 0;
+  for (const Pick& p : picks) {
+    RopeRow row;
+    row.config = &rope_config(p.id);
+    row.options.batch = 1;
+    row.options.seq_len = 8;
+    row.options.contract = p.contract;
+    row.options.direction = p.direction;
+    auto t0 = Clock::now();
+    Fusion fusion = parse_fusion(print_fusion(build_rope(*row.config, row.options)));
+    ExecutableOptions options;
+    options.backend = Backend::Host;
+    auto exe = Executable::compile(fusion, options);
+    std::vector<HostTensor> inputs = fast_random_inputs(fusion, 7);
+    std::vector<HostTensor> actual = exe->run(inputs);
+    RowResult r;
+    r.compile_ms = ms_since(t0);
+    r.kernels = exe->segmented().num_kernels();
+    r.lanes = lanes_of(*exe);
+    r.floor_mb = floor_bytes(row) / 1e6;
+    std::vector<HostTensor> expected = interpret(fusion, inputs);
+    for (size_t o = 0; o < actual.size(); ++o) {
+      Comparison c = compare_tensors(actual[o], expected[o], default_tolerance(actual[o].dtype()));
+      if (!c.ok) {
+        std::fprintf(stderr, "%s output %zu differs from the interpreter: %s\n", row.label().c_str(), o,
+                     c.message.c_str());
+        ++failures;
+      }
+    }
+    print_row(row, r, false, false);
   }
+  return failures ? 3 : 0;
+}
+
+int run(int argc, char** argv) {
+  const Args args = parse_args(argc, argv);
+  if (args.host_smoke) return run_host_smoke();
   if (!driver_status().available) {
     std::printf("no GPU: %s\n", driver_status().reason.c_str());
     return 77;
   }
   Device& device = Device::shared();
   device.make_current();
-  const double rate = copy_rate_bytes_per_s();
-  std::printf("device: %s (%s), copy rate %.2f TB/s (device-to-device, read + write)\n\n",
-              device.properties().name.c_str(), device.arch_string().c_str(), rate / 1e12);
-  if (sweep) return run_sweep(rate, iterations);
-  std::printf(
-      "| workload | contract | bs | kernels | lanes | floor MB | floor us | seam us | %% of floor | TB/s | "
-      "wall us | enqueue us | compile ms |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  for (RopeContract contract : {RopeContract::RopeOnly, RopeContract::Thunder}) {
-    for (const RopeConfig& config : rope_configs()) {
-      for (int64_t batch : {1, 2}) {
-        if (quick && (batch == 1 || config.name != "Llama-2-13b-hf")) continue;
-        if (!only.empty() && rope_config_id(config) != only) continue;
-        if (!only_contract.empty() && contract_name(contract) != only_contract) continue;
-        if (only_batch && batch != only_batch) continue;
-        RopeOptions options;
-        options.batch = batch;
-        options.contract = contract;
-        Fusion fusion = build_rope(config, options);
-        ExecutableOptions exe_options;
-        exe_options.backend = Backend::Cuda;
-        auto t0 = std::chrono::steady_clock::now();
-        auto exe = Executable::compile(fusion, exe_options);
-        double compile_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        std::vector<std::vector<HostTensor>> sets;
-        for (uint64_t s = 0; s < 3; ++s) sets.push_back(fast_random_inputs(fusion, 100 + s));
-        Timing t = exe->time_gpu(sets, iterations);
-        HostCost cost = host_cost(*exe, sets[0], iterations);
-        const double bytes = floor_bytes(config, options, config.block_size);
-        const double floor_us = bytes / rate * 1e6;
-        std::string lanes;
-        for (const CompiledStep& step : exe->steps())
-          for (const kir::OutputProgram& p : step.kernel.outputs)
-            lanes += (lanes.empty() ? "" : "/") + std::to_string(p.lanes);
-        std::printf(
-            "| %s %s | %s | %lld | %d | %s | %.1f | %.1f | %.1f | %.0f%% | %.2f | %.1f | %.1f | %.0f |\n",
-            rope_config_id(config).c_str(), config.name.c_str(), std::string(contract_name(contract)).c_str(),
-            static_cast<long long>(batch), exe->segmented().num_kernels(), lanes.c_str(), bytes / 1e6,
-            floor_us, t.median_ms * 1e3, 100.0 * floor_us / (t.median_ms * 1e3),
-            bytes / (t.median_ms * 1e-3) / 1e12, cost.wall_us, cost.enqueue_us, compile_ms);
-        std::fflush(stdout);
-      }
-    }
-  }
+  const bool measured = args.copy_rate_tbps <= 0;
+  const double rate = measured ? copy_rate_bytes_per_s() : args.copy_rate_tbps * 1e12;
+  if (!args.json)
+    std::printf("device: %s (%s), copy rate %.2f TB/s (%s, device-to-device, read + write)%s\n\n",
+                device.properties().name.c_str(), device.arch_string().c_str(), rate / 1e12,
+                measured ? "measured" : "given", args.flush_l2 ? ", L2 flushed before every run" : "");
+  if (args.sweep) return run_sweep(rate, args.iterations);
+  print_header(args.json);
+  for (const RopeRow& row : select_rows(args.filter)) run_row(row, args, rate);
   return 0;
 }
 
 }  // namespace
-}  // namespace seam
+}  // namespace seam::bench
 
 int main(int argc, char** argv) {
   try {
-    return seam::run(argc, argv);
+    return seam::bench::run(argc, argv);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_rope_gpu: error: %s\n", e.what());
     return 1;

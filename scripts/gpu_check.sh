@@ -4,7 +4,10 @@
 #   scripts/gpu_check.sh build        # here (no GPU needed): Release build, binaries copied to gpu-bin/
 #   scripts/gpu_check.sh run [quick]  # on the GPU machine, over a copy of the tree carrying gpu-bin/:
 #                                     # smoke test, runtime tests, the GPU suite, the suite under
-#                                     # compute-sanitizer memcheck, and the RoPE benchmark
+#                                     # compute-sanitizer memcheck, and the RoPE benchmark (forward,
+#                                     # backward, T sweep, code-generation variants)
+#   scripts/gpu_check.sh compare [forward|backward|t-sweep|quick|flush]
+#                                     # seam next to PyTorch eager and torch.compile (bench/rope_vs_torch.py)
 #
 # With the device tool: run(command="scripts/gpu_check.sh run", carry=["gpu-bin"]). Logs go to $OUT (or
 # gpu-out/ when $OUT is unset); the end of the output is a summary table.
@@ -24,7 +27,24 @@ if [[ "$mode" == "build" ]]; then
   exit 0
 fi
 
-[[ "$mode" == "run" ]] || { echo "usage: scripts/gpu_check.sh build|run [quick]"; exit 2; }
+if [[ "$mode" == "compare" ]]; then
+  out="${OUT:-gpu-out}"
+  mkdir -p "$out"
+  export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+  rc=0
+  for rows in "${@:2}"; do
+    extra=()
+    if [[ "$rows" == "flush" ]]; then rows=forward; extra=(--flush-l2); fi
+    echo "== seam vs PyTorch: $rows ${extra[*]} =="
+    tag="${rows}${extra:+_flush}"
+    python3 bench/rope_vs_torch.py --bin gpu-bin/bench_rope_gpu --rows "$rows" "${extra[@]}" \
+      --json-out "$out/compare_$tag.json" 2>"$out/compare_$tag.err" | tee "$out/compare_$tag.md" || rc=$?
+    tail -n 20 "$out/compare_$tag.err"
+  done
+  exit $rc
+fi
+
+[[ "$mode" == "run" ]] || { echo "usage: scripts/gpu_check.sh build|run [quick]|compare ROWS..."; exit 2; }
 quick="${2:-}"
 out="${OUT:-gpu-out}"
 mkdir -p "$out"
@@ -49,11 +69,17 @@ step gpu_suite gpu-bin/seam_gpu_tests
 SEAM_GPU_QUICK=1 step memcheck /usr/local/cuda/bin/compute-sanitizer --tool memcheck --error-exitcode 3 \
   gpu-bin/seam_gpu_tests --gtest_filter='GpuSuite.*:GpuDeviceApi.*:-GpuSuite.RopeFullSizeSampledRows:GpuDeviceApi.BadInputsAreRejectedBeforeAnyLaunch'
 step bench gpu-bin/bench_rope_gpu $([[ "$quick" == "quick" ]] && echo --quick)
+if [[ "$quick" != "quick" ]]; then
+  step bench_bwd gpu-bin/bench_rope_gpu --direction backward
+  step bench_t gpu-bin/bench_rope_gpu --t-sweep
+fi
 step sweep gpu-bin/bench_rope_gpu --sweep --iterations 30
 cat "$out/gpu.txt"
 echo "== summary =="
 printf '%s\n' "${status[@]}"
 echo "== benchmark =="
 cat "$out/bench.log"
+[[ -f "$out/bench_bwd.log" ]] && { echo "== backward =="; cat "$out/bench_bwd.log"; }
+[[ -f "$out/bench_t.log" ]] && { echo "== T sweep =="; cat "$out/bench_t.log"; }
 echo "== launch-shape sweep =="
 cat "$out/sweep.log"

@@ -36,6 +36,23 @@ std::string literal_text(const Number& n) {
   return text;
 }
 
+// "i >= lo && i < hi && ..." for a conjunction of bounds ("true" when empty).
+std::string condition_text(const std::vector<kir::Bound>& bounds) {
+  std::string text;
+  for (const kir::Bound& b : bounds) {
+    std::string i = kir::to_string(b.index);
+    if (b.lo) text += (text.empty() ? "" : " && ") + i + " >= " + std::to_string(*b.lo);
+    if (b.hi) text += (text.empty() ? "" : " && ") + i + " < " + std::to_string(*b.hi);
+  }
+  return text.empty() ? "true" : text;
+}
+
+std::string guard_text(const std::vector<kir::Guard>& guards) {
+  std::vector<kir::Bound> all;
+  for (const kir::Guard& g : guards) all.insert(all.end(), g.bounds.begin(), g.bounds.end());
+  return condition_text(all);
+}
+
 class BodyPrinter {
  public:
   BodyPrinter(const kir::Kernel& kernel, std::ostringstream& out) : kernel_(kernel), out_(out) {}
@@ -97,14 +114,7 @@ class BodyPrinter {
         return;
       }
       case Stmt::Kind::If: {
-        out_ << pad(depth) << "if (";
-        bool first = true;
-        for (const kir::Bound& b : s.bounds) {
-          std::string i = kir::to_string(b.index);
-          if (b.lo) out_ << (first ? "" : " && ") << i << " >= " << *b.lo, first = false;
-          if (b.hi) out_ << (first ? "" : " && ") << i << " < " << *b.hi, first = false;
-        }
-        out_ << ") {\n";
+        out_ << pad(depth) << "if (" << condition_text(s.bounds) << ") {\n";
         block(s.then_block, depth + 1);
         if (!s.else_block.empty()) {
           out_ << pad(depth) << "} else {\n";
@@ -135,6 +145,18 @@ class BodyPrinter {
     switch (e.kind) {
       case kir::Expr::Kind::Load: {
         const kir::Param& p = param(e.param);
+        if (!e.guards.empty()) {  // loaded only where the guards hold, zero elsewhere (never selected)
+          std::string cond = guard_text(e.guards);
+          if (v.lanes > 1) {
+            out_ << pad(depth) << "if (" << cond << ") seam_load<" << v.lanes << ">(" << p.name << " + "
+                 << kir::to_string(e.offset) << ", " << v.name << ");\n"
+                 << pad(depth) << "else seam_zero<" << v.lanes << ">(" << v.name << ");\n";
+          } else {
+            out_ << pad(depth) << v.name << "[0] = (" << cond << ") ? " << p.name << "["
+                 << kir::to_string(e.offset) << "] : " << type << "();\n";
+          }
+          return;
+        }
         if (v.lanes > 1)
           out_ << pad(depth) << "seam_load<" << v.lanes << ">(" << p.name << " + " << kir::to_string(e.offset)
                << ", " << v.name << ");\n";
@@ -148,6 +170,9 @@ class BodyPrinter {
       case kir::Expr::Kind::Literal:
         out_ << pad(depth) << v.name << "[0] = seam_convert<" << type << ">(" << literal_text(e.literal)
              << ");\n";
+        return;
+      case kir::Expr::Kind::InBounds:
+        out_ << pad(depth) << v.name << "[0] = " << condition_text(e.bounds) << ";\n";
         return;
       default: break;
     }

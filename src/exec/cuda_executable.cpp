@@ -138,7 +138,8 @@ class CudaExecutable final : public Executable {
     return outputs;
   }
 
-  Timing time_gpu(const std::vector<std::vector<HostTensor>>& input_sets, int iterations) override {
+  Timing time_gpu(const std::vector<std::vector<HostTensor>>& input_sets, int iterations,
+                  bool flush_l2) override {
     SEAM_CHECK(!input_sets.empty(), "timing needs at least one input set");
     device_.make_current();
     std::vector<Bindings> sets;
@@ -148,8 +149,18 @@ class CudaExecutable final : public Executable {
     }
     size_t next = 0;
     Stream stream;
+    DeviceBuffer flush;
+    std::function<void(CUstream)> before;
+    if (flush_l2) {
+      const size_t bytes = 2 * static_cast<size_t>(std::max(device_.properties().l2_cache_bytes, 64 << 20));
+      flush = DeviceBuffer(device_allocator(), bytes);
+      before = [&flush, bytes](CUstream s) {
+        check_cuda(driver().memset_d8_async(flush.get(), static_cast<unsigned char>(0), bytes, s),
+                   "cuMemsetD8Async");
+      };
+    }
     return time_launches([&](CUstream s) { enqueue(default_plan(), sets[next++ % sets.size()], s); },
-                         stream.get(), iterations, 3);
+                         stream.get(), iterations, 3, before);
   }
 
  private:

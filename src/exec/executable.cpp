@@ -43,6 +43,7 @@ std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const Ex
     LoweringOptions lowering;
     lowering.kernel_name = segmented.fusion.name() + "_k" + std::to_string(steps.size());
     lowering.max_vector_bytes = options.launch.max_vector_bytes;
+    lowering.branch_free = options.launch.branch_free;
     kir::Kernel kernel = lower_pointwise(kernel_fusion.fusion, lowering);
     steps.push_back({g, std::move(kernel_fusion), std::move(kernel)});
   }
@@ -75,7 +76,7 @@ std::vector<DeviceTensor> Executable::run_device(const std::vector<DeviceTensor>
   throw Error("device tensors need the CUDA backend");
 }
 
-Timing Executable::time_gpu(const std::vector<std::vector<HostTensor>>&, int) {
+Timing Executable::time_gpu(const std::vector<std::vector<HostTensor>>&, int, bool) {
   throw Error("GPU timing needs the CUDA backend");
 }
 

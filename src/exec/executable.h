@@ -58,8 +58,11 @@ class Executable {
   virtual std::vector<DeviceTensor> run_device(const std::vector<DeviceTensor>& inputs, CUstream stream);
 
   // GPU time of one run (all launches, inputs already on the device), rotating over the input sets:
-  // median, min and max over `iterations` runs bracketed by events. CUDA backend only.
-  virtual Timing time_gpu(const std::vector<std::vector<HostTensor>>& input_sets, int iterations);
+  // median, min and max over `iterations` runs bracketed by events. With `flush_l2`, a write of twice
+  // the L2 size precedes every run, outside the events (cold-cache timing, as nvFuser's benchmarks do).
+  // CUDA backend only.
+  virtual Timing time_gpu(const std::vector<std::vector<HostTensor>>& input_sets, int iterations,
+                          bool flush_l2 = false);
 
   const Fusion& fusion() const { return fusion_; }  // after the passes
   const SegmentedFusion& segmented() const { return segmented_; }

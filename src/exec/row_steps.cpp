@@ -83,6 +83,7 @@ class GroupLowering {
     LoweringOptions lowering;
     lowering.kernel_name = next_name();
     lowering.max_vector_bytes = options_.launch.max_vector_bytes;
+    lowering.branch_free = options_.launch.branch_free;
     kir::Kernel kernel = lower_pointwise(part.fusion, lowering);
     steps_.push_back({group_, std::move(part), std::move(kernel)});
   }

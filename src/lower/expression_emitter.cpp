@@ -18,6 +18,7 @@ bool divisible(const Index& i, int64_t n) {
     case kir::IndexNode::Op::Mul: return i->value % n == 0 || divisible(i->a, n);
     case kir::IndexNode::Op::Mod: return i->value % n == 0 && divisible(i->a, n);
     case kir::IndexNode::Op::Div: return false;
+    case kir::IndexNode::Op::Select: return divisible(i->a, n) && divisible(i->b, n);
   }
   return false;
 }
@@ -145,6 +146,7 @@ kir::Var ExpressionEmitter::emit_leaf(Value v, const Node& node, const AxisIndex
       kir::Expr e{kir::Expr::Kind::Load};
       e.param = param;
       e.offset = offset;
+      e.guards = guards_;
       return define(type.dtype, lanes, std::move(e));
     }
     case OpKind::Const:
@@ -271,6 +273,13 @@ kir::Var ExpressionEmitter::emit_movement(const Node& node, const AxisIndex& idx
         bounds.push_back(b);
       }
       if (bounds.empty()) return emit(x, next);
+      if (branch_free_) {
+        kir::Var inside = emit_piece(x, next, kir::Guard{-1, 0, 1, bounds});
+        kir::Expr fill{kir::Expr::Kind::Literal};
+        fill.literal = node.attrs.get_number("value");
+        kir::Var outside = define(node.type.dtype, 1, std::move(fill));
+        return select(in_bounds(std::move(bounds)), inside, outside, node.type.dtype);
+      }
       int lanes = lane >= 0 ? lanes_ : 1;
       return conditional(node.type.dtype, lanes, node.attrs.get_number("value"), std::move(bounds),
                          [&] { return widen(emit(x, next), lanes); });
@@ -301,6 +310,29 @@ kir::Var ExpressionEmitter::emit_cat(const Node& node, const AxisIndex& idx) {
     offset += fusion_.type(operand).shape[axis];
     ends.push_back(offset);
   }
+  if (branch_free_) {
+    // Every piece, each at its own guard, then (i < end0 ? piece0 : i < end1 ? piece1 : ... last piece).
+    const int region = counter_++;
+    const int pieces = static_cast<int>(node.operands.size());
+    std::vector<kir::Var> values;
+    for (int k = 0; k < pieces; ++k) {
+      AxisIndex piece = idx;
+      int64_t begin = k == 0 ? 0 : ends[static_cast<size_t>(k) - 1];
+      piece.index[axis] = kir::add(idx.index[axis], -begin);
+      kir::Bound bound{idx.index[axis], std::nullopt, std::nullopt};
+      if (k > 0) bound.lo = begin;
+      if (k + 1 < pieces) bound.hi = ends[static_cast<size_t>(k)];
+      kir::Guard guard{region, k, pieces, {}};
+      if (bound.lo || bound.hi) guard.bounds.push_back(bound);
+      values.push_back(emit_piece(node.operands[static_cast<size_t>(k)], piece, std::move(guard)));
+    }
+    kir::Var result = values.back();
+    for (size_t k = values.size() - 1; k-- > 0;) {
+      kir::Var below = in_bounds({kir::Bound{idx.index[axis], std::nullopt, ends[k]}});
+      result = select(below, values[k], result, node.type.dtype);
+    }
+    return result;
+  }
   // if (i < end0) piece0 else if (i < end1) piece1 ... else last piece; built from the last piece back.
   kir::Var result = declare(node.type.dtype, lanes, Number::of_int(0));
   kir::Block chain;
@@ -327,6 +359,28 @@ kir::Var ExpressionEmitter::emit_cat(const Node& node, const AxisIndex& idx) {
   }
   for (kir::Stmt& s : chain) block().push_back(std::move(s));
   return result;
+}
+
+kir::Var ExpressionEmitter::emit_piece(Value v, const AxisIndex& idx, kir::Guard guard) {
+  guards_.push_back(std::move(guard));
+  memo_.emplace_back();  // values of a piece are valid only where its guard holds
+  kir::Var value = emit(v, idx);
+  memo_.pop_back();
+  guards_.pop_back();
+  return value;
+}
+
+kir::Var ExpressionEmitter::select(kir::Var cond, kir::Var a, kir::Var b, DType dtype) {
+  kir::Expr e{kir::Expr::Kind::Select};
+  e.args = {std::move(cond), std::move(a), std::move(b)};
+  const int lanes = std::max(e.args[1].lanes, e.args[2].lanes);
+  return define(dtype, lanes, std::move(e));
+}
+
+kir::Var ExpressionEmitter::in_bounds(std::vector<kir::Bound> bounds) {
+  kir::Expr e{kir::Expr::Kind::InBounds};
+  e.bounds = std::move(bounds);
+  return define(DType::Bool, 1, std::move(e));
 }
 
 // Reshape keeps the row-major order: split both shapes into groups of axes with equal products and map

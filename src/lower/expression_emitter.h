@@ -63,6 +63,16 @@ class ExpressionEmitter {
   // A reduction read at `idx`. Here: an error, since a pointwise kernel cannot contain one.
   virtual kir::Var emit_reduction(Value v, const Node& node, const AxisIndex& idx);
 
+  // Branch-free pieces: pad interiors and cat pieces are computed by every thread and combined with
+  // selects, their loads guarded (kir::Guard) instead of placed in branches, so that a warp whose lanes
+  // straddle a boundary neither diverges nor serializes its loads (bench/RESULTS.md: branchy partner loads
+  // cost RoPE 5-12 points of the byte floor). Off: pieces in if/else blocks.
+  kir::Var emit_piece(Value v, const AxisIndex& idx, kir::Guard guard);
+  kir::Var select(kir::Var cond, kir::Var a, kir::Var b, DType dtype);
+  kir::Var in_bounds(std::vector<kir::Bound> bounds);
+  bool branch_free_ = false;
+  std::vector<kir::Guard> guards_;  // the regions the value being emitted sits in, outermost first
+
   const Fusion& fusion_;
   kir::Kernel& kernel_;
   const std::vector<int>& input_param_;

@@ -24,6 +24,9 @@ Index add(Index a, Index b) {
   if (ca && *ca == 0) return b;
   if (cb && *cb == 0) return a;
   if (ca) std::swap(a, b);  // keep constants on the right: x + 3
+  cb = constant_value(b);
+  if (cb && a->op == IndexNode::Op::Add && constant_value(a->b))  // (x + 3) + 4 -> x + 7
+    return add(a->a, *constant_value(a->b) + *cb);
   return std::make_shared<const IndexNode>(IndexNode{IndexNode::Op::Add, 0, "", std::move(a), std::move(b)});
 }
 
@@ -50,6 +53,13 @@ Index mod(Index a, int64_t b) {
   return std::make_shared<const IndexNode>(IndexNode{IndexNode::Op::Mod, b, "", std::move(a), nullptr});
 }
 
+Index select_below(Index c, int64_t bound, Index a, Index b) {
+  if (to_string(a) == to_string(b)) return a;
+  if (auto cc = constant_value(c)) return *cc < bound ? a : b;
+  return std::make_shared<const IndexNode>(
+      IndexNode{IndexNode::Op::Select, bound, "", std::move(a), std::move(b), std::move(c)});
+}
+
 std::string to_string(const Index& index) {
   switch (index->op) {
     case IndexNode::Op::Const: return std::to_string(index->value);
@@ -58,6 +68,9 @@ std::string to_string(const Index& index) {
     case IndexNode::Op::Mul: return "(" + to_string(index->a) + " * " + std::to_string(index->value) + ")";
     case IndexNode::Op::Div: return "(" + to_string(index->a) + " / " + std::to_string(index->value) + ")";
     case IndexNode::Op::Mod: return "(" + to_string(index->a) + " % " + std::to_string(index->value) + ")";
+    case IndexNode::Op::Select:
+      return "(" + to_string(index->c) + " < " + std::to_string(index->value) + " ? " + to_string(index->a) +
+             " : " + to_string(index->b) + ")";
   }
   SEAM_ASSERT(false);
 }

@@ -20,11 +20,12 @@ struct IndexNode;
 using Index = std::shared_ptr<const IndexNode>;
 
 struct IndexNode {
-  enum class Op { Const, Var, Add, Mul, Div, Mod };
+  enum class Op { Const, Var, Add, Mul, Div, Mod, Select };
   Op op;
-  int64_t value = 0;  // Const: the value; Mul/Div/Mod: the constant right operand
+  int64_t value = 0;  // Const: the value; Mul/Div/Mod: the constant right operand; Select: the bound
   std::string var;    // Var
-  Index a, b;         // Add: a + b; Mul/Div/Mod: a op value
+  Index a, b;         // Add: a + b; Mul/Div/Mod: a op value; Select: c < value ? a : b
+  Index c = nullptr;  // Select: the index compared
 };
 
 Index constant(int64_t value);
@@ -34,6 +35,7 @@ Index add(Index a, int64_t b);
 Index mul(Index a, int64_t b);
 Index div(Index a, int64_t b);  // floor division of a non-negative index
 Index mod(Index a, int64_t b);
+Index select_below(Index c, int64_t bound, Index a, Index b);  // c < bound ? a : b
 std::optional<int64_t> constant_value(const Index& index);
 std::string to_string(const Index& index);
 
@@ -52,16 +54,33 @@ struct Param {
   int fusion_index;  // index into the kernel fusion's inputs (Input, Scalar) or outputs (Output)
 };
 
+// lo <= index < hi, either bound optional; a condition is a conjunction of these.
+struct Bound {
+  Index index;
+  std::optional<int64_t> lo, hi;
+};
+
+// One region a branch-free load sits in: piece `piece` of `pieces` of a cat (region: the cat's id), or
+// the interior of a pad (region -1, pieces 1). The load reads memory only where the bounds of all its
+// guards hold; elsewhere its lanes are zero and the value is never selected.
+struct Guard {
+  int region = -1;
+  int piece = 0;
+  int pieces = 1;
+  std::vector<Bound> bounds;
+};
+
 // The right-hand side of a value definition.
 struct Expr {
   enum class Kind {
-    Load,     // `lanes` elements of param `param` from `offset` (lanes 1: one element for all lanes)
-    Literal,  // `literal` converted to the dtype
-    Scalar,   // the scalar kernel parameter `param`
-    Convert,  // args[0] converted to the dtype
-    Call,     // seam_<keyword of op>(args...), arguments already in the compute dtype
-    Select,   // args[0] ? args[1] : args[2]
-    Iota,     // literal + (offset + lane) * step, lane stepping only when lanes > 1
+    Load,      // `lanes` elements of param `param` from `offset` (lanes 1: one element for all lanes)
+    Literal,   // `literal` converted to the dtype
+    Scalar,    // the scalar kernel parameter `param`
+    Convert,   // args[0] converted to the dtype
+    Call,      // seam_<keyword of op>(args...), arguments already in the compute dtype
+    Select,    // args[0] ? args[1] : args[2]
+    Iota,      // literal + (offset + lane) * step, lane stepping only when lanes > 1
+    InBounds,  // bool, 1 lane: whether all `bounds` hold
   };
   explicit Expr(Kind k = Kind::Literal) : kind(k) {}
   Kind kind;
@@ -71,17 +90,13 @@ struct Expr {
   Number step;
   OpKind op = OpKind::Add;
   std::vector<Var> args;
+  std::vector<Guard> guards;  // Load: the regions it sits in, outermost first (branch-free lowering)
+  std::vector<Bound> bounds;  // InBounds
 };
 
 // ---- statements --------------------------------------------------------------------------------------
 struct Stmt;
 using Block = std::vector<Stmt>;
-
-// lo <= index < hi, either bound optional; a condition is a conjunction of these.
-struct Bound {
-  Index index;
-  std::optional<int64_t> lo, hi;
-};
 
 struct Stmt {
   enum class Kind {

@@ -7,6 +7,7 @@
 #include "ir/infer.h"
 #include "lower/expression_emitter.h"
 #include "lower/kernel_params.h"
+#include "lower/merge_guarded_loads.h"
 #include "support/error.h"
 
 namespace seam {
@@ -19,7 +20,8 @@ class OutputLowering : public ExpressionEmitter {
   using ExpressionEmitter::ExpressionEmitter;
 
   // Emits the program computing output `o` into `body`.
-  void lower(int o, const std::string& chunk, kir::Block& body) {
+  void lower(int o, const std::string& chunk, kir::Block& body, bool branch_free) {
+    branch_free_ = branch_free;
     const FusionOutput& out = fusion_.outputs()[static_cast<size_t>(o)];
     const Type& type = fusion_.type(out.value);
     if (type.numel() == 0) return;  // no chunks: nothing to compute
@@ -54,13 +56,14 @@ class OutputLowering : public ExpressionEmitter {
       store.source = wide;
     }
     body.push_back(std::move(store));
+    if (branch_free_) merge_guarded_loads(body);
     hoist_loads(body);
   }
 
  private:
-  // Moves the index arithmetic and the unconditional loads of a chunk to its start (keeping their order),
-  // so that every load is in flight before the first use of any of them; loads inside pad/cat branches
-  // stay where they are. Legal because lets and loads depend only on earlier lets.
+  // Moves the index arithmetic and the loads of a chunk (guarded ones included) to its start, keeping
+  // their order, so that every load is in flight before the first use of any of them; loads inside pad/cat
+  // branches (branch_free off) stay where they are. Legal because lets and loads depend only on lets.
   static void hoist_loads(kir::Block& body) {
     auto hoistable = [](const kir::Stmt& s) {
       return s.kind == kir::Stmt::Kind::Let ||
@@ -105,7 +108,7 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
       int saved = counter;
       try {
         OutputLowering lowering(fusion, kernel, input_param, lanes, counter);
-        lowering.lower(static_cast<int>(o), program.chunk, program.body);
+        lowering.lower(static_cast<int>(o), program.chunk, program.body, options.branch_free);
         break;
       } catch (const NotVectorizable&) {
         SEAM_ASSERT(lanes > 1, "scalar lowering cannot fail to vectorize");

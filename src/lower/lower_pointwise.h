@@ -16,6 +16,7 @@ namespace seam {
 struct LoweringOptions {
   std::string kernel_name = "seam_kernel";
   int max_vector_bytes = 16;  // widest access per thread per output (16: 128-bit loads and stores)
+  bool branch_free = true;    // pad and cat pieces as guarded loads and selects, not branches
 };
 
 // `fusion` is one kernel: its inputs are the buffers and scalars the kernel reads, its outputs the buffers

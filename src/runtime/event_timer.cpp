@@ -34,8 +34,8 @@ double median(std::vector<double> samples) {
   return n % 2 == 1 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
 }
 
-Timing time_launches(const std::function<void(CUstream)>& launch, CUstream stream, int iterations,
-                     int warmup) {
+Timing time_launches(const std::function<void(CUstream)>& launch, CUstream stream, int iterations, int warmup,
+                     const std::function<void(CUstream)>& before) {
   SEAM_CHECK(iterations > 0, "timing needs at least one iteration, got ", iterations);
   for (int i = 0; i < warmup; ++i) launch(stream);
   std::vector<std::unique_ptr<Event>> starts, ends;
@@ -44,6 +44,7 @@ Timing time_launches(const std::function<void(CUstream)>& launch, CUstream strea
     ends.push_back(std::make_unique<Event>());
   }
   for (int i = 0; i < iterations; ++i) {
+    if (before) before(stream);
     starts[i]->record(stream);
     launch(stream);
     ends[i]->record(stream);

@@ -46,9 +46,10 @@ struct Timing {
   int iterations = 0;
 };
 
-// Runs launch(stream) `warmup` times untimed, then `iterations` times each between two events.
+// Runs launch(stream) `warmup` times untimed, then `iterations` times each between two events; `before`,
+// when given, is enqueued before each timed launch, outside its events (e.g. an L2 flush).
 Timing time_launches(const std::function<void(CUstream)>& launch, CUstream stream, int iterations,
-                     int warmup = 2);
+                     int warmup = 2, const std::function<void(CUstream)>& before = {});
 
 // The median of samples (the mean of the middle two for an even count); samples must not be empty.
 double median(std::vector<double> samples);

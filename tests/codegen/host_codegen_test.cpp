@@ -29,7 +29,8 @@ struct Case {
   kir::Kernel kernel;
 };
 
-void check_random_fusions(uint64_t first_seed, int count, RandomFusionOptions options) {
+void check_random_fusions(uint64_t first_seed, int count, RandomFusionOptions options,
+                          bool branch_free = true) {
   std::vector<Case> cases;
   std::vector<std::string> sources;
   for (int k = 0; k < count; ++k) {
@@ -37,6 +38,7 @@ void check_random_fusions(uint64_t first_seed, int count, RandomFusionOptions op
     Fusion fusion = random_fusion(seed, options);
     LoweringOptions lowering;
     lowering.kernel_name = "kernel_" + std::to_string(seed);
+    lowering.branch_free = branch_free;
     kir::Kernel kernel = lower_pointwise(fusion, lowering);
     sources.push_back(print_host_kernel(kernel));
     cases.push_back({std::move(fusion), std::move(kernel)});
@@ -82,6 +84,14 @@ TEST(HostCodegen, RandomWiderFusionsExerciseVectorPaths) {
   o.num_ops = 16;
   o.zero_extent_probability = 0;
   check_random_fusions(5000, 100, o);
+}
+
+// The branchy lowering of pad and cat (LoweringOptions::branch_free off) stays correct too.
+TEST(HostCodegen, RandomFusionsWithBranchyPiecesMatchInterpreter) {
+  RandomFusionOptions o = pointwise_options();
+  o.max_extent = 16;
+  o.zero_extent_probability = 0;
+  check_random_fusions(7000, 100, o, /*branch_free=*/false);
 }
 
 }  // namespace

@@ -225,3 +225,11 @@ SEAM_FN bool seam_ge(T a, T b) {
 }
 SEAM_FN bool seam_logical_and(bool a, bool b) { return a && b; }
 SEAM_FN bool seam_logical_or(bool a, bool b) { return a || b; }
+
+// The lanes of a guarded load whose guard does not hold: zero, never selected (kept defined so that the
+// arithmetic that runs on them is well-defined).
+template <int N, class T>
+SEAM_FN void seam_zero(T* dst) {
+#pragma unroll
+  for (int l = 0; l < N; ++l) dst[l] = T();
+}

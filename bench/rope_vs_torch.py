@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""seam next to PyTorch eager and torch.compile on the RoPE workloads, in one run on the GPU machine.
+
+For every row: inputs are made here (torch, seeded) and written as .npy; `bench_rope_gpu` compiles the
+same fusion twice in new processes (an empty binary cache: cold; then the cache it wrote: warm), times
+seam's kernels with the first input set plus two of its own, and writes seam's outputs for set 0; then
+eager and torch.compile run the identical function (WORKLOADS.md) on the same inputs, timed the same way:
+GPU time = median over N calls of the summed kernel durations (torch.profiler), wall = median per call of
+the call plus a synchronize, kernels per call from the profiler. The max |seam - eager| is reported per
+row. Prints one markdown table (and --json-out writes the raw rows).
+
+Usage: python3 bench/rope_vs_torch.py [--bin gpu-bin/bench_rope_gpu] [--rows forward|backward|t-sweep|quick]
+       [--flush-l2] [--iterations N] [--no-compile] [--json-out FILE]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+CONFIGS = {  # id: (litgpt name, nh, ng, hs, n, block_size)
+    "W1": ("Llama-2-7b-hf", 32, 32, 128, 128, 4096),
+    "W2": ("Llama-2-13b-hf", 40, 40, 128, 128, 4096),
+    "W3": ("Llama-3-8B", 32, 8, 128, 128, 8192),
+    "W4": ("Mistral-7B-v0.1", 32, 8, 128, 128, 4096),
+    "W5": ("Llama-2-70b-hf", 64, 8, 128, 128, 4096),
+    "W6": ("Llama-3-70B", 64, 8, 128, 128, 8192),
+    "W7": ("phi-2", 32, 32, 80, 32, 2048),
+    "W8": ("Phi-3.5-mini-instruct", 32, 32, 96, 96, 4096),
+    "W9": ("gemma-2-9b", 16, 8, 256, 256, 8192),
+}
+
+
+def rows_for(kind):
+    rows = []
+    if kind == "quick":
+        return [("W2", "thunder", "forward", 2, 4096)]
+    if kind == "t-sweep":
+        for wid in ("W2", "W3"):
+            t = 1024
+            while t <= 32768:
+                rows.append((wid, "thunder", "forward", 2, t))
+                t *= 2
+        return rows
+    if kind == "forward":
+        for contract in ("rope-only", "thunder"):
+            for wid in CONFIGS:
+                for bs in (1, 2):
+                    rows.append((wid, contract, "forward", bs, CONFIGS[wid][5]))
+        return rows
+    if kind == "backward":
+        for contract in ("rope-only", "thunder"):
+            for wid in ("W1", "W2", "W3", "W4", "W5", "W6", "W7"):
+                rows.append((wid, contract, "backward", 2, CONFIGS[wid][5]))
+        return rows
+    raise SystemExit(f"unknown --rows {kind}")
+
+
+def rope_forward(torch, qkv, cos, sin, nh, ng, hs, n, contract):
+    """litgpt 0.5.0's qkv split + RoPE (WORKLOADS.md); rope-only keeps k at ng heads and v a view."""
+    B, T, _ = qkv.shape
+    qpk = nh // ng
+    x = qkv.view(B, T, ng, qpk + 2, hs).permute(0, 2, 3, 1, 4)
+    q, k, v = x.split((qpk, 1, 1), dim=2)
+    if contract == "thunder" and ng != nh:
+        k = k.expand(B, ng, qpk, T, hs)
+        v = v.expand(B, ng, qpk, T, hs)
+    q = q.reshape(B, -1, T, hs)
+    k = k.reshape(B, -1, T, hs)
+    v = v.reshape(B, -1, T, hs)
+
+    def rope(y):
+        half = y.size(-1) // 2
+        rotated = torch.cat((-y[..., half:], y[..., :half]), dim=-1)
+        return ((y * cos) + (rotated * sin)).to(dtype=y.dtype)
+
+    q = torch.cat((rope(q[..., :n]), q[..., n:]), dim=-1)
+    k = torch.cat((rope(k[..., :n]), k[..., n:]), dim=-1)
+    return q, k, v
+
+
+def to_npy(torch, t):
+    t = t.detach().contiguous().cpu()
+    if t.dtype == torch.bfloat16:
+        return t.view(torch.uint16).numpy()  # seam reads bf16 as '<u2' bits
+    return t.numpy()
+
+
+def from_npy(torch, path, like_bf16=True):
+    a = np.load(path)
+    t = torch.from_numpy(a)
+    if like_bf16 and a.dtype == np.uint16:
+        t = t.view(torch.bfloat16)
+    return t
+
+
+def copy_rate(torch):
+    n = 1 << 30
+    src = torch.empty(n, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    times = []
+    for i in range(23):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        dst.copy_(src)
+        b.record()
+        b.synchronize()
+        if i >= 3:
+            times.append(a.elapsed_time(b))
+    return 2.0 * n / (statistics.median(times) * 1e-3)
+
+
+def time_torch(torch, calls, iterations, flush):
+    """(GPU us per call from the profiler's kernel sums, kernels per call, wall us per call); `calls` are
+    zero-argument callables, one per input set, rotated."""
+    from torch.profiler import ProfilerActivity, profile
+
+    # The flush writes random numbers (a kernel no RoPE function launches, so it can be told apart).
+    scratch = torch.empty(64 << 20, dtype=torch.float32, device="cuda") if flush else None
+    for i in range(5):
+        calls[i % len(calls)]()
+    torch.cuda.synchronize()
+    wall = []
+    for i in range(iterations):
+        if flush:
+            scratch.uniform_()
+            torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        calls[i % len(calls)]()
+        torch.cuda.synchronize()
+        wall.append((time.perf_counter() - t0) * 1e6)
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for i in range(iterations):
+            if flush:
+                scratch.uniform_()
+            calls[i % len(calls)]()
+        torch.cuda.synchronize()
+    kernels = [e for e in prof.events() if e.device_type.name == "CUDA"
+               and not (flush and "distribution" in e.name.lower())]
+    kernels.sort(key=lambda e: e.time_range.start)
+    per = max(1, len(kernels) // iterations)  # every call launches the same kernels
+    per_call = [sum(e.time_range.elapsed_us() for e in kernels[i * per:(i + 1) * per]) for i in range(iterations)]
+    return statistics.median(per_call), per, statistics.median(wall)
+
+
+def backward_calls(torch, fn, sets, qkv_shape):
+    """One backward per input set: the forward graph built once, then only autograd.grad is called."""
+    calls = []
+    for grad_q, grad_k, grad_v, cos, sin in sets:
+        qkv = torch.zeros(qkv_shape, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+        outs = fn(qkv, cos, sin)
+        calls.append(lambda outs=outs, qkv=qkv, g=(grad_q, grad_k, grad_v):
+                     torch.autograd.grad(outs, qkv, g, retain_graph=True))
+    return calls
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--bin", default="gpu-bin/bench_rope_gpu")
+    p.add_argument("--rows", default="forward", choices=["forward", "backward", "t-sweep", "quick"])
+    p.add_argument("--flush-l2", action="store_true")
+    p.add_argument("--iterations", type=int, default=30)
+    p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
+    p.add_argument("--json-out")
+    args = p.parse_args()
+
+    import torch  # only on the GPU machine; the rest of seam never needs it
+
+    torch.manual_seed(0)
+    rate = copy_rate(torch)
+    gpu = torch.cuda.get_device_name()
+    print(f"device: {gpu}, torch {torch.__version__}, copy rate {rate / 1e12:.2f} TB/s"
+          f"{', L2 flushed before every call' if args.flush_l2 else ''}\n")
+    header = ("| workload | contract | dir | bs | T | floor us | seam kernels | seam us | seam % | seam wall us "
+              "| cold ms | warm ms | eager kernels | eager us | eager wall us | compile kernels | compile us "
+              "| compile % | compile wall us | compile cold s | max abs diff |")
+    print(header)
+    print("|" + "---|" * (header.count("|") - 1))
+    results = []
+    work = tempfile.mkdtemp(prefix="seam_rope_")
+    for wid, contract, direction, bs, T in rows_for(args.rows):
+        name, nh, ng, hs, n, _ = CONFIGS[wid]
+        row_dir = os.path.join(work, f"{wid}_{contract}_{direction}_{bs}_{T}")
+        in_dir, out_dir, cache = (os.path.join(row_dir, d) for d in ("in", "out", "cache"))
+        for d in (in_dir, out_dir, cache):
+            os.makedirs(d)
+        width = (nh + 2 * ng) * hs
+        kvh = nh if (contract == "thunder" and ng != nh) else ng
+
+        def make_set(seed):
+            g = torch.Generator(device="cuda").manual_seed(seed)
+            cos = (torch.rand(T, n, device="cuda", generator=g) * 2 - 1).to(torch.bfloat16)
+            sin = (torch.rand(T, n, device="cuda", generator=g) * 2 - 1).to(torch.bfloat16)
+            if direction == "forward":
+                qkv = torch.randn(bs, T, width, device="cuda", generator=g).to(torch.bfloat16)
+                return {"qkv": qkv, "cos": cos, "sin": sin}
+            gq = torch.randn(bs, nh, T, hs, device="cuda", generator=g).to(torch.bfloat16)
+            gk = torch.randn(bs, kvh, T, hs, device="cuda", generator=g).to(torch.bfloat16)
+            gv = torch.randn(bs, kvh, T, hs, device="cuda", generator=g).to(torch.bfloat16)
+            return {"grad_q": gq, "grad_k": gk, "grad_v": gv, "cos": cos, "sin": sin}
+
+        sets = [make_set(1000 + s) for s in range(3)]
+        for key, t in sets[0].items():
+            np.save(os.path.join(in_dir, key + ".npy"), to_npy(torch, t))
+
+        common = [args.bin, "--only", wid, "--contract", contract, "--direction", direction, "--bs", str(bs),
+                  "--seq", str(T), "--json", "--copy-rate", f"{rate / 1e12:.6f}", "--inputs", in_dir]
+        env = dict(os.environ, SEAM_CACHE_DIR=cache)
+        cold = json.loads(subprocess.run(common + ["--compile-only"], env=env, check=True, capture_output=True,
+                                         text=True).stdout.strip().splitlines()[-1])
+        cmd = common + ["--iterations", str(args.iterations), "--out", out_dir]
+        if args.flush_l2:
+            cmd.append("--flush-l2")
+        seam = json.loads(subprocess.run(cmd, env=env, check=True, capture_output=True,
+                                         text=True).stdout.strip().splitlines()[-1])
+
+        def eager(qkv, cos, sin):
+            return rope_forward(torch, qkv, cos, sin, nh, ng, hs, n, contract)
+
+        if direction == "forward":
+            torch_sets = [(st["qkv"], st["cos"], st["sin"]) for st in sets]
+            seam_names = ["q", "k", "v"]
+
+            def calls_of(fn):
+                return [lambda a=a: fn(*a) for a in torch_sets]
+        else:
+            torch_sets = [(st["grad_q"], st["grad_k"], st["grad_v"], st["cos"], st["sin"]) for st in sets]
+            seam_names = ["dqkv"]
+
+            def calls_of(fn):
+                return backward_calls(torch, fn, torch_sets, (bs, T, width))
+
+        eager_calls = calls_of(eager)
+        reference = [t.float() for t in eager_calls[0]()]
+        diff = 0.0
+        for i, ref in enumerate(reference):
+            got = from_npy(torch, os.path.join(out_dir, seam_names[i] + ".npy")).to("cuda").float()
+            diff = max(diff, (got - ref).abs().max().item())
+        e_us, e_kernels, e_wall = time_torch(torch, eager_calls, args.iterations, args.flush_l2)
+        row = {"workload": wid, "config": name, "contract": contract, "direction": direction, "bs": bs, "T": T,
+               "seam": seam, "seam_cold_ms": cold["compile_ms"], "eager_us": e_us, "eager_kernels": e_kernels,
+               "eager_wall_us": e_wall, "max_abs_diff": diff}
+        c_text = "| - | - | - | - | - "
+        if not args.no_compile:
+            compiled = torch.compile(eager, dynamic=False)
+            t0 = time.perf_counter()
+            compiled_calls = calls_of(compiled)
+            compiled_calls[0]()
+            torch.cuda.synchronize()
+            cold_s = time.perf_counter() - t0
+            c_us, c_kernels, c_wall = time_torch(torch, compiled_calls, args.iterations, args.flush_l2)
+            row.update(compile_us=c_us, compile_kernels=c_kernels, compile_wall_us=c_wall, compile_cold_s=cold_s)
+            c_text = (f"| {c_kernels} | {c_us:.1f} | {100 * seam['floor_us'] / c_us:.0f}% | {c_wall:.1f} "
+                      f"| {cold_s:.2f} ")
+            del compiled_calls
+            torch._dynamo.reset()
+        del eager_calls
+        results.append(row)
+        print(f"| {wid} {name} | {contract} | {direction[:3]} | {bs} | {T} | {seam['floor_us']:.1f} "
+              f"| {seam['kernels']} | {seam['seam_us']:.1f} | {seam['pct_floor']:.0f}% | {seam['wall_us']:.1f} "
+              f"| {cold['compile_ms']:.0f} | {seam['compile_ms']:.1f} | {e_kernels} | {e_us:.1f} | {e_wall:.1f} "
+              f"{c_text}| {diff:.4f} |", flush=True)
+        subprocess.run(["rm", "-rf", row_dir])
+    if args.json_out:
+        with open(args.json_out, "w") as f:
+            json.dump({"device": gpu, "torch": torch.__version__, "copy_rate": rate, "rows": results}, f, indent=1)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
