@@ -262,18 +262,27 @@ int run_sweep(double rate, int iterations) {
   struct Variant {
     bool branch_free;
     int chunks_per_thread;
-    int block;
+    int row_tile;
   };
-  const Variant variants[] = {
-      {false, 2, 256}, {true, 1, 256}, {true, 2, 256}, {true, 1, 128}, {true, 4, 256}};
+  const Variant variants[] = {{false, 2, 0}, {true, 2, 0}, {true, 2, 32}, {true, 1, 32}, {true, 2, 8}};
   std::printf(
-      "| workload | contract | bs | branch-free | chunks/thread | block | seam us | %% of floor |\n"
-      "|---|---|---|---|---|---|---|---|\n");
-  for (const char* id : {"W1", "W3", "W6", "W7", "W8"}) {
+      "| workload | contract | bs | T | branch-free | chunks/thread | row tile | seam us | %% of floor |\n"
+      "|---|---|---|---|---|---|---|---|---|\n");
+  struct Pick {
+    const char* id;
+    const char* direction;
+    int64_t seq_len;
+  };
+  const Pick picks[] = {{"W1", "forward", 0},  {"W3", "forward", 0},     {"W7", "forward", 0},
+                        {"W8", "forward", 0},  {"W2", "forward", 32768}, {"W3", "forward", 32768},
+                        {"W1", "backward", 0}, {"W3", "backward", 0}};
+  for (const Pick& pick : picks) {
     RowFilter filter;
-    filter.only = id;
+    filter.only = pick.id;
     filter.contract = "thunder";
+    filter.direction = pick.direction;
     filter.batch = 2;
+    filter.seq_len = pick.seq_len;
     for (const RopeRow& row : select_rows(filter)) {
       Fusion fusion = build_rope(*row.config, row.options);
       std::vector<std::vector<HostTensor>> sets;
@@ -284,11 +293,12 @@ int run_sweep(double rate, int iterations) {
         options.backend = Backend::Cuda;
         options.launch.branch_free = v.branch_free;
         options.launch.chunks_per_thread = v.chunks_per_thread;
-        options.launch.block_size = v.block;
+        options.launch.row_tile = v.row_tile;
         auto exe = Executable::compile(fusion, options);
         const double us = exe->time_gpu(sets, iterations).median_ms * 1e3;
-        std::printf("| %s | thunder | 2 | %s | %d | %d | %.1f | %.0f%% |\n", id, v.branch_free ? "yes" : "no",
-                    v.chunks_per_thread, v.block, us, 100.0 * floor_us / us);
+        std::printf("| %s %s | thunder | 2 | %lld | %s | %d | %d | %.1f | %.0f%% |\n", pick.id,
+                    row.backward() ? "bwd" : "fwd", static_cast<long long>(row.options.seq_len),
+                    v.branch_free ? "yes" : "no", v.chunks_per_thread, v.row_tile, us, 100.0 * floor_us / us);
         std::fflush(stdout);
       }
     }

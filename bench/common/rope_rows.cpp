@@ -54,12 +54,14 @@ std::vector<RopeRow> select_rows(const RowFilter& f) {
       for (const RopeConfig& config : rope_configs()) {
         if (!f.only.empty() && rope_config_id(config) != f.only) continue;
         // Backward rows: W1-W7 (Thunder's set) at bs 2 unless asked otherwise.
-        if (d == Direction::Backward && f.only.empty() && (config.name == "Phi-3.5-mini-instruct" ||
-                                                            config.name == "gemma-2-9b"))
+        if (d == Direction::Backward && f.only.empty() &&
+            (config.name == "Phi-3.5-mini-instruct" || config.name == "gemma-2-9b"))
           continue;
         std::vector<int64_t> batches = {1, 2};
-        if (f.batch) batches = {f.batch};
-        else if (d == Direction::Backward) batches = {2};
+        if (f.batch)
+          batches = {f.batch};
+        else if (d == Direction::Backward)
+          batches = {2};
         for (int64_t batch : batches) add(config, contract, d, batch, f.seq_len);
       }
     }

@@ -26,13 +26,13 @@ struct RopeRow {
 double floor_bytes(const RopeRow& row);
 
 struct RowFilter {
-  std::string only;         // a workload id ("W2") or empty for all
-  std::string contract;     // "thunder", "rope-only" or empty for both
-  std::string direction;    // "forward", "backward", "both" (default: forward)
-  int64_t batch = 0;        // 0: 1 and 2 (forward), 2 (backward, as the targets)
-  int64_t seq_len = 0;      // 0: each config's block_size
-  bool quick = false;       // W2 thunder bs 2 forward only
-  bool t_sweep = false;     // W2 and W3 thunder bs 2 forward over T = 1024 .. 32768 instead
+  std::string only;       // a workload id ("W2") or empty for all
+  std::string contract;   // "thunder", "rope-only" or empty for both
+  std::string direction;  // "forward", "backward", "both" (default: forward)
+  int64_t batch = 0;      // 0: 1 and 2 (forward), 2 (backward, as the targets)
+  int64_t seq_len = 0;    // 0: each config's block_size
+  bool quick = false;     // W2 thunder bs 2 forward only
+  bool t_sweep = false;   // W2 and W3 thunder bs 2 forward over T = 1024 .. 32768 instead
 };
 
 std::vector<RopeRow> select_rows(const RowFilter& filter);

@@ -144,24 +144,22 @@ class BodyPrinter {
     declare(v, depth);
     switch (e.kind) {
       case kir::Expr::Kind::Load: {
-        const kir::Param& p = param(e.param);
-        if (!e.guards.empty()) {  // loaded only where the guards hold, zero elsewhere (never selected)
-          std::string cond = guard_text(e.guards);
-          if (v.lanes > 1) {
-            out_ << pad(depth) << "if (" << cond << ") seam_load<" << v.lanes << ">(" << p.name << " + "
-                 << kir::to_string(e.offset) << ", " << v.name << ");\n"
-                 << pad(depth) << "else seam_zero<" << v.lanes << ">(" << v.name << ");\n";
-          } else {
-            out_ << pad(depth) << v.name << "[0] = (" << cond << ") ? " << p.name << "["
-                 << kir::to_string(e.offset) << "] : " << type << "();\n";
-          }
-          return;
+        // The address: the first choice whose piece holds, else param + offset.
+        std::string address = param(e.param).name + " + " + kir::to_string(e.offset);
+        for (size_t c = e.choices.size(); c-- > 0;) {
+          const kir::LoadChoice& choice = e.choices[c];
+          address = "(" + kir::to_string(choice.index) + " < " + std::to_string(choice.below) + " ? " +
+                    param(choice.param).name + " + " + kir::to_string(choice.offset) + " : " + address + ")";
         }
-        if (v.lanes > 1)
-          out_ << pad(depth) << "seam_load<" << v.lanes << ">(" << p.name << " + " << kir::to_string(e.offset)
-               << ", " << v.name << ");\n";
-        else
-          out_ << pad(depth) << v.name << "[0] = " << p.name << "[" << kir::to_string(e.offset) << "];\n";
+        const std::string load =
+            v.lanes > 1 ? "seam_load<" + std::to_string(v.lanes) + ">(" + address + ", " + v.name + ");"
+                        : v.name + "[0] = *(" + address + ");";
+        if (e.guards.empty()) {
+          out_ << pad(depth) << load << "\n";
+        } else {  // loaded only where the guards hold, zero elsewhere (never selected)
+          out_ << pad(depth) << "if (" << guard_text(e.guards) << ") " << load << "\n"
+               << pad(depth) << "else seam_zero<" << v.lanes << ">(" << v.name << ");\n";
+        }
         return;
       }
       case kir::Expr::Kind::Scalar:

@@ -44,6 +44,7 @@ std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const Ex
     lowering.kernel_name = segmented.fusion.name() + "_k" + std::to_string(steps.size());
     lowering.max_vector_bytes = options.launch.max_vector_bytes;
     lowering.branch_free = options.launch.branch_free;
+    lowering.row_tile = options.launch.row_tile;
     kir::Kernel kernel = lower_pointwise(kernel_fusion.fusion, lowering);
     steps.push_back({g, std::move(kernel_fusion), std::move(kernel)});
   }

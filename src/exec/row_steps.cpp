@@ -84,6 +84,7 @@ class GroupLowering {
     lowering.kernel_name = next_name();
     lowering.max_vector_bytes = options_.launch.max_vector_bytes;
     lowering.branch_free = options_.launch.branch_free;
+    lowering.row_tile = options_.launch.row_tile;
     kir::Kernel kernel = lower_pointwise(part.fusion, lowering);
     steps_.push_back({group_, std::move(part), std::move(kernel)});
   }

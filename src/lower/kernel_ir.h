@@ -70,6 +70,15 @@ struct Guard {
   std::vector<Bound> bounds;
 };
 
+// A load whose address depends on which piece of a cat a lane is in (lower/merge_guarded_loads.h): the
+// first choice with `index < below` supplies the parameter and offset.
+struct LoadChoice {
+  Index index;
+  int64_t below = 0;
+  int param = -1;
+  Index offset;
+};
+
 // The right-hand side of a value definition.
 struct Expr {
   enum class Kind {
@@ -90,8 +99,9 @@ struct Expr {
   Number step;
   OpKind op = OpKind::Add;
   std::vector<Var> args;
-  std::vector<Guard> guards;  // Load: the regions it sits in, outermost first (branch-free lowering)
-  std::vector<Bound> bounds;  // InBounds
+  std::vector<Guard> guards;        // Load: the regions it sits in, outermost first (branch-free lowering)
+  std::vector<LoadChoice> choices;  // Load: per-piece sources, tried first (else param and offset)
+  std::vector<Bound> bounds;        // InBounds
 };
 
 // ---- statements --------------------------------------------------------------------------------------

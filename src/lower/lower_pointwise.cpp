@@ -20,29 +20,48 @@ class OutputLowering : public ExpressionEmitter {
   using ExpressionEmitter::ExpressionEmitter;
 
   // Emits the program computing output `o` into `body`.
-  void lower(int o, const std::string& chunk, kir::Block& body, bool branch_free) {
-    branch_free_ = branch_free;
+  void lower(int o, const std::string& chunk, kir::Block& body, const LoweringOptions& options) {
+    branch_free_ = options.branch_free;
+    row_tile_ = options.row_tile;
     const FusionOutput& out = fusion_.outputs()[static_cast<size_t>(o)];
     const Type& type = fusion_.type(out.value);
     if (type.numel() == 0) return;  // no chunks: nothing to compute
     blocks_.push_back(&body);
     memo_.emplace_back();
+    const Shape shape = type.shape;
     AxisIndex idx;
-    Index element = kir::mul(kir::variable(chunk), lanes_);
-    const Shape& shape = type.shape;
+    idx.index.assign(shape.size(), kir::constant(0));
+    // Chunk c enumerates `dims`, the last fastest; each adds coordinate * factor to its axis's index.
+    std::vector<Dim> dims;  // none for a rank-0 output: its one chunk has no indices
+    const size_t last = shape.empty() ? 0 : shape.size() - 1;
+    const int64_t tile = row_tile(shape);
+    if (!shape.empty()) {
+      if (tile > 1) dims.push_back({last - 1, shape[last - 1] / tile, tile});
+      for (size_t d = 0; d < last; ++d) dims.push_back({d, d + 1 == last && tile > 1 ? tile : shape[d], 1});
+      SEAM_ASSERT(shape[last] % lanes_ == 0);
+      dims.push_back({last, shape[last] / lanes_, lanes_});
+    }
     int64_t inner = 1;
-    idx.index.resize(shape.size());
-    for (size_t d = shape.size(); d-- > 0;) {
-      Index i = d == 0 ? kir::div(element, inner) : kir::mod(kir::div(element, inner), shape[d]);
-      idx.index[d] = let("i" + std::to_string(counter_++), i);
-      // The lane variable is a multiple of `lanes` by construction; record that for the proofs.
-      if (d + 1 == shape.size() && lanes_ > 1) {
-        SEAM_ASSERT(shape[d] % lanes_ == 0);
-        idx.index[d] =
-            kir::mul(let("q" + std::to_string(counter_++), kir::div(idx.index[d], lanes_)), lanes_);
-        idx.lane_axis = static_cast<int>(d);
+    for (size_t k = dims.size(); k-- > 0;) {
+      const Dim& dim = dims[k];
+      Index c = kir::div(kir::variable(chunk), inner);
+      if (k > 0) c = kir::mod(c, dim.extent);
+      // The lane index is a multiple of `lanes` by construction: kept as q * lanes for the proofs.
+      const bool lane = dim.axis == last && lanes_ > 1;
+      Index coordinate = let((lane ? "q" : "i") + std::to_string(counter_++), c);
+      idx.index[dim.axis] = kir::add(idx.index[dim.axis], kir::mul(coordinate, dim.factor));
+      if (lane) idx.lane_axis = static_cast<int>(last);
+      inner *= dim.extent;
+    }
+    // Where the chunk's first element is stored: row-major, or in the tiled order its index sum.
+    Index element = kir::mul(kir::variable(chunk), lanes_);
+    if (tile > 1) {
+      element = kir::constant(0);
+      int64_t stride = 1;
+      for (size_t d = shape.size(); d-- > 0;) {
+        element = kir::add(element, kir::mul(idx.index[d], stride));
+        stride *= shape[d];
       }
-      inner *= shape[d];
     }
     kir::Var value = emit(out.value, idx);
     value = convert(value, type.dtype);
@@ -61,6 +80,28 @@ class OutputLowering : public ExpressionEmitter {
   }
 
  private:
+  struct Dim {
+    size_t axis;
+    int64_t extent, factor;
+  };
+
+  // The tile of the second-innermost axis ("rows") whose index becomes the outermost of the chunk order,
+  // or 1: with [B, H, T, D] chunks then run over [T / tile, B, H, tile, D], so every head of a position
+  // runs close in time and a position's broadcast inputs (RoPE's cos/sin) and expanded sources (GQA's k/v)
+  // are read while still in L2 (bench/RESULTS.md: without it, large T fell to 54-72% of the floor).
+  int64_t row_tile(const Shape& shape) const {
+    if (row_tile_ <= 1 || shape.size() < 3) return 1;
+    int64_t outer = 1;
+    for (size_t d = 0; d + 2 < shape.size(); ++d) outer *= shape[d];
+    const int64_t rows = shape[shape.size() - 2];
+    if (outer <= 1) return 1;
+    for (int64_t t = row_tile_; t > 1; t /= 2)
+      if (rows % t == 0 && rows / t >= 2) return t;
+    return 1;
+  }
+
+  int64_t row_tile_ = 0;
+
   // Moves the index arithmetic and the loads of a chunk (guarded ones included) to its start, keeping
   // their order, so that every load is in flight before the first use of any of them; loads inside pad/cat
   // branches (branch_free off) stay where they are. Legal because lets and loads depend only on lets.
@@ -108,7 +149,7 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
       int saved = counter;
       try {
         OutputLowering lowering(fusion, kernel, input_param, lanes, counter);
-        lowering.lower(static_cast<int>(o), program.chunk, program.body, options.branch_free);
+        lowering.lower(static_cast<int>(o), program.chunk, program.body, options);
         break;
       } catch (const NotVectorizable&) {
         SEAM_ASSERT(lanes > 1, "scalar lowering cannot fail to vectorize");

@@ -11,16 +11,18 @@
 namespace seam {
 namespace {
 
-bool is_guarded_cat_load(const kir::Stmt& s) {
-  return s.kind == kir::Stmt::Kind::Define && s.expr.kind == kir::Expr::Kind::Load && !s.expr.guards.empty() &&
-         s.expr.guards.back().region >= 0;
+// A load directly inside a piece of a cat, with a single source (no pointer choices yet).
+bool is_piece_load(const kir::Stmt& s) {
+  return s.kind == kir::Stmt::Kind::Define && s.expr.kind == kir::Expr::Kind::Load &&
+         !s.expr.guards.empty() && s.expr.guards.back().region >= 0 && s.expr.guards.back().piece >= 0 &&
+         s.expr.choices.empty();
 }
 
-// Loads that may merge: same input, dtype and lanes, inside the same pieces of the outer cats, in the
-// same innermost cat.
-std::string merge_key(const kir::Stmt& s) {
-  std::string key = std::to_string(s.expr.param) + "|" + std::to_string(static_cast<int>(s.var.dtype)) + "|" +
-                    std::to_string(s.var.lanes);
+// Loads that may merge: same dtype and lanes (and input, when `same_param`), inside the same pieces of
+// the outer cats, in the same innermost cat.
+std::string merge_key(const kir::Stmt& s, bool same_param) {
+  std::string key = std::to_string(static_cast<int>(s.var.dtype)) + "|" + std::to_string(s.var.lanes);
+  if (same_param) key += "|" + std::to_string(s.expr.param);
   const std::vector<kir::Guard>& guards = s.expr.guards;
   for (size_t g = 0; g + 1 < guards.size(); ++g)
     key += "|" + std::to_string(guards[g].region) + ":" + std::to_string(guards[g].piece);
@@ -41,40 +43,77 @@ void rename_vars(kir::Block& block, const std::map<std::string, std::string>& re
   }
 }
 
-int merge_once(kir::Block& body) {
+const kir::Bound& piece_bound(const kir::Stmt& s) { return s.expr.guards.back().bounds.at(0); }
+
+// Merges the loads at `positions` (one per piece, pieces consecutive and in order) into the last of them.
+void merge_run(kir::Block& body, const std::vector<size_t>& positions, bool same_param, int pieces,
+               std::set<size_t>& removed, std::map<std::string, std::string>& renamed) {
+  const size_t last = *std::max_element(positions.begin(), positions.end());
+  const kir::Stmt& first_piece = body[positions.front()];
+  const kir::Stmt& last_piece = body[positions.back()];
+  const kir::Guard& first_guard = first_piece.expr.guards.back();
+  const kir::Guard& last_guard = last_piece.expr.guards.back();
+  // The span's guard: from the first piece's lower bound to the last piece's upper bound.
+  kir::Bound span{piece_bound(first_piece).index, std::nullopt, std::nullopt};
+  if (first_guard.piece > 0) span.lo = piece_bound(first_piece).lo;
+  if (last_guard.piece + 1 < pieces) span.hi = piece_bound(last_piece).hi;
+  const int region = first_guard.region;
+  // Sources from the last piece back: i < end_k ? source_k : (...).
+  int param = last_piece.expr.param;
+  kir::Index offset = last_piece.expr.offset;
+  std::vector<kir::LoadChoice> choices;
+  for (size_t k = positions.size() - 1; k-- > 0;) {
+    const kir::Stmt& s = body[positions[k]];
+    const kir::Bound& bound = piece_bound(s);
+    SEAM_ASSERT(bound.hi, "a cat piece before the last has an upper bound");
+    if (same_param)
+      offset = kir::select_below(bound.index, *bound.hi, s.expr.offset, offset);
+    else
+      choices.insert(choices.begin(), kir::LoadChoice{bound.index, *bound.hi, s.expr.param, s.expr.offset});
+  }
+  kir::Stmt& kept = body[last];
+  kept.expr.param = param;
+  kept.expr.offset = offset;
+  kept.expr.choices = std::move(choices);
+  kept.expr.guards.pop_back();
+  if (span.lo || span.hi) kept.expr.guards.push_back(kir::Guard{region, -1, pieces, {span}});
+  for (size_t p : positions) {
+    if (p == last) continue;
+    removed.insert(p);
+    renamed[body[p].var.name] = kept.var.name;
+  }
+}
+
+int merge_once(kir::Block& body, bool same_param) {
   // key -> piece -> statement positions, in program order
   std::map<std::string, std::vector<std::vector<size_t>>> groups;
+  std::map<std::string, int> pieces_of;
   for (size_t i = 0; i < body.size(); ++i) {
     const kir::Stmt& s = body[i];
-    if (!is_guarded_cat_load(s)) continue;
+    if (!is_piece_load(s)) continue;
     const kir::Guard& cat = s.expr.guards.back();
-    auto& pieces = groups[merge_key(s)];
+    const std::string key = merge_key(s, same_param);
+    auto& pieces = groups[key];
     pieces.resize(static_cast<size_t>(cat.pieces));
+    pieces_of[key] = cat.pieces;
     pieces[static_cast<size_t>(cat.piece)].push_back(i);
   }
   std::set<size_t> removed;
   std::map<std::string, std::string> renamed;
   for (auto& [key, pieces] : groups) {
-    size_t common = SIZE_MAX;
-    for (const auto& positions : pieces) common = std::min(common, positions.size());
-    for (size_t j = 0; j < common; ++j) {
-      // The address chain from the last piece back: i < end_k ? offset_k : (...).
-      size_t last = 0;
-      for (const auto& positions : pieces) last = std::max(last, positions[j]);
-      kir::Index offset = body[pieces.back()[j]].expr.offset;
-      for (size_t k = pieces.size() - 1; k-- > 0;) {
-        const kir::Stmt& s = body[pieces[k][j]];
-        const kir::Bound& bound = s.expr.guards.back().bounds.at(0);
-        SEAM_ASSERT(bound.hi, "a cat piece before the last has an upper bound");
-        offset = kir::select_below(bound.index, *bound.hi, s.expr.offset, offset);
-      }
-      kir::Stmt& kept = body[last];
-      kept.expr.offset = offset;
-      kept.expr.guards.pop_back();
-      for (const auto& positions : pieces) {
-        if (positions[j] == last) continue;
-        removed.insert(positions[j]);
-        renamed[body[positions[j]].var.name] = kept.var.name;
+    size_t depth = 0;
+    for (const auto& positions : pieces) depth = std::max(depth, positions.size());
+    for (size_t j = 0; j < depth; ++j) {
+      // Every maximal run of consecutive pieces that have a j-th load.
+      for (size_t k = 0; k < pieces.size();) {
+        size_t end = k;
+        while (end < pieces.size() && pieces[end].size() > j) ++end;
+        if (end - k >= 2) {
+          std::vector<size_t> run;
+          for (size_t r = k; r < end; ++r) run.push_back(pieces[r][j]);
+          merge_run(body, run, same_param, pieces_of[key], removed, renamed);
+        }
+        k = end + 1;
       }
     }
   }
@@ -87,11 +126,18 @@ int merge_once(kir::Block& body) {
   return static_cast<int>(removed.size());
 }
 
+int merge_until_done(kir::Block& body, bool same_param) {
+  int total = 0;
+  for (int merged = merge_once(body, same_param); merged > 0; merged = merge_once(body, same_param))
+    total += merged;
+  return total;
+}
+
 }  // namespace
 
 int merge_guarded_loads(kir::Block& body) {
-  int total = 0;
-  for (int merged = merge_once(body); merged > 0; merged = merge_once(body)) total += merged;
+  int total = merge_until_done(body, /*same_param=*/true);
+  total += merge_until_done(body, /*same_param=*/false);
   return total;
 }
 

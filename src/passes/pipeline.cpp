@@ -6,6 +6,7 @@
 #include "passes/canonicalize_movement.h"
 #include "passes/cse.h"
 #include "passes/dead_code.h"
+#include "passes/pads_to_cat.h"
 #include "passes/rewrite.h"
 #include "passes/simplify_casts.h"
 #include "support/error.h"
@@ -20,6 +21,8 @@ const std::vector<PassInfo>& pass_pipeline() {
        canonicalize_movement},
       {"simplify_casts", "drop same-dtype casts and casts through an exact intermediate dtype",
        simplify_casts},
+      {"pads_to_cat", "a sum of zero pads with adjacent interiors becomes one cat (slice gradients)",
+       pads_to_cat},
       {"cse", "merge nodes with the same op, operands, attributes and type", eliminate_common_subexpressions},
       {"dead_code", "remove nodes no output depends on (inputs always stay)", eliminate_dead_code},
   };

@@ -8,7 +8,8 @@ std::string LaunchParams::to_string() const {
   return "block " + std::to_string(block_size) + ", chunks/thread " + std::to_string(chunks_per_thread) +
          ", grid " +
          (max_blocks_per_sm > 0 ? "<= " + std::to_string(max_blocks_per_sm) + " blocks/SM" : "uncapped") +
-         ", vectors <= " + std::to_string(max_vector_bytes) + " B" + (branch_free ? ", branch-free" : "");
+         ", vectors <= " + std::to_string(max_vector_bytes) + " B" + (branch_free ? ", branch-free" : "") +
+         (row_tile > 1 ? ", rows tiled by " + std::to_string(row_tile) : "");
 }
 
 LaunchParams choose_launch_params(int64_t total_chunks, const LaunchParams& defaults) {

@@ -14,6 +14,7 @@ struct LaunchParams {
   int max_blocks_per_sm = 0;  // grid cap per multiprocessor; 0: one block per block_size*chunks chunks
   int max_vector_bytes = 16;  // widest access; the alignment class of the input addresses bounds it
   bool branch_free = true;    // pad/cat pieces as guarded loads and selects (LoweringOptions::branch_free)
+  int row_tile = 32;          // rows per tile of the chunk order (LoweringOptions::row_tile; 0: row-major)
   int sm_count = 132;         // multiprocessors of the target (an H200 by default; the CUDA backend sets it)
 
   std::string to_string() const;  // "block 256, chunks/thread 2, grid uncapped, vectors <= 16 B"

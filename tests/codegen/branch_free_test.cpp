@@ -84,8 +84,8 @@ TEST(BranchFree, ThreePieceCatMergesPerInput) {
   Value z = b.cat({b.slice_axis(x, 1, 32, 48), b.neg(b.slice_axis(x, 1, 0, 16)), b.mul(y, y)}, 1);
   Counts c = lower_and_check(b.finish({z}), true);
   EXPECT_EQ(c.branches, 0);
-  EXPECT_EQ(c.loads, 3);  // x in pieces 0 and 1 (guarded: piece 2 reads y), y in piece 2
-  EXPECT_EQ(c.guarded_loads, 3);
+  EXPECT_EQ(c.loads, 2);  // x in pieces 0 and 1 merged (guarded to them), y in piece 2 (guarded)
+  EXPECT_EQ(c.guarded_loads, 2);
 }
 
 // Partial rotary (phi-2): cat(rotate(x[..., :n]), x[..., n:]) nests a cat in a cat; the inner pieces
@@ -101,6 +101,19 @@ TEST(BranchFree, NestedCatsMergeInnermostFirst) {
   EXPECT_EQ(counts.branches, 0);
   EXPECT_EQ(counts.loads, 3);  // x (merged with the tail), c and the partner (guarded to the rotary part)
   EXPECT_EQ(counts.guarded_loads, 2);
+}
+
+// Pieces reading different inputs share one load through a selected pointer (RoPE backward's q/k/v).
+TEST(BranchFree, PiecesOfDifferentInputsShareALoad) {
+  Builder b("qkv");
+  Value q = b.input(Type::tensor(BFloat16, {4, 2, 16}));
+  Value k = b.input(Type::tensor(BFloat16, {4, 1, 16}));
+  Value v = b.input(Type::tensor(BFloat16, {4, 1, 16}));
+  Value y = b.cat({b.neg(q), k, v}, 1);
+  Counts c = lower_and_check(b.finish({y}), true);
+  EXPECT_EQ(c.branches, 0);
+  EXPECT_EQ(c.loads, 1);
+  EXPECT_EQ(c.guarded_loads, 0);
 }
 
 // Pads read nothing outside the input: their loads are guarded, the padding value selected.

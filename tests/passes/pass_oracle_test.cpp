@@ -107,7 +107,7 @@ class PatternFusion {
     const int rank = t.rank();
     const int64_t axis = rank > 0 ? uniform(0, rank - 1) : 0;
     const int64_t extent = rank > 0 ? t.shape[static_cast<size_t>(axis)] : 0;
-    switch (uniform(0, 11)) {
+    switch (uniform(0, 12)) {
       case 0: return b_.cast(x, pick_dtype());
       case 1: return b_.cast(b_.cast(x, pick_dtype()), chance(0.5) ? t.dtype : pick_dtype());
       case 2: {  // an exact copy of an existing node
@@ -163,6 +163,18 @@ class PatternFusion {
         }
       }
       case 10: return b_.neg(x);
+      case 11: {  // the gradient of two slices: zero pads with adjacent interiors, summed (pads_to_cat)
+        if (rank == 0 || extent < 2) return b_.neg(x);
+        const int64_t cut = uniform(1, extent - 1);
+        std::vector<int64_t> none(static_cast<size_t>(rank), 0), low = none, high = none;
+        high[static_cast<size_t>(axis)] = extent - cut;
+        Value first = b_.pad(b_.neg(b_.slice_axis(x, axis, 0, cut)), none, high, Number::of_int(0));
+        low[static_cast<size_t>(axis)] = cut;
+        Value second = b_.pad(b_.slice_axis(x, axis, cut, extent), low, none, Number::of_int(0));
+        if (chance(0.4)) return chance(0.5) ? b_.add(first, second) : b_.add(second, first);
+        Value m = chance(0.5) ? x : b_.neg(x);
+        return chance(0.5) ? b_.add(b_.add(m, first), second) : b_.add(second, b_.add(first, m));
+      }
       default: {
         Value y = values_[index(values_.size())];
         return b_.add(x, y);

@@ -23,8 +23,10 @@ TEST(LaunchParams, PrintsEveryField) {
   LaunchParams p;
   p.max_blocks_per_sm = 8;
   p.max_vector_bytes = 4;
-  EXPECT_EQ(p.to_string(), "block 256, chunks/thread 2, grid <= 8 blocks/SM, vectors <= 4 B, branch-free");
+  EXPECT_EQ(p.to_string(),
+            "block 256, chunks/thread 2, grid <= 8 blocks/SM, vectors <= 4 B, branch-free, rows tiled by 32");
   p.branch_free = false;
+  p.row_tile = 0;
   EXPECT_EQ(p.to_string(), "block 256, chunks/thread 2, grid <= 8 blocks/SM, vectors <= 4 B");
 }
 
