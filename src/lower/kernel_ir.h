@@ -138,9 +138,10 @@ struct Stmt {
 struct OutputProgram {
   int param;  // the output parameter written
   int64_t numel;
-  int lanes;          // elements per chunk (vector width)
-  int64_t chunks;     // numel / lanes
-  std::string chunk;  // name of the chunk-index variable the body reads
+  int lanes;             // elements per chunk (vector width)
+  int64_t chunks;        // numel / lanes
+  std::string chunk;     // name of the chunk-index variable the body reads
+  int64_t row_tile = 1;  // > 1: chunks run in the row-tiled order (LoweringOptions::row_tile)
   Block body;
 };
 

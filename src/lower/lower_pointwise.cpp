@@ -20,9 +20,11 @@ class OutputLowering : public ExpressionEmitter {
   using ExpressionEmitter::ExpressionEmitter;
 
   // Emits the program computing output `o` into `body`.
-  void lower(int o, const std::string& chunk, kir::Block& body, const LoweringOptions& options) {
+  void lower(int o, const std::string& chunk, kir::Block& body, const LoweringOptions& options,
+             int64_t& tile_used) {
     branch_free_ = options.branch_free;
     row_tile_ = options.row_tile;
+    row_tile_min_bytes_ = options.row_tile_min_bytes;
     const FusionOutput& out = fusion_.outputs()[static_cast<size_t>(o)];
     const Type& type = fusion_.type(out.value);
     if (type.numel() == 0) return;  // no chunks: nothing to compute
@@ -34,7 +36,8 @@ class OutputLowering : public ExpressionEmitter {
     // Chunk c enumerates `dims`, the last fastest; each adds coordinate * factor to its axis's index.
     std::vector<Dim> dims;  // none for a rank-0 output: its one chunk has no indices
     const size_t last = shape.empty() ? 0 : shape.size() - 1;
-    const int64_t tile = row_tile(shape);
+    const int64_t tile = row_tile(type);
+    tile_used = tile;
     if (!shape.empty()) {
       if (tile > 1) dims.push_back({last - 1, shape[last - 1] / tile, tile});
       for (size_t d = 0; d < last; ++d) dims.push_back({d, d + 1 == last && tile > 1 ? tile : shape[d], 1});
@@ -88,19 +91,23 @@ class OutputLowering : public ExpressionEmitter {
   // The tile of the second-innermost axis ("rows") whose index becomes the outermost of the chunk order,
   // or 1: with [B, H, T, D] chunks then run over [T / tile, B, H, tile, D], so every head of a position
   // runs close in time and a position's broadcast inputs (RoPE's cos/sin) and expanded sources (GQA's k/v)
-  // are read while still in L2 (bench/RESULTS.md: without it, large T fell to 54-72% of the floor).
-  int64_t row_tile(const Shape& shape) const {
+  // are read while still in L2. Only for slabs (rows x innermost, one [b, h]) of at least
+  // row_tile_min_bytes: below, row-major order keeps them in L2 anyway and measured a few points faster
+  // (bench/RESULTS.md: RoPE at T = 32768 went from 54-72% to 87-94% of the floor; at T = 4096, -2 points).
+  int64_t row_tile(const Type& type) const {
+    const Shape& shape = type.shape;
     if (row_tile_ <= 1 || shape.size() < 3) return 1;
     int64_t outer = 1;
     for (size_t d = 0; d + 2 < shape.size(); ++d) outer *= shape[d];
     const int64_t rows = shape[shape.size() - 2];
-    if (outer <= 1) return 1;
+    const int64_t slab_bytes = rows * shape.back() * dtype_size(type.dtype);
+    if (outer <= 1 || slab_bytes < row_tile_min_bytes_) return 1;
     for (int64_t t = row_tile_; t > 1; t /= 2)
       if (rows % t == 0 && rows / t >= 2) return t;
     return 1;
   }
 
-  int64_t row_tile_ = 0;
+  int64_t row_tile_ = 0, row_tile_min_bytes_ = 0;
 
   // Moves the index arithmetic and the loads of a chunk (guarded ones included) to its start, keeping
   // their order, so that every load is in flight before the first use of any of them; loads inside pad/cat
@@ -149,7 +156,7 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
       int saved = counter;
       try {
         OutputLowering lowering(fusion, kernel, input_param, lanes, counter);
-        lowering.lower(static_cast<int>(o), program.chunk, program.body, options);
+        lowering.lower(static_cast<int>(o), program.chunk, program.body, options, program.row_tile);
         break;
       } catch (const NotVectorizable&) {
         SEAM_ASSERT(lanes > 1, "scalar lowering cannot fail to vectorize");

@@ -17,7 +17,8 @@ struct LoweringOptions {
   std::string kernel_name = "seam_kernel";
   int max_vector_bytes = 16;  // widest access per thread per output (16: 128-bit loads and stores)
   bool branch_free = true;    // pad and cat pieces as guarded loads and selects, not branches
-  int row_tile = 32;          // chunk order tiles the second-innermost axis by this (0: row-major)
+  int row_tile = 32;          // chunk order tiles the second-innermost axis by this (0: row-major) ...
+  int64_t row_tile_min_bytes = 4 << 20;  // ... when one slab of it (rows x innermost) has this many bytes
 };
 
 // `fusion` is one kernel: its inputs are the buffers and scalars the kernel reads, its outputs the buffers

@@ -30,21 +30,19 @@ struct Case {
 };
 
 void check_random_fusions(uint64_t first_seed, int count, RandomFusionOptions options,
-                          bool branch_free = true) {
+                          LoweringOptions lowering = {}) {
   std::vector<Case> cases;
   std::vector<std::string> sources;
   for (int k = 0; k < count; ++k) {
     uint64_t seed = first_seed + static_cast<uint64_t>(k);
     Fusion fusion = random_fusion(seed, options);
-    LoweringOptions lowering;
     lowering.kernel_name = "kernel_" + std::to_string(seed);
-    lowering.branch_free = branch_free;
     kir::Kernel kernel = lower_pointwise(fusion, lowering);
     sources.push_back(print_host_kernel(kernel));
     cases.push_back({std::move(fusion), std::move(kernel)});
   }
   auto module = compile_host_kernels(sources);
-  int vectorized = 0;
+  int vectorized = 0, tiled = 0;
   for (Case& c : cases) {
     const uint64_t seed = std::stoull(c.kernel.name.substr(7));
     std::vector<HostTensor> inputs = random_inputs(c.fusion, seed * 7 + 1);
@@ -52,7 +50,7 @@ void check_random_fusions(uint64_t first_seed, int count, RandomFusionOptions op
     std::vector<Type> types;
     for (const FusionOutput& o : c.fusion.outputs()) types.push_back(c.fusion.type(o.value));
     std::vector<HostTensor> actual = run_host_kernel(*module, c.kernel, inputs, types);
-    for (const kir::OutputProgram& p : c.kernel.outputs) vectorized += p.lanes > 1;
+    for (const kir::OutputProgram& p : c.kernel.outputs) vectorized += p.lanes > 1, tiled += p.row_tile > 1;
     for (size_t o = 0; o < actual.size(); ++o) {
       Comparison cmp = compare_tensors(actual[o], expected[o], codegen_tolerance(types[o].dtype));
       EXPECT_TRUE(cmp.ok) << "seed " << seed << " output " << o << ": " << cmp.message << "\n"
@@ -62,6 +60,9 @@ void check_random_fusions(uint64_t first_seed, int count, RandomFusionOptions op
   }
   if (options.max_extent >= 8) {
     EXPECT_GT(vectorized, count / 4) << "vector paths barely exercised";
+  }
+  if (lowering.row_tile > 1 && lowering.row_tile_min_bytes == 0) {
+    EXPECT_GT(tiled, count / 4) << "the tiled order barely exercised";
   }
 }
 
@@ -91,7 +92,20 @@ TEST(HostCodegen, RandomFusionsWithBranchyPiecesMatchInterpreter) {
   RandomFusionOptions o = pointwise_options();
   o.max_extent = 16;
   o.zero_extent_probability = 0;
-  check_random_fusions(7000, 100, o, /*branch_free=*/false);
+  LoweringOptions branchy;
+  branchy.branch_free = false;
+  check_random_fusions(7000, 100, o, branchy);
+}
+
+// The row-tiled chunk order (LoweringOptions::row_tile), forced on every output of rank >= 3.
+TEST(HostCodegen, RandomFusionsWithTiledRowsMatchInterpreter) {
+  RandomFusionOptions o = pointwise_options();
+  o.max_extent = 16;
+  o.zero_extent_probability = 0;
+  LoweringOptions tiled;
+  tiled.row_tile = 2;
+  tiled.row_tile_min_bytes = 0;
+  check_random_fusions(8000, 100, o, tiled);
 }
 
 }  // namespace
