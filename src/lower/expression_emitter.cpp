@@ -441,8 +441,55 @@ kir::Var ExpressionEmitter::emit_reshape(Value x, const Shape& in, const Shape& 
   return emit(x, next);
 }
 
-kir::Var ExpressionEmitter::emit_reduction(Value v, const Node& node, const AxisIndex&) {
-  throw Error(detail::concat("a pointwise kernel cannot contain '", node.info().keyword, "' (%", v.id, ")"));
+// A small reduction computed where it is read (schedule/pointwise_scheduler.h): the operand at every
+// reduced coordinate, combined in row-major order of the reduced axes, in f32 for half types.
+kir::Var ExpressionEmitter::emit_reduction(Value v, const Node& node, const AxisIndex& idx) {
+  const Shape& in = fusion_.type(node.operands[0]).shape;
+  const auto& axes = node.attrs.get_ints("axes");
+  const bool keepdim = node.attrs.get_bool("keepdim");
+  auto reduced = [&](size_t d) {
+    return std::find(axes.begin(), axes.end(), static_cast<int64_t>(d)) != axes.end();
+  };
+  int64_t count = 1;
+  for (int64_t a : axes) count *= in[static_cast<size_t>(a)];
+  SEAM_CHECK(count >= 1 && count <= kMaxUnrolledReduction, "reduction %", v.id, " over ", count,
+             " elements is too large to compute inside a pointwise kernel");
+  DType compute = node.type.dtype;
+  if (compute == DType::BFloat16 || compute == DType::Float16) compute = DType::Float32;
+  const OpKind combine = node.op == OpKind::Sum   ? OpKind::Add
+                         : node.op == OpKind::Max ? OpKind::Maximum
+                                                  : OpKind::Minimum;
+  kir::Var acc;
+  for (int64_t r = 0; r < count; ++r) {
+    // The operand's index: the output's indices on kept axes, r's row-major coordinates on reduced ones.
+    AxisIndex at;
+    at.index.assign(in.size(), kir::constant(0));
+    int64_t rest = r;
+    for (size_t d = in.size(); d-- > 0;) {
+      if (!reduced(d)) continue;
+      at.index[d] = kir::constant(rest % in[d]);
+      rest /= in[d];
+    }
+    size_t o = 0;
+    for (size_t d = 0; d < in.size(); ++d) {
+      if (reduced(d)) {
+        o += keepdim ? 1 : 0;
+        continue;
+      }
+      if (static_cast<int>(o) == idx.lane_axis) at.lane_axis = static_cast<int>(d);
+      at.index[d] = idx.index[o++];
+    }
+    kir::Var x = convert(emit(node.operands[0], at), compute);
+    if (r == 0) {
+      acc = x;
+      continue;
+    }
+    kir::Expr e{kir::Expr::Kind::Call};
+    e.op = combine;
+    e.args = {acc, x};
+    acc = define(compute, std::max(acc.lanes, x.lanes), std::move(e));
+  }
+  return convert(acc, node.type.dtype);
 }
 
 }  // namespace seam

@@ -60,8 +60,10 @@ class ExpressionEmitter {
   kir::Var widen(kir::Var v, int lanes);
   kir::Var emit_cat(const Node& node, const AxisIndex& idx);
   kir::Var emit_reshape(Value x, const Shape& in, const Shape& out, const AxisIndex& idx);
-  // A reduction read at `idx`. Here: an error, since a pointwise kernel cannot contain one.
+  // A reduction read at `idx`. Here: inlined, unrolled over its reduced elements (small reductions only;
+  // row kernels override this with their block-wide reductions).
   virtual kir::Var emit_reduction(Value v, const Node& node, const AxisIndex& idx);
+  static constexpr int64_t kMaxUnrolledReduction = 64;
 
   // Branch-free pieces: pad interiors and cat pieces are computed by every thread and combined with
   // selects, their loads guarded (kir::Guard) instead of placed in branches, so that a warp whose lanes

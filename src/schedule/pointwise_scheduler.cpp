@@ -8,9 +8,21 @@ bool is_pointwise_kernel_op(OpKind op) {
   return c != OpCategory::Reduction && c != OpCategory::Opaque;
 }
 
-bool can_schedule_pointwise(const Fusion& fusion, GroupNodes group) {
-  for (int32_t id : group)
-    if (!is_pointwise_kernel_op(fusion.node(Value{id}).op)) return false;
+bool is_inlinable_reduction(const Node& node, const Fusion& fusion, int64_t limit) {
+  if (node.op != OpKind::Sum && node.op != OpKind::Max && node.op != OpKind::Min) return false;
+  const Shape& in = fusion.type(node.operands[0]).shape;
+  int64_t count = 1;
+  for (int64_t axis : node.attrs.get_ints("axes")) count *= in[static_cast<size_t>(axis)];
+  return count >= 1 && count <= limit;
+}
+
+bool can_schedule_pointwise(const Fusion& fusion, GroupNodes group, const ScheduleLimits& limits) {
+  for (int32_t id : group) {
+    const Node& node = fusion.node(Value{id});
+    if (!is_pointwise_kernel_op(node.op) &&
+        !is_inlinable_reduction(node, fusion, limits.max_inlined_reduction))
+      return false;
+  }
   return true;
 }
 

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "ir/fusion.h"
+#include "schedule/pointwise_scheduler.h"
 #include "schedule/scheduler_kind.h"
 
 namespace seam {
@@ -15,9 +16,11 @@ std::span<const SchedulerKind> scheduler_order();
 
 // The predicate of `kind` (schedule/<kind>_scheduler.h). `group` must be ascending node ids of `fusion`;
 // fusion inputs in it are rejected by every kind.
-bool can_schedule(SchedulerKind kind, const Fusion& fusion, GroupNodes group);
+bool can_schedule(SchedulerKind kind, const Fusion& fusion, GroupNodes group,
+                  const ScheduleLimits& limits = {});
 
 // The first kind in scheduler_order() that accepts `group`, or nullopt when none does.
-std::optional<SchedulerKind> choose_scheduler(const Fusion& fusion, GroupNodes group);
+std::optional<SchedulerKind> choose_scheduler(const Fusion& fusion, GroupNodes group,
+                                              const ScheduleLimits& limits = {});
 
 }  // namespace seam

@@ -17,7 +17,8 @@ void sort_unique(std::vector<int32_t>& v) {
 
 }  // namespace
 
-SegmentGraph::SegmentGraph(const Fusion& fusion, const SegmentRules& rules) : fusion_(&fusion) {
+SegmentGraph::SegmentGraph(const Fusion& fusion, const SegmentRules& rules)
+    : fusion_(&fusion), limits_(rules.limits) {
   const int n = fusion.num_nodes();
   duplicated_ = rules.duplicate_cheap_ops ? mark_cheap_ops(fusion) : std::vector<bool>(n, false);
   local_of_.assign(n, -1);
@@ -101,7 +102,7 @@ SegmentGraph::SegmentGraph(const Fusion& fusion, const SegmentRules& rules) : fu
   for (int u = 0; u < m; ++u) {
     int32_t id = owned_[u];
     for (SchedulerKind kind : scheduler_order())
-      if (can_schedule(kind, fusion, GroupNodes(&id, 1))) alone_[u] |= uint8_t(1u << int(kind));
+      if (can_schedule(kind, fusion, GroupNodes(&id, 1), limits_)) alone_[u] |= uint8_t(1u << int(kind));
   }
 }
 
@@ -140,7 +141,7 @@ bool SegmentGraph::accepts(SchedulerKind kind, const NodeSet& set) const {
   if (!((entry >> k) & 1)) {
     ++predicate_calls_;
     std::vector<int32_t> ids = node_ids(set);
-    bool ok = can_schedule(kind, *fusion_, ids);
+    bool ok = can_schedule(kind, *fusion_, ids, limits_);
     entry = static_cast<uint16_t>(entry | (1u << k) | (ok ? (1u << (8 + k)) : 0u));
   }
   return (entry >> (8 + k)) & 1;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ir/fusion.h"
+#include "schedule/pointwise_scheduler.h"
 #include "schedule/scheduler_kind.h"
 #include "schedule/view.h"
 #include "segment/node_set.h"
@@ -27,6 +28,9 @@ struct SegmentRules {
   // Pairs of node ids that must land in different groups. Both must be owned nodes (not inputs, not
   // duplicated cheap ops); a pair naming anything else is a seam::Error.
   std::vector<std::pair<int32_t, int32_t>> must_cut;
+  // What the scheduler predicates may accept (small reductions inlined into pointwise kernels, ...).
+  // SegmentedFusion's check uses the defaults, so limits must not exceed them.
+  ScheduleLimits limits;
 };
 
 class SegmentGraph {
@@ -81,6 +85,7 @@ class SegmentGraph {
 
  private:
   const Fusion* fusion_;
+  ScheduleLimits limits_;
   std::vector<int32_t> owned_;
   std::vector<int> local_of_;
   std::vector<bool> duplicated_;

@@ -40,10 +40,13 @@ void expect_outputs_match(const Fusion& fusion, const std::vector<HostTensor>& a
   }
 }
 
-std::unique_ptr<Executable> compile_host(const Fusion& fusion) {
+// These tests are about row kernels: small reductions stay reductions (not inlined into pointwise
+// kernels) unless a test asks for the default limits.
+std::unique_ptr<Executable> compile_host(const Fusion& fusion, bool inline_small_reductions = false) {
   ExecutableOptions options;
   options.backend = Backend::Host;
   options.poison_outputs = true;
+  if (!inline_small_reductions) options.segment.rules.limits.max_inlined_reduction = 0;
   return Executable::compile(fusion, options);
 }
 
@@ -256,6 +259,44 @@ TEST(ReductionExecutable, MatmulGroupsRunAsLibraryStepsOnTheHost) {
   auto exe = run_and_check(fusion, {});
   ASSERT_EQ(exe->steps().size(), 1u);
   EXPECT_TRUE(exe->steps()[0].library);
+}
+
+// With the default limits, reductions over a few elements are computed inside pointwise kernels.
+TEST(ReductionExecutable, RandomFusionsWithInlinedSmallReductions) {
+  RandomFusionOptions options;
+  options.reductions = true;
+  options.opaque = false;
+  options.max_extent = 4;
+  int inlined = 0;
+  for (uint64_t seed = 300; seed < 360; ++seed) {
+    Fusion fusion = random_fusion(seed, options);
+    auto exe = compile_host(fusion, /*inline_small_reductions=*/true);
+    for (const CompiledStep& step : exe->steps())
+      for (int32_t id : exe->segmented().groups[step.group].nodes)
+        inlined += !step.kernel.rows &&
+                   op_info(exe->segmented().fusion.node(Value{id}).op).category == OpCategory::Reduction;
+    std::vector<HostTensor> inputs = random_inputs(fusion, seed * 13 + 1);
+    expect_outputs_match(fusion, exe->run(inputs), interpret(fusion, inputs),
+                         "\nseed " + std::to_string(seed) + "\n" + print_fusion(fusion));
+  }
+  EXPECT_GT(inlined, 20);
+}
+
+// GQA RoPE backward (thunder): the sum over the qpk expanded copies is inlined, one pointwise kernel.
+TEST(ReductionExecutable, ThunderGqaRopeBackwardIsOnePointwiseKernel) {
+  RopeOptions options;
+  options.batch = 2;
+  options.seq_len = 3;
+  options.contract = RopeContract::Thunder;
+  options.direction = Direction::Backward;
+  Fusion fusion = build_rope(rope_config("W3"), options);
+  std::vector<HostTensor> inputs = random_inputs(fusion, 5);
+  auto exe = compile_host(fusion, /*inline_small_reductions=*/true);
+  EXPECT_EQ(exe->steps().size(), 1u);
+  EXPECT_EQ(row_kernels(*exe), 0);
+  std::vector<HostTensor> actual = exe->run(inputs), expected = interpret(fusion, inputs);
+  Comparison c = compare_tensors(actual[0], expected[0], default_tolerance(BFloat16));
+  EXPECT_TRUE(c.ok) << c.message;
 }
 
 TEST(ReductionExecutable, RandomFusionsWithReductions) {

@@ -25,10 +25,12 @@ namespace {
 
 bool quick() { return std::getenv("SEAM_GPU_QUICK") != nullptr; }
 
-ExecutableOptions cuda_options() {
+// inline_small_reductions false: reductions stay row kernels even over a few elements.
+ExecutableOptions cuda_options(bool inline_small_reductions = true) {
   ExecutableOptions options;
   options.backend = Backend::Cuda;
   options.poison_outputs = true;
+  if (!inline_small_reductions) options.segment.rules.limits.max_inlined_reduction = 0;
   return options;
 }
 
@@ -60,7 +62,7 @@ TEST(GpuSuite, RandomPointwiseFusions) {
     const uint64_t seed = 7000 + static_cast<uint64_t>(k);
     options.max_extent = k % 2 ? 16 : 4;
     Fusion fusion = random_fusion(seed, options);
-    auto exe = Executable::compile(fusion, cuda_options());
+    auto exe = Executable::compile(fusion, cuda_options(/*inline_small_reductions=*/k % 2 == 0));
     std::vector<HostTensor> inputs = random_inputs(fusion, seed * 31);
     check_outputs(fusion.name(), exe->run(inputs), interpret(fusion, inputs));
   }
@@ -109,7 +111,7 @@ TEST(GpuSuite, RandomReductionFusions) {
     const uint64_t seed = quick() && k == 0 ? 9114 : 9000 + static_cast<uint64_t>(k);
     options.max_extent = seed % 2 ? 16 : 4;
     Fusion fusion = random_fusion(seed, options);
-    auto exe = Executable::compile(fusion, cuda_options());
+    auto exe = Executable::compile(fusion, cuda_options(/*inline_small_reductions=*/k % 2 == 0));
     std::vector<HostTensor> inputs = random_inputs(fusion, seed * 31);
     check_outputs(fusion.name(), exe->run(inputs), interpret(fusion, inputs));
   }
@@ -126,7 +128,7 @@ TEST(GpuSuite, ReductionLayouts) {
       Value x = b.input(Type::tensor(dtype, shape), "x");
       Fusion fusion =
           b.finish({b.sum(x, axes, true), b.reduce(OpKind::Max, x, axes), b.reduce(OpKind::Min, x, axes)});
-      auto exe = Executable::compile(fusion, cuda_options());
+      auto exe = Executable::compile(fusion, cuda_options(/*inline_small_reductions=*/false));
       std::vector<HostTensor> inputs = fast_random_inputs(fusion, 5);
       std::vector<HostTensor> actual = exe->run(inputs), expected = interpret(fusion, inputs);
       for (size_t o = 0; o < actual.size(); ++o) {

@@ -60,7 +60,13 @@ TEST(Schedulers, KindsAcceptTheirShapes) {
   Value mm = b.matmul(normed, w);     // %7
   Value m2 = b.matmul(x, w);          // %8
   Fusion f = b.finish({normed, other, mm, m2});
-  auto accepts = [&](SchedulerKind k, std::vector<int32_t> g) { return can_schedule(k, f, g); };
+  const ScheduleLimits no_inlining{0};  // the row-kernel kinds below, without small-reduction inlining
+  auto accepts = [&](SchedulerKind k, std::vector<int32_t> g) { return can_schedule(k, f, g, no_inlining); };
+  // With the default limits a sum over 8 elements is inlined into a pointwise kernel; over 9 it is not.
+  EXPECT_TRUE(
+      can_schedule(SchedulerKind::Pointwise, f, std::vector<int32_t>{sq.id, ss.id, back.id, normed.id}));
+  EXPECT_FALSE(
+      can_schedule(SchedulerKind::Pointwise, f, std::vector<int32_t>{sq.id, ss.id}, ScheduleLimits{7}));
   EXPECT_TRUE(accepts(SchedulerKind::Pointwise, {sq.id, back.id, normed.id}));
   EXPECT_FALSE(accepts(SchedulerKind::Pointwise, {sq.id, ss.id}));
   EXPECT_TRUE(accepts(SchedulerKind::Reduction, {sq.id, ss.id}));
@@ -71,7 +77,7 @@ TEST(Schedulers, KindsAcceptTheirShapes) {
   EXPECT_TRUE(accepts(SchedulerKind::Matmul, {mm.id}));
   EXPECT_FALSE(accepts(SchedulerKind::Matmul, {mm.id, m2.id}));
   EXPECT_FALSE(accepts(SchedulerKind::Matmul, {normed.id}));
-  EXPECT_EQ(choose_scheduler(f, std::vector<int32_t>{sq.id, ss.id, back.id, normed.id}),
+  EXPECT_EQ(choose_scheduler(f, std::vector<int32_t>{sq.id, ss.id, back.id, normed.id}, no_inlining),
             SchedulerKind::Normalization);
   EXPECT_EQ(choose_scheduler(f, std::vector<int32_t>{x.id}), std::nullopt);  // inputs belong to no kernel
   EXPECT_THROW(can_schedule(SchedulerKind::Pointwise, f, std::vector<int32_t>{99}), Error);

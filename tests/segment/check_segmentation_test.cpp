@@ -18,6 +18,7 @@ SegmentedFusion two_groups() {
   Value y = b.mul(a, b.expand(r, {4, 8}));
   Value z = b.matmul(y, b.permute(y, {1, 0}));
   SegmentOptions o;
+  o.rules.limits.max_inlined_reduction = 0;  // keep the normalization a row kernel
   return segment_fusion(b.finish({z}), o);
 }
 
