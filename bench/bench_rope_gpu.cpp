@@ -177,41 +177,56 @@ struct RowResult {
   int kernels = 0;
   std::string lanes;
   double floor_mb = 0, floor_us = 0, seam_us = 0, wall_us = 0, enqueue_us = 0, compile_ms = 0;
+  double copy_us = 0;  // a device-to-device copy moving the floor's bytes (read + write), same run
 };
+
+// GPU time of cuMemcpyDtoDAsync moving `bytes` in total (half read, half written): what the copy engine
+// reaches at this size, ramp-up and tail included, measured next to seam's kernel.
+double same_size_copy_us(double bytes, int iterations) {
+  static CachingDeviceAllocator& allocator = *new CachingDeviceAllocator(cuda_driver_backend());  // to exit
+  const size_t half = static_cast<size_t>(bytes / 2) & ~size_t{255};
+  DeviceBuffer src(allocator, half), dst(allocator, half);
+  Stream stream;
+  Timing t = time_launches(
+      [&](CUstream s) {
+        check_cuda(driver().memcpy_dtod_async(dst.get(), src.get(), half, s), "cuMemcpyDtoDAsync");
+      },
+      stream.get(), iterations, 3);
+  return t.median_ms * 1e3;
+}
 
 void print_header(bool json) {
   if (json) return;
   std::printf(
-      "| workload | contract | dir | bs | T | kernels | lanes | floor MB | floor us | seam us | %% of floor "
-      "| "
-      "TB/s | wall us | enqueue us | compile ms |\n"
-      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "%s\n%s\n",
+      "| workload | contract | dir | bs | T | kernels | lanes | floor MB | floor us | seam us | % of floor | "
+      "TB/s | copy us | % of copy | wall us | enqueue us | compile ms |",
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 }
 
 void print_row(const RopeRow& row, const RowResult& r, bool json, bool flushed) {
   const double pct = r.seam_us > 0 ? 100.0 * r.floor_us / r.seam_us : 0;
+  const double of_copy = r.seam_us > 0 ? 100.0 * r.copy_us / r.seam_us : 0;
   const double tbps = r.seam_us > 0 ? r.floor_mb * 1e6 / (r.seam_us * 1e-6) / 1e12 : 0;
   const std::string contract(contract_name(row.options.contract));
   const char* dir = row.backward() ? "bwd" : "fwd";
+  const long long bs = row.options.batch, T = row.options.seq_len;
   if (json) {
     std::printf(
-        "{\"workload\": \"%s\", \"config\": \"%s\", \"contract\": \"%s\", \"direction\": \"%s\", \"bs\": "
-        "%lld, "
-        "\"T\": %lld, \"kernels\": %d, \"lanes\": \"%s\", \"floor_mb\": %.3f, \"floor_us\": %.3f, "
-        "\"seam_us\": %.3f, \"pct_floor\": %.2f, \"wall_us\": %.3f, \"enqueue_us\": %.3f, \"compile_ms\": "
-        "%.3f, "
-        "\"l2_flushed\": %s}\n",
-        row.id().c_str(), row.config->name.c_str(), contract.c_str(), dir,
-        static_cast<long long>(row.options.batch), static_cast<long long>(row.options.seq_len), r.kernels,
-        r.lanes.c_str(), r.floor_mb, r.floor_us, r.seam_us, pct, r.wall_us, r.enqueue_us, r.compile_ms,
+        "{\"workload\": \"%s\", \"config\": \"%s\", \"contract\": \"%s\", \"direction\": \"%s\", "
+        "\"bs\": %lld, \"T\": %lld, \"kernels\": %d, \"lanes\": \"%s\", \"floor_mb\": %.3f, "
+        "\"floor_us\": %.3f, \"seam_us\": %.3f, \"pct_floor\": %.2f, \"copy_us\": %.3f, \"wall_us\": %.3f, "
+        "\"enqueue_us\": %.3f, \"compile_ms\": %.3f, \"l2_flushed\": %s}\n",
+        row.id().c_str(), row.config->name.c_str(), contract.c_str(), dir, bs, T, r.kernels, r.lanes.c_str(),
+        r.floor_mb, r.floor_us, r.seam_us, pct, r.copy_us, r.wall_us, r.enqueue_us, r.compile_ms,
         flushed ? "true" : "false");
   } else {
     std::printf(
-        "| %s | %s | %s | %lld | %lld | %d | %s | %.1f | %.1f | %.1f | %.0f%% | %.2f | %.1f | %.1f | %.0f "
-        "|\n",
-        row.label().c_str(), contract.c_str(), dir, static_cast<long long>(row.options.batch),
-        static_cast<long long>(row.options.seq_len), r.kernels, r.lanes.c_str(), r.floor_mb, r.floor_us,
-        r.seam_us, pct, tbps, r.wall_us, r.enqueue_us, r.compile_ms);
+        "| %s | %s | %s | %lld | %lld | %d | %s | %.1f | %.1f | %.1f | %.0f%% | %.2f | %.1f | %.0f%% | %.1f "
+        "| "
+        "%.1f | %.0f |\n",
+        row.label().c_str(), contract.c_str(), dir, bs, T, r.kernels, r.lanes.c_str(), r.floor_mb, r.floor_us,
+        r.seam_us, pct, tbps, r.copy_us, of_copy, r.wall_us, r.enqueue_us, r.compile_ms);
   }
   std::fflush(stdout);
 }
@@ -249,6 +264,7 @@ void run_row(const RopeRow& row, const Args& args, double rate) {
   r.floor_us = floor_bytes(row) / rate * 1e6;
   if (!args.compile_only) {
     r.seam_us = exe->time_gpu(sets, args.iterations, args.flush_l2).median_ms * 1e3;
+    r.copy_us = same_size_copy_us(floor_bytes(row), args.iterations);
     HostCost cost = host_cost(*exe, device_inputs, args.iterations);
     r.wall_us = cost.wall_us;
     r.enqueue_us = cost.enqueue_us;
