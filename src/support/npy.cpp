@@ -227,18 +227,16 @@ std::vector<std::byte> format_npy(const NpyArray& array) {
   }
   std::string header = dict + std::string(header_length - dict.size() - 1, ' ') + "\n";
 
-  std::vector<std::byte> bytes;
-  auto append = [&](const void* p, size_t n) {
-    const std::byte* b = static_cast<const std::byte*>(p);
-    bytes.insert(bytes.end(), b, b + n);
-  };
-  append(kMagic, kMagicSize);
-  bytes.push_back(static_cast<std::byte>(major));
-  bytes.push_back(std::byte{0});
+  // Magic, version, header length (little-endian), header, data: sized once, then copied in.
+  std::string prefix(kMagic, kMagicSize);
+  prefix += static_cast<char>(major);
+  prefix += '\0';
   for (int i = 0; i < (major == 1 ? 2 : 4); ++i)
-    bytes.push_back(static_cast<std::byte>(header_length >> (8 * i)));
-  append(header.data(), header.size());
-  append(array.data.data(), array.data.size());
+    prefix += static_cast<char>((header_length >> (8 * i)) & 0xFF);
+  prefix += header;
+  std::vector<std::byte> bytes(prefix.size() + array.data.size());
+  std::memcpy(bytes.data(), prefix.data(), prefix.size());
+  if (!array.data.empty()) std::memcpy(bytes.data() + prefix.size(), array.data.data(), array.data.size());
   return bytes;
 }
 
