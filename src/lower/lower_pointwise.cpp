@@ -78,11 +78,22 @@ class OutputLowering : public ExpressionEmitter {
       store.source = wide;
     }
     body.push_back(std::move(store));
-    if (branch_free_) merge_guarded_loads(body);
-    hoist_loads(body);
+    tidy(body);
   }
 
  private:
+  // Merges sibling-piece loads and hoists loads, in this block and in the branches inside it (cats and
+  // pads on outer axes stay branches; their pieces may hold branch-free cats of their own).
+  void tidy(kir::Block& block) {
+    if (branch_free_) merge_guarded_loads(block);
+    hoist_loads(block);
+    for (kir::Stmt& s : block) {
+      if (s.kind != kir::Stmt::Kind::If) continue;
+      tidy(s.then_block);
+      tidy(s.else_block);
+    }
+  }
+
   struct Dim {
     size_t axis;
     int64_t extent, factor;

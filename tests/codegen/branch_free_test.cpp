@@ -103,16 +103,29 @@ TEST(BranchFree, NestedCatsMergeInnermostFirst) {
   EXPECT_EQ(counts.guarded_loads, 2);
 }
 
-// Pieces reading different inputs share one load through a selected pointer (RoPE backward's q/k/v).
+// Pieces reading different inputs share one load through a selected pointer.
 TEST(BranchFree, PiecesOfDifferentInputsShareALoad) {
   Builder b("qkv");
-  Value q = b.input(Type::tensor(BFloat16, {4, 2, 16}));
-  Value k = b.input(Type::tensor(BFloat16, {4, 1, 16}));
-  Value v = b.input(Type::tensor(BFloat16, {4, 1, 16}));
+  Value q = b.input(Type::tensor(BFloat16, {4, 16}));
+  Value k = b.input(Type::tensor(BFloat16, {4, 8}));
+  Value v = b.input(Type::tensor(BFloat16, {4, 8}));
   Value y = b.cat({b.neg(q), k, v}, 1);
   Counts c = lower_and_check(b.finish({y}), true);
   EXPECT_EQ(c.branches, 0);
   EXPECT_EQ(c.loads, 1);
+  EXPECT_EQ(c.guarded_loads, 0);
+}
+
+// A cat on an outer axis is long runs of chunks per piece: a branch, uniform across most warps, so
+// each thread does one piece's work (RoPE backward's q, k and v parts of dqkv).
+TEST(BranchFree, CatOnAnOuterAxisStaysABranch) {
+  Builder b("outer");
+  Value q = b.input(Type::tensor(BFloat16, {4, 2, 16}));
+  Value k = b.input(Type::tensor(BFloat16, {4, 1, 16}));
+  Value y = b.cat({b.neg(q), k}, 1);
+  Counts c = lower_and_check(b.finish({y}), true);
+  EXPECT_EQ(c.branches, 1);
+  EXPECT_EQ(c.loads, 2);
   EXPECT_EQ(c.guarded_loads, 0);
 }
 
