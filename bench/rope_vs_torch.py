@@ -167,6 +167,7 @@ def main():
     p.add_argument("--iterations", type=int, default=30)
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
     p.add_argument("--json-out")
+    p.add_argument("--bs", type=int, help="only rows of this batch size")
     args = p.parse_args()
 
     import torch  # only on the GPU machine; the rest of seam never needs it
@@ -184,6 +185,8 @@ def main():
     results = []
     work = tempfile.mkdtemp(prefix="seam_rope_")
     for wid, contract, direction, bs, T in rows_for(args.rows):
+        if args.bs and bs != args.bs:
+            continue
         name, nh, ng, hs, n, _ = CONFIGS[wid]
         row_dir = os.path.join(work, f"{wid}_{contract}_{direction}_{bs}_{T}")
         in_dir, out_dir, cache = (os.path.join(row_dir, d) for d in ("in", "out", "cache"))

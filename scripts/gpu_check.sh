@@ -6,6 +6,9 @@
 #                                     # smoke test, runtime tests, the GPU suite, the suite under
 #                                     # compute-sanitizer memcheck, and the RoPE benchmark (forward,
 #                                     # backward, T sweep, code-generation variants)
+#   scripts/gpu_check.sh report       # the short version for a tight GPU budget, few output files:
+#                                     # GPU suite (quick) and memcheck, backward rows, then seam vs
+#                                     # PyTorch on forward bs 2 and backward rows
 #   scripts/gpu_check.sh compare [forward|backward|t-sweep|quick|flush]
 #                                     # seam next to PyTorch eager and torch.compile (bench/rope_vs_torch.py)
 #
@@ -24,6 +27,32 @@ if [[ "$mode" == "build" ]]; then
      build-gpu/bench/bench_rope_gpu build-gpu/tools/seam gpu-bin/
   strip gpu-bin/* 2>/dev/null || true
   du -sh gpu-bin
+  exit 0
+fi
+
+if [[ "$mode" == "report" ]]; then
+  out="${OUT:-gpu-out}"
+  logs="$(mktemp -d)"
+  mkdir -p "$out"
+  export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+  export SEAM_CACHE_DIR="$(mktemp -d)" SEAM_FAILURE_DIR="$logs"
+  summary="$out/summary.txt"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader > "$summary" 2>&1
+  SEAM_GPU_QUICK=1 gpu-bin/seam_gpu_tests > "$logs/suite.log" 2>&1
+  echo "gpu suite (quick): rc=$? $(grep -E '^\[  (PASSED|FAILED)' "$logs/suite.log" | tr '\n' ' ')" >> "$summary"
+  SEAM_GPU_QUICK=1 /usr/local/cuda/bin/compute-sanitizer --tool memcheck --error-exitcode 3 gpu-bin/seam_gpu_tests \
+    --gtest_filter='GpuSuite.*:GpuDeviceApi.*:-GpuSuite.RopeFullSizeSampledRows:GpuDeviceApi.BadInputsAreRejectedBeforeAnyLaunch' \
+    > "$logs/memcheck.log" 2>&1
+  echo "memcheck: rc=$? $(grep 'ERROR SUMMARY' "$logs/memcheck.log")" >> "$summary"
+  gpu-bin/bench_rope_gpu --direction backward > "$out/bench_bwd.md" 2>&1
+  echo "backward bench: rc=$?" >> "$summary"
+  timeout 240 python3 bench/rope_vs_torch.py --bin gpu-bin/bench_rope_gpu --rows forward --bs 2 \
+    --json-out "$out/compare_fwd.json" > "$out/compare_fwd.md" 2> "$logs/compare_fwd.err"
+  echo "compare forward bs 2: rc=$? $(tail -n 2 "$logs/compare_fwd.err" | tr '\n' ' ')" >> "$summary"
+  timeout 200 python3 bench/rope_vs_torch.py --bin gpu-bin/bench_rope_gpu --rows backward \
+    --json-out "$out/compare_bwd.json" > "$out/compare_bwd.md" 2> "$logs/compare_bwd.err"
+  echo "compare backward: rc=$? $(tail -n 2 "$logs/compare_bwd.err" | tr '\n' ' ')" >> "$summary"
+  cat "$out/compare_fwd.md" "$out/compare_bwd.md" "$out/bench_bwd.md" "$summary"
   exit 0
 fi
 
