@@ -1,6 +1,6 @@
 // RoPE on the GPU: seam's kernel count, GPU time, per-call host cost and compile time for the workloads of
 // WORKLOADS.md, against the byte floor at the device-to-device copy rate measured in the same run.
-// bench/rope_vs_torch.py runs this per row next to PyTorch eager and torch.compile (bench/README.md).
+// bench/rope_vs_torch.py runs this per row next to PyTorch eager and torch.compile (see bench/README.md).
 //
 // Method: 3 input sets uploaded once and rotated; GPU time = median over N runs of the events around all
 // launches of one run (optionally after an L2 flush outside the events); "wall" = median per call of
