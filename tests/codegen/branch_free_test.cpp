@@ -3,13 +3,9 @@
 // kernel IR and numerically through the host backend against the interpreter.
 #include <gtest/gtest.h>
 
-#include "codegen/kernel_printer.h"
-#include "exec/host_compiler.h"
-#include "exec/host_kernel_runner.h"
-#include "interp/compare.h"
-#include "interp/interpreter.h"
 #include "ir/builder.h"
 #include "lower/lower_pointwise.h"
+#include "testing/host_lowering.h"
 
 namespace seam {
 namespace {
@@ -33,22 +29,11 @@ void count(const kir::Block& block, Counts& c) {
   }
 }
 
-// Lowers output 0, checks it against the interpreter on the host backend, returns its statement counts.
+// Lowers, checks every output against the interpreter on the host backend, returns output 0's counts.
 Counts lower_and_check(const Fusion& fusion, bool branch_free) {
   LoweringOptions options;
-  options.kernel_name = "k";
   options.branch_free = branch_free;
-  kir::Kernel kernel = lower_pointwise(fusion, options);
-  auto module = compile_host_kernels({print_host_kernel(kernel)});
-  std::vector<HostTensor> inputs = random_inputs(fusion, 11);
-  std::vector<Type> types;
-  for (const FusionOutput& o : fusion.outputs()) types.push_back(fusion.type(o.value));
-  std::vector<HostTensor> actual = run_host_kernel(*module, kernel, inputs, types);
-  std::vector<HostTensor> expected = interpret(fusion, inputs);
-  for (size_t o = 0; o < actual.size(); ++o) {
-    Comparison c = compare_tensors(actual[o], expected[o], Tolerance{1e-6, 1e-6});
-    EXPECT_TRUE(c.ok) << "output " << o << ": " << c.message << "\n" << print_host_kernel(kernel);
-  }
+  kir::Kernel kernel = lower_and_check_on_host(fusion, options, Tolerance{1e-6, 1e-6}, 11);
   Counts c;
   count(kernel.outputs.at(0).body, c);
   return c;
