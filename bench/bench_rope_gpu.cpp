@@ -25,6 +25,7 @@
 #include "interp/compare.h"
 #include "interp/fast_random.h"
 #include "interp/interpreter.h"
+#include "runtime/binary_cache.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/device.h"
 #include "runtime/device_allocator.h"
@@ -178,6 +179,8 @@ struct RowResult {
   std::string lanes;
   double floor_mb = 0, floor_us = 0, seam_us = 0, wall_us = 0, enqueue_us = 0, compile_ms = 0;
   double copy_us = 0;  // a device-to-device copy moving the floor's bytes (read + write), same run
+  // Binary-cache lookups of the compile: kernels compiled by NVRTC, found on disk, found in memory.
+  int64_t cache_misses = 0, cache_disk_hits = 0, cache_memory_hits = 0;
 };
 
 // GPU time of cuMemcpyDtoDAsync moving `bytes` in total (half read, half written): what the copy engine
@@ -216,10 +219,12 @@ void print_row(const RopeRow& row, const RowResult& r, bool json, bool flushed) 
         "{\"workload\": \"%s\", \"config\": \"%s\", \"contract\": \"%s\", \"direction\": \"%s\", "
         "\"bs\": %lld, \"T\": %lld, \"kernels\": %d, \"lanes\": \"%s\", \"floor_mb\": %.3f, "
         "\"floor_us\": %.3f, \"seam_us\": %.3f, \"pct_floor\": %.2f, \"copy_us\": %.3f, \"wall_us\": %.3f, "
-        "\"enqueue_us\": %.3f, \"compile_ms\": %.3f, \"l2_flushed\": %s}\n",
+        "\"enqueue_us\": %.3f, \"compile_ms\": %.3f, \"cache_misses\": %lld, \"cache_disk_hits\": %lld, "
+        "\"cache_memory_hits\": %lld, \"l2_flushed\": %s}\n",
         row.id().c_str(), row.config->name.c_str(), contract.c_str(), dir, bs, T, r.kernels, r.lanes.c_str(),
         r.floor_mb, r.floor_us, r.seam_us, pct, r.copy_us, r.wall_us, r.enqueue_us, r.compile_ms,
-        flushed ? "true" : "false");
+        static_cast<long long>(r.cache_misses), static_cast<long long>(r.cache_disk_hits),
+        static_cast<long long>(r.cache_memory_hits), flushed ? "true" : "false");
   } else {
     std::printf(
         "| %s | %s | %s | %lld | %lld | %d | %s | %.1f | %.1f | %.1f | %.0f%% | %.2f | %.1f | %.0f%% | %.1f "
@@ -249,6 +254,7 @@ void run_row(const RopeRow& row, const Args& args, double rate) {
 
   // Fusion text to first result.
   Stream stream;
+  const BinaryCacheStats before = BinaryCache::shared().stats();
   auto t0 = Clock::now();
   Fusion fusion = parse_fusion(text);
   ExecutableOptions options;
@@ -258,6 +264,10 @@ void run_row(const RopeRow& row, const Args& args, double rate) {
   stream.synchronize();
   RowResult r;
   r.compile_ms = ms_since(t0);
+  const BinaryCacheStats after = BinaryCache::shared().stats();
+  r.cache_misses = after.misses - before.misses;
+  r.cache_disk_hits = after.disk_hits - before.disk_hits;
+  r.cache_memory_hits = after.memory_hits - before.memory_hits;
   r.kernels = exe->segmented().num_kernels();
   r.lanes = lanes_of(*exe);
   r.floor_mb = floor_bytes(row) / 1e6;

@@ -216,6 +216,8 @@ def main():
         env = dict(os.environ, SEAM_CACHE_DIR=cache)
         cold = json.loads(subprocess.run(common + ["--compile-only"], env=env, check=True, capture_output=True,
                                          text=True).stdout.strip().splitlines()[-1])
+        # A cold compile must have compiled every kernel (no binary-cache hit); flag it otherwise.
+        cold_flag = "" if cold.get("cache_misses", 1) > 0 and cold.get("cache_disk_hits", 0) == 0 else " (cached!)"
         cmd = common + ["--iterations", str(args.iterations), "--out", out_dir]
         if args.flush_l2:
             cmd.append("--flush-l2")
@@ -266,7 +268,8 @@ def main():
         results.append(row)
         print(f"| {wid} {name} | {contract} | {direction[:3]} | {bs} | {T} | {seam['floor_us']:.1f} "
               f"| {seam['kernels']} | {seam['seam_us']:.1f} | {seam['pct_floor']:.0f}% | {seam['wall_us']:.1f} "
-              f"| {cold['compile_ms']:.0f} | {seam['compile_ms']:.1f} | {e_kernels} | {e_us:.1f} | {e_wall:.1f} "
+              f"| {cold['compile_ms']:.0f}{cold_flag} | {seam['compile_ms']:.1f} | {e_kernels} | {e_us:.1f} "
+              f"| {e_wall:.1f} "
               f"{c_text}| {diff:.4f} |", flush=True)
         subprocess.run(["rm", "-rf", row_dir])
     if args.json_out:
