@@ -5,6 +5,7 @@
 
 #include "exec/cuda_executable.h"
 #include "exec/host_executable.h"
+#include "exec/lowering_options.h"
 #include "exec/row_steps.h"
 #include "interp/interpreter.h"
 #include "lower/lower_pointwise.h"
@@ -40,12 +41,9 @@ std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const Ex
                " kernel, which this backend cannot generate yet (only pointwise, reduction and normalization "
                "kernels and views)");
     KernelFusion kernel_fusion = extract_kernel_fusion(segmented, g);
-    LoweringOptions lowering;
-    lowering.kernel_name = segmented.fusion.name() + "_k" + std::to_string(steps.size());
-    lowering.max_vector_bytes = options.launch.max_vector_bytes;
-    lowering.branch_free = options.launch.branch_free;
-    lowering.row_tile = options.launch.row_tile;
-    kir::Kernel kernel = lower_pointwise(kernel_fusion.fusion, lowering);
+    kir::Kernel kernel = lower_pointwise(
+        kernel_fusion.fusion, pointwise_lowering_options(options.launch, segmented.fusion.name() + "_k" +
+                                                                             std::to_string(steps.size())));
     steps.push_back({g, std::move(kernel_fusion), std::move(kernel)});
   }
   for (CompiledStep& step : steps)

@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "exec/lowering_options.h"
 #include "ir/builder.h"
-#include "lower/lower_pointwise.h"
-#include "lower/lower_rows.h"
 #include "support/error.h"
 
 namespace seam {
@@ -70,9 +69,7 @@ class GroupLowering {
 
   // A row kernel for all of `part`'s outputs.
   void add_row_step(KernelFusion part) {
-    RowLoweringOptions lowering;
-    lowering.kernel_name = next_name();
-    lowering.block_size = options_.launch.block_size;
+    RowLoweringOptions lowering = row_lowering_options(options_.launch, next_name());
     RowLowering row = lower_rows(part.fusion, lowering);
     SEAM_ASSERT(!row.misaligned_reduction && row.deferred.empty(), "row kernel ", lowering.kernel_name,
                 " cannot write all its outputs");
@@ -80,12 +77,8 @@ class GroupLowering {
   }
 
   void add_pointwise_step(KernelFusion part) {
-    LoweringOptions lowering;
-    lowering.kernel_name = next_name();
-    lowering.max_vector_bytes = options_.launch.max_vector_bytes;
-    lowering.branch_free = options_.launch.branch_free;
-    lowering.row_tile = options_.launch.row_tile;
-    kir::Kernel kernel = lower_pointwise(part.fusion, lowering);
+    kir::Kernel kernel =
+        lower_pointwise(part.fusion, pointwise_lowering_options(options_.launch, next_name()));
     steps_.push_back({group_, std::move(part), std::move(kernel)});
   }
 
@@ -128,10 +121,7 @@ std::vector<CompiledStep> lower_row_group(const SegmentedFusion& segmented, size
   KernelFusion whole = extract_kernel_fusion(segmented, group);
   const Fusion& f = whole.fusion;
   GroupLowering steps(group, options, name_prefix, first_index);
-  RowLoweringOptions lowering;
-  lowering.kernel_name = steps.next_name();
-  lowering.block_size = options.launch.block_size;
-  RowLowering row = lower_rows(f, lowering);
+  RowLowering row = lower_rows(f, row_lowering_options(options.launch, steps.next_name()));
   if (!row.misaligned_reduction && row.deferred.empty()) {
     std::vector<CompiledStep> one;
     one.push_back({group, std::move(whole), std::move(row.kernel)});

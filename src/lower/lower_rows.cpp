@@ -350,9 +350,8 @@ void add_chunk_programs(const Fusion& fusion, const std::vector<int>& chunked,
                         const RowLoweringOptions& options, kir::Kernel& kernel) {
   std::vector<Value> values;
   for (int o : chunked) values.push_back(fusion.outputs()[static_cast<size_t>(o)].value);
-  LoweringOptions lowering;
+  LoweringOptions lowering = options.chunks;
   lowering.kernel_name = options.kernel_name;
-  lowering.max_vector_bytes = options.max_vector_bytes;
   kir::Kernel part = lower_pointwise(with_outputs(fusion, values), lowering);
   // Parameters: the same inputs; output j of the part is output chunked[j] of the kernel.
   const int inputs = static_cast<int>(fusion.inputs().size());

@@ -14,13 +14,14 @@
 
 #include "ir/fusion.h"
 #include "lower/kernel_ir.h"
+#include "lower/lower_pointwise.h"
 
 namespace seam {
 
 struct RowLoweringOptions {
   std::string kernel_name = "seam_kernel";
-  int block_size = 256;  // GPU threads per block (a power of two from 32 to 1024; others are rounded down)
-  int max_vector_bytes = 16;  // of the chunk programs (lower_pointwise.h)
+  int block_size = 256;    // GPU threads per block (a power of two from 32 to 1024; others are rounded down)
+  LoweringOptions chunks;  // of the chunk programs (their kernel_name is this kernel's)
 };
 
 struct RowLowering {

@@ -9,6 +9,7 @@
 #include "exec/executable.h"
 #include "exec/host_compiler.h"
 #include "exec/host_kernel_runner.h"
+#include "exec/lowering_options.h"
 #include "interp/compare.h"
 #include "interp/interpreter.h"
 #include "ir/builder.h"
@@ -93,6 +94,19 @@ TEST(RowKernel, OutputsOfOtherShapesAreChunkProgramsOfTheSameKernel) {
   EXPECT_EQ(lowered.kernel.outputs[0].param, 2);  // after the two inputs: output 0
   EXPECT_EQ(lowered.kernel.outputs[0].lanes, 2);  // vectorized like a pointwise kernel
   EXPECT_EQ(lowered.kernel.total_chunks(), 4 + 3);
+}
+
+// A plan for less aligned inputs (LaunchParams::max_vector_bytes) narrows the chunk programs of a row
+// kernel too: they read the same inputs as a pointwise kernel would.
+TEST(RowKernel, ChunkProgramsFollowTheAlignmentClass) {
+  Builder b("mixed");
+  Value x = b.input(Type::tensor(BFloat16, {4, 6}), "x");
+  Value z = b.input(Type::tensor(BFloat16, {3, 16}), "z");
+  Fusion fusion = b.finish({b.neg(z), b.sum(x, {1})});
+  LaunchParams launch;
+  EXPECT_EQ(lower_rows(fusion, row_lowering_options(launch, "k")).kernel.outputs.at(0).lanes, 8);
+  launch.max_vector_bytes = 4;
+  EXPECT_EQ(lower_rows(fusion, row_lowering_options(launch, "k")).kernel.outputs.at(0).lanes, 2);
 }
 
 // The printed host kernel run directly: the entry walks every row with one thread.

@@ -1,0 +1,22 @@
+#include "exec/lowering_options.h"
+
+namespace seam {
+
+LoweringOptions pointwise_lowering_options(const LaunchParams& launch, std::string kernel_name) {
+  LoweringOptions options;
+  options.kernel_name = std::move(kernel_name);
+  options.max_vector_bytes = launch.max_vector_bytes;
+  options.branch_free = launch.branch_free;
+  options.row_tile = launch.row_tile;
+  return options;
+}
+
+RowLoweringOptions row_lowering_options(const LaunchParams& launch, std::string kernel_name) {
+  RowLoweringOptions options;
+  options.chunks = pointwise_lowering_options(launch, kernel_name);
+  options.kernel_name = std::move(kernel_name);
+  options.block_size = launch.block_size;
+  return options;
+}
+
+}  // namespace seam
