@@ -15,16 +15,32 @@ namespace {
 
 using kir::Index;
 
+// The tile of the second-innermost axis ("rows") whose index becomes the outermost of the chunk order,
+// or 1: with [B, H, T, D] chunks then run over [T / tile, B, H, tile, D], so every head of a position
+// runs close in time and a position's broadcast inputs (RoPE's cos/sin) and expanded sources (GQA's k/v)
+// are read while still in L2. Only for slabs (rows x innermost, one [b, h]) of at least
+// row_tile_min_bytes: below, row-major order keeps them in L2 anyway and measured a few points faster
+// (bench/RESULTS.md: RoPE at T = 32768 went from 54-72% to 87-94% of the floor; at T = 4096, -2 points).
+int64_t row_tile_for(const Type& type, const LoweringOptions& options) {
+  const Shape& shape = type.shape;
+  if (options.row_tile <= 1 || shape.size() < 3) return 1;
+  int64_t outer = 1;
+  for (size_t d = 0; d + 2 < shape.size(); ++d) outer *= shape[d];
+  const int64_t rows = shape[shape.size() - 2];
+  const int64_t slab_bytes = rows * shape.back() * dtype_size(type.dtype);
+  if (outer <= 1 || slab_bytes < options.row_tile_min_bytes) return 1;
+  for (int64_t t = options.row_tile; t > 1; t /= 2)
+    if (rows % t == 0 && rows / t >= 2) return t;
+  return 1;
+}
+
 class OutputLowering : public ExpressionEmitter {
  public:
   using ExpressionEmitter::ExpressionEmitter;
 
-  // Emits the program computing output `o` into `body`.
-  void lower(int o, const std::string& chunk, kir::Block& body, const LoweringOptions& options,
-             int64_t& tile_used) {
-    branch_free_ = options.branch_free;
-    row_tile_ = options.row_tile;
-    row_tile_min_bytes_ = options.row_tile_min_bytes;
+  // Emits the program computing output `o` into `body`, chunks in the order of row tile `tile`.
+  void lower(int o, const std::string& chunk, kir::Block& body, bool branch_free, int64_t tile) {
+    branch_free_ = branch_free;
     const FusionOutput& out = fusion_.outputs()[static_cast<size_t>(o)];
     const Type& type = fusion_.type(out.value);
     if (type.numel() == 0) return;  // no chunks: nothing to compute
@@ -36,8 +52,6 @@ class OutputLowering : public ExpressionEmitter {
     // Chunk c enumerates `dims`, the last fastest; each adds coordinate * factor to its axis's index.
     std::vector<Dim> dims;  // none for a rank-0 output: its one chunk has no indices
     const size_t last = shape.empty() ? 0 : shape.size() - 1;
-    const int64_t tile = row_tile(type);
-    tile_used = tile;
     if (!shape.empty()) {
       if (tile > 1) dims.push_back({last - 1, shape[last - 1] / tile, tile});
       for (size_t d = 0; d < last; ++d) dims.push_back({d, d + 1 == last && tile > 1 ? tile : shape[d], 1});
@@ -99,27 +113,6 @@ class OutputLowering : public ExpressionEmitter {
     int64_t extent, factor;
   };
 
-  // The tile of the second-innermost axis ("rows") whose index becomes the outermost of the chunk order,
-  // or 1: with [B, H, T, D] chunks then run over [T / tile, B, H, tile, D], so every head of a position
-  // runs close in time and a position's broadcast inputs (RoPE's cos/sin) and expanded sources (GQA's k/v)
-  // are read while still in L2. Only for slabs (rows x innermost, one [b, h]) of at least
-  // row_tile_min_bytes: below, row-major order keeps them in L2 anyway and measured a few points faster
-  // (bench/RESULTS.md: RoPE at T = 32768 went from 54-72% to 87-94% of the floor; at T = 4096, -2 points).
-  int64_t row_tile(const Type& type) const {
-    const Shape& shape = type.shape;
-    if (row_tile_ <= 1 || shape.size() < 3) return 1;
-    int64_t outer = 1;
-    for (size_t d = 0; d + 2 < shape.size(); ++d) outer *= shape[d];
-    const int64_t rows = shape[shape.size() - 2];
-    const int64_t slab_bytes = rows * shape.back() * dtype_size(type.dtype);
-    if (outer <= 1 || slab_bytes < row_tile_min_bytes_) return 1;
-    for (int64_t t = row_tile_; t > 1; t /= 2)
-      if (rows % t == 0 && rows / t >= 2) return t;
-    return 1;
-  }
-
-  int64_t row_tile_ = 0, row_tile_min_bytes_ = 0;
-
   // Moves the index arithmetic and the loads of a chunk (guarded ones included) to its start, keeping
   // their order, so that every load is in flight before the first use of any of them; loads inside pad/cat
   // branches (branch_free off) stay where they are. Legal because lets and loads depend only on lets.
@@ -161,13 +154,15 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
     kir::OutputProgram program;
     program.numel = t.numel();
     program.chunk = "chunk" + std::to_string(o);
+    program.row_tile = row_tile_for(t, options);
     for (int lanes = widest_lanes(t, options.max_vector_bytes);; lanes /= 2) {
       program.body.clear();
       program.lanes = lanes;
       int saved = counter;
       try {
         OutputLowering lowering(fusion, kernel, input_param, lanes, counter);
-        lowering.lower(static_cast<int>(o), program.chunk, program.body, options, program.row_tile);
+        lowering.lower(static_cast<int>(o), program.chunk, program.body, options.branch_free,
+                       program.row_tile);
         break;
       } catch (const NotVectorizable&) {
         SEAM_ASSERT(lanes > 1, "scalar lowering cannot fail to vectorize");

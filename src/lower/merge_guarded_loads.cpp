@@ -87,15 +87,12 @@ void merge_run(kir::Block& body, const std::vector<size_t>& positions, bool same
 int merge_once(kir::Block& body, bool same_param) {
   // key -> piece -> statement positions, in program order
   std::map<std::string, std::vector<std::vector<size_t>>> groups;
-  std::map<std::string, int> pieces_of;
   for (size_t i = 0; i < body.size(); ++i) {
     const kir::Stmt& s = body[i];
     if (!is_piece_load(s)) continue;
     const kir::Guard& cat = s.expr.guards.back();
-    const std::string key = merge_key(s, same_param);
-    auto& pieces = groups[key];
+    auto& pieces = groups[merge_key(s, same_param)];
     pieces.resize(static_cast<size_t>(cat.pieces));
-    pieces_of[key] = cat.pieces;
     pieces[static_cast<size_t>(cat.piece)].push_back(i);
   }
   std::set<size_t> removed;
@@ -111,7 +108,7 @@ int merge_once(kir::Block& body, bool same_param) {
         if (end - k >= 2) {
           std::vector<size_t> run;
           for (size_t r = k; r < end; ++r) run.push_back(pieces[r][j]);
-          merge_run(body, run, same_param, pieces_of[key], removed, renamed);
+          merge_run(body, run, same_param, static_cast<int>(pieces.size()), removed, renamed);
         }
         k = end + 1;
       }
