@@ -131,11 +131,16 @@ struct HostCost {
   double enqueue_us;  // median per call: run_device alone (checks, allocation, launches), no wait
 };
 
+// Device memory of the benchmark itself (inputs, copy buffers); kept until exit.
+CachingDeviceAllocator& bench_allocator() {
+  static CachingDeviceAllocator* allocator = new CachingDeviceAllocator(cuda_driver_backend());
+  return *allocator;
+}
+
 std::vector<DeviceTensor> upload(const std::vector<HostTensor>& inputs) {
-  static CachingDeviceAllocator& allocator = *new CachingDeviceAllocator(cuda_driver_backend());  // to exit
   std::vector<DeviceTensor> device_inputs;
   for (const HostTensor& x : inputs) {
-    auto buffer = std::make_shared<DeviceBuffer>(allocator, std::max<size_t>(x.storage().size(), 1));
+    auto buffer = std::make_shared<DeviceBuffer>(bench_allocator(), std::max<size_t>(x.storage().size(), 1));
     check_cuda(driver().memcpy_htod(buffer->get(), x.storage().data(), x.storage().size()), "cuMemcpyHtoD");
     device_inputs.push_back({buffer->get(), x.dtype(), x.shape(), x.strides(), buffer});
   }
@@ -161,19 +166,6 @@ HostCost host_cost(Executable& exe, const std::vector<DeviceTensor>& inputs, int
   return {median(wall), median(enqueue)};
 }
 
-double copy_rate_bytes_per_s() {
-  const size_t bytes = size_t{1} << 30;
-  CachingDeviceAllocator allocator(cuda_driver_backend());
-  DeviceBuffer src(allocator, bytes), dst(allocator, bytes);
-  Stream stream;
-  Timing t = time_launches(
-      [&](CUstream s) {
-        check_cuda(driver().memcpy_dtod_async(dst.get(), src.get(), bytes, s), "cuMemcpyDtoDAsync");
-      },
-      stream.get(), 20, 3);
-  return 2.0 * bytes / (t.median_ms * 1e-3);
-}
-
 struct RowResult {
   int kernels = 0;
   std::string lanes;
@@ -186,9 +178,8 @@ struct RowResult {
 // GPU time of cuMemcpyDtoDAsync moving `bytes` in total (half read, half written): what the copy engine
 // reaches at this size, ramp-up and tail included, measured next to seam's kernel.
 double same_size_copy_us(double bytes, int iterations) {
-  static CachingDeviceAllocator& allocator = *new CachingDeviceAllocator(cuda_driver_backend());  // to exit
   const size_t half = static_cast<size_t>(bytes / 2) & ~size_t{255};
-  DeviceBuffer src(allocator, half), dst(allocator, half);
+  DeviceBuffer src(bench_allocator(), half), dst(bench_allocator(), half);
   Stream stream;
   Timing t = time_launches(
       [&](CUstream s) {
@@ -196,6 +187,12 @@ double same_size_copy_us(double bytes, int iterations) {
       },
       stream.get(), iterations, 3);
   return t.median_ms * 1e3;
+}
+
+// The device-to-device copy rate (bytes read + written per second) of a 2 GiB transfer.
+double copy_rate_bytes_per_s() {
+  const double bytes = 2.0 * double(size_t{1} << 30);
+  return bytes / (same_size_copy_us(bytes, 20) * 1e-6);
 }
 
 void print_header(bool json) {
