@@ -14,7 +14,7 @@ namespace seam {
 namespace {
 
 SegmentedFusion to_segmented(const Fusion& fusion, const SegmentGraph& graph, const Partition& partition) {
-  SegmentedFusion s{fusion, {}, graph.duplicated(), {}, "", false, false, 0, 0};
+  SegmentedFusion s{fusion, {}, graph.duplicated(), {}, graph.limits(), "", false, false, 0, 0};
   for (auto [a, b] : graph.must_cut()) s.must_cut.emplace_back(graph.node_id(a), graph.node_id(b));
   for (const PartitionGroup& g : partition.groups)
     s.groups.push_back({g.kind, graph.node_ids(g.members), {}, {}, {}, 0});

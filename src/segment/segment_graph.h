@@ -29,7 +29,6 @@ struct SegmentRules {
   // duplicated cheap ops); a pair naming anything else is a seam::Error.
   std::vector<std::pair<int32_t, int32_t>> must_cut;
   // What the scheduler predicates may accept (small reductions inlined into pointwise kernels, ...).
-  // SegmentedFusion's check uses the defaults, so limits must not exceed them.
   ScheduleLimits limits;
 };
 
@@ -44,6 +43,7 @@ class SegmentGraph {
   int local_of(int32_t id) const { return local_of_[static_cast<size_t>(id)]; }
   // Per node id: copied into each kernel that reads it.
   const std::vector<bool>& duplicated() const { return duplicated_; }
+  const ScheduleLimits& limits() const { return limits_; }
   const std::vector<std::pair<int, int>>& must_cut() const { return must_cut_; }  // local indices
 
   // Owned nodes this one depends on / that depend on it (through duplicated ops too).

@@ -133,8 +133,8 @@ void check_segmentation(const SegmentedFusion& s) {
     SEAM_CHECK(!group.nodes.empty(), "group ", g, " is empty");
     SEAM_CHECK(std::is_sorted(group.nodes.begin(), group.nodes.end()), "group ", g,
                " lists its nodes out of order");
-    SEAM_CHECK(can_schedule(group.kind, fusion, group.nodes), "group ", g, " is not accepted by the ",
-               scheduler_name(group.kind), " scheduler");
+    SEAM_CHECK(can_schedule(group.kind, fusion, group.nodes, s.limits), "group ", g,
+               " is not accepted by the ", scheduler_name(group.kind), " scheduler");
     SEAM_CHECK(group.inputs == expected[g].inputs, "group ", g, " lists the wrong inputs");
     SEAM_CHECK(group.outputs == expected[g].outputs, "group ", g, " lists the wrong outputs");
     SEAM_CHECK(group.duplicated == expected[g].duplicated, "group ", g, " lists the wrong duplicated ops");

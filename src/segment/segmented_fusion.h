@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ir/fusion.h"
+#include "schedule/pointwise_scheduler.h"
 #include "schedule/scheduler_kind.h"
 
 namespace seam {
@@ -26,6 +27,7 @@ struct SegmentedFusion {
   std::vector<SegmentGroup> groups;  // execution order: a group reads only fusion inputs and earlier groups
   std::vector<bool> duplicable;      // per node id: may be copied into each consuming group
   std::vector<std::pair<int32_t, int32_t>> must_cut;  // node pairs kept apart (options and rules)
+  ScheduleLimits limits;  // what the scheduler predicates were allowed to accept (SegmentRules::limits)
 
   std::string strategy;         // "exact", "greedy", "nvfuser-greedy"
   bool proven_optimal = false;  // see SegmentOptions in segment/segment.h for exactly what is proven

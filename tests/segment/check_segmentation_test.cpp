@@ -28,6 +28,19 @@ TEST(CheckSegmentation, AcceptsWhatTheSegmenterMakes) {
   EXPECT_NO_THROW(check_segmentation(s));
 }
 
+// The check applies the limits the segmentation ran under: a small sum inlined into a pointwise group is
+// fine under the defaults and rejected once the record says nothing may be inlined.
+TEST(CheckSegmentation, UsesTheRecordedScheduleLimits) {
+  Builder b;
+  Value x = b.input(Type::tensor(DType::Float32, {4, 8}), "x");
+  SegmentedFusion s = segment_fusion(b.finish({b.exp(b.sum(b.exp(x), {1}))}));
+  ASSERT_EQ(s.num_kernels(), 1);
+  EXPECT_EQ(s.groups[0].kind, SchedulerKind::Pointwise);
+  EXPECT_NO_THROW(check_segmentation(s));
+  s.limits.max_inlined_reduction = 0;
+  EXPECT_THROW(check_segmentation(s), Error);
+}
+
 TEST(CheckSegmentation, RejectsBrokenOnes) {
   SegmentedFusion base = two_groups();
   ASSERT_GE(base.groups.size(), 2u);
