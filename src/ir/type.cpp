@@ -20,6 +20,13 @@ std::string Type::to_string() const {
   return out;
 }
 
+Shape without_unit_axes(const Shape& shape) {
+  Shape out;
+  for (int64_t e : shape)
+    if (e != 1) out.push_back(e);
+  return out;
+}
+
 Shape contiguous_strides(const Shape& shape) {
   Shape strides(shape.size());
   int64_t stride = 1;

@@ -30,5 +30,7 @@ struct Type {
 // Row-major strides (in elements) of a contiguous tensor of this shape.
 Shape contiguous_strides(const Shape& shape);
 std::string shape_to_string(const Shape& shape);  // "[2,3]"
+// The shape with its extent-1 axes dropped: [4,1,8,1] -> [4,8].
+Shape without_unit_axes(const Shape& shape);
 
 }  // namespace seam

@@ -22,13 +22,6 @@ struct NotRowAligned {
   std::string reason;
 };
 
-Shape without_unit_axes(const Shape& shape) {
-  Shape out;
-  for (int64_t e : shape)
-    if (e != 1) out.push_back(e);
-  return out;
-}
-
 int64_t product(const Shape& shape) {
   int64_t p = 1;
   for (int64_t e : shape) p *= e;

@@ -9,13 +9,6 @@
 namespace seam {
 namespace {
 
-Shape squeezed(const Shape& shape) {
-  Shape out;
-  for (int64_t e : shape)
-    if (e != 1) out.push_back(e);
-  return out;
-}
-
 Shape reduced(const ReductionSignature& s) {
   Shape out;
   for (int i = 0; i < static_cast<int>(s.input_shape.size()); ++i)
@@ -38,11 +31,11 @@ bool can_schedule_normalization(const Fusion& fusion, GroupNodes group) {
       signature = std::move(s);
     }
     if (n.type.is_scalar) continue;
-    Shape s = squeezed(n.type.shape);
+    Shape s = without_unit_axes(n.type.shape);
     if (std::find(shapes.begin(), shapes.end(), s) == shapes.end()) shapes.push_back(std::move(s));
   }
   if (!signature) return shapes.size() <= 2;
-  Shape full = squeezed(signature->input_shape), part = squeezed(reduced(*signature));
+  Shape full = without_unit_axes(signature->input_shape), part = without_unit_axes(reduced(*signature));
   return std::all_of(shapes.begin(), shapes.end(), [&](const Shape& s) { return s == full || s == part; });
 }
 
