@@ -43,6 +43,7 @@ Index div(Index a, int64_t b) {
   SEAM_ASSERT(b > 0);
   if (auto ca = constant_value(a)) return constant(*ca / b);
   if (b == 1) return a;
+  if (a->op == IndexNode::Op::Mul && a->value % b == 0) return mul(a->a, a->value / b);  // (x * 8) / 4
   return std::make_shared<const IndexNode>(IndexNode{IndexNode::Op::Div, b, "", std::move(a), nullptr});
 }
 
@@ -50,6 +51,7 @@ Index mod(Index a, int64_t b) {
   SEAM_ASSERT(b > 0);
   if (auto ca = constant_value(a)) return constant(*ca % b);
   if (b == 1) return constant(0);
+  if (a->op == IndexNode::Op::Mul && a->value % b == 0) return constant(0);  // (x * 8) % 4
   return std::make_shared<const IndexNode>(IndexNode{IndexNode::Op::Mod, b, "", std::move(a), nullptr});
 }
 

@@ -134,14 +134,18 @@ struct Stmt {
   int param = -1;
 };
 
-// One output of the kernel: chunks of `lanes` consecutive elements.
+// One output of the kernel: chunks of `lanes` consecutive elements. An output whose value does not
+// change along part of an axis (an expanded GQA head: `replicas` consecutive heads hold the same
+// values) computes each chunk once and stores it `replicas` times.
 struct OutputProgram {
   int param;  // the output parameter written
   int64_t numel;
   int lanes;             // elements per chunk (vector width)
-  int64_t chunks;        // numel / lanes
+  int replicas = 1;      // stores per computed chunk
+  int64_t chunks;        // numel / (lanes * replicas): the work items
   std::string chunk;     // name of the chunk-index variable the body reads
   int64_t row_tile = 1;  // > 1: chunks run in the row-tiled order (LoweringOptions::row_tile)
+  int64_t run = 0;  // > 0: rows interleaved per run of this many chunks (LoweringOptions::uniform_branches)
   Block body;
 };
 

@@ -6,6 +6,7 @@
 
 #include "ir/infer.h"
 #include "lower/expression_emitter.h"
+#include "lower/invariant_coordinate.h"
 #include "lower/kernel_params.h"
 #include "lower/merge_guarded_loads.h"
 #include "support/error.h"
@@ -34,12 +35,28 @@ int64_t row_tile_for(const Type& type, const LoweringOptions& options) {
   return 1;
 }
 
+// The order in which an output's chunks are enumerated, and how many values one chunk stands for.
+struct ChunkOrder {
+  int64_t tile = 1;        // > 1: rows tiled (row_tile_for)
+  size_t copied_axis = 0;  // with copies > 1: each chunk is computed once and stored to `copies`
+  int64_t copies = 1;      //   consecutive values of this axis's coordinate
+  int64_t run = 0;         // > 0: the innermost axis in runs of this many chunks, rows inside a run's
+                           //   enumeration, so a warp takes chunks of one run from several rows
+};
+
+// A chunk coordinate: the let variable holding it, its axis and its extent.
+struct Coordinate {
+  std::string variable;
+  size_t axis;
+  int64_t extent;
+};
+
 class OutputLowering : public ExpressionEmitter {
  public:
   using ExpressionEmitter::ExpressionEmitter;
 
-  // Emits the program computing output `o` into `body`, chunks in the order of row tile `tile`.
-  void lower(int o, const std::string& chunk, kir::Block& body, bool branch_free, int64_t tile) {
+  // Emits the program computing output `o` into `body`, chunks in `order`.
+  void lower(int o, const std::string& chunk, kir::Block& body, bool branch_free, const ChunkOrder& order) {
     branch_free_ = branch_free;
     const FusionOutput& out = fusion_.outputs()[static_cast<size_t>(o)];
     const Type& type = fusion_.type(out.value);
@@ -49,30 +66,31 @@ class OutputLowering : public ExpressionEmitter {
     const Shape shape = type.shape;
     AxisIndex idx;
     idx.index.assign(shape.size(), kir::constant(0));
-    // Chunk c enumerates `dims`, the last fastest; each adds coordinate * factor to its axis's index.
-    std::vector<Dim> dims;  // none for a rank-0 output: its one chunk has no indices
+    const std::vector<Dim> dims = chunk_dims(shape, order);
     const size_t last = shape.empty() ? 0 : shape.size() - 1;
-    if (!shape.empty()) {
-      if (tile > 1) dims.push_back({last - 1, shape[last - 1] / tile, tile});
-      for (size_t d = 0; d < last; ++d) dims.push_back({d, d + 1 == last && tile > 1 ? tile : shape[d], 1});
-      SEAM_ASSERT(shape[last] % lanes_ == 0);
-      dims.push_back({last, shape[last] / lanes_, lanes_});
-    }
+    std::vector<int> dims_of_axis(shape.size(), 0);
+    for (const Dim& dim : dims) ++dims_of_axis[dim.axis];
     int64_t inner = 1;
     for (size_t k = dims.size(); k-- > 0;) {
       const Dim& dim = dims[k];
       Index c = kir::div(kir::variable(chunk), inner);
       if (k > 0) c = kir::mod(c, dim.extent);
       // The lane index is a multiple of `lanes` by construction: kept as q * lanes for the proofs.
-      const bool lane = dim.axis == last && lanes_ > 1;
+      const bool lane = k + 1 == dims.size() && dim.axis == last && lanes_ > 1;
       Index coordinate = let((lane ? "q" : "i") + std::to_string(counter_++), c);
       idx.index[dim.axis] = kir::add(idx.index[dim.axis], kir::mul(coordinate, dim.factor));
-      if (lane) idx.lane_axis = static_cast<int>(last);
       inner *= dim.extent;
+      if (lane) idx.lane_axis = static_cast<int>(last);
+      if (coordinate->op != kir::IndexNode::Op::Var) continue;
+      if (lane) {
+        lane_coordinate_ = Coordinate{coordinate->var, last, dim.extent};
+      } else if (dim.axis != last && dim.factor == 1 && dims_of_axis[dim.axis] == 1) {
+        coordinates_.push_back({coordinate->var, dim.axis, dim.extent});  // alone on its axis
+      }
     }
-    // Where the chunk's first element is stored: row-major, or in the tiled order its index sum.
+    // Where the chunk's first element is stored: row-major, or (any other order) its index sum.
     Index element = kir::mul(kir::variable(chunk), lanes_);
-    if (tile > 1) {
+    if (order.tile > 1 || order.copies > 1 || order.run > 0) {
       element = kir::constant(0);
       int64_t stride = 1;
       for (size_t d = shape.size(); d-- > 0;) {
@@ -91,9 +109,20 @@ class OutputLowering : public ExpressionEmitter {
       assign(wide, value);
       store.source = wide;
     }
-    body.push_back(std::move(store));
+    if (order.copies > 1) store.index = let("e" + std::to_string(counter_++), element);
+    int64_t copy_stride = 1;
+    for (size_t d = order.copied_axis + 1; d < shape.size(); ++d) copy_stride *= shape[d];
+    for (int64_t c = 0; c < order.copies; ++c) {
+      body.push_back(store);
+      body.back().index = kir::add(store.index, c * copy_stride);
+    }
     tidy(body);
   }
+
+  // The chunk coordinates alone on their axes (index = the variable) and the vector-axis coordinate
+  // (index = variable * lanes), as found by the last lower().
+  const std::vector<Coordinate>& coordinates() const { return coordinates_; }
+  const std::optional<Coordinate>& lane_coordinate() const { return lane_coordinate_; }
 
  private:
   // Merges sibling-piece loads and hoists loads, in this block and in the branches inside it (cats and
@@ -112,6 +141,35 @@ class OutputLowering : public ExpressionEmitter {
     size_t axis;
     int64_t extent, factor;
   };
+
+  // Chunk c enumerates the dims, the last fastest; each adds coordinate * factor to its axis's index.
+  // Row-major: [outer..., rows, innermost / lanes]; the order's tile, copies and run rearrange it into
+  // [rows / tile, outer..., innermost / (run * lanes), tile, run] with the copied axis divided by copies.
+  std::vector<Dim> chunk_dims(const Shape& shape, const ChunkOrder& order) const {
+    std::vector<Dim> dims;  // none for a rank-0 output: its one chunk has no indices
+    if (shape.empty()) return dims;
+    const size_t last = shape.size() - 1;
+    auto plain = [&](size_t d) {
+      if (d == order.copied_axis && order.copies > 1) return Dim{d, shape[d] / order.copies, order.copies};
+      return Dim{d, shape[d], 1};
+    };
+    const bool tiled = order.tile > 1 && last >= 1;
+    if (tiled) dims.push_back({last - 1, shape[last - 1] / order.tile, order.tile});
+    for (size_t d = 0; d + 1 < last; ++d) dims.push_back(plain(d));
+    SEAM_ASSERT(shape[last] % lanes_ == 0);
+    const int64_t row_chunks = shape[last] / lanes_;
+    const bool run = order.run > 0 && last >= 1;
+    if (run) {
+      SEAM_ASSERT(row_chunks % order.run == 0);
+      dims.push_back({last, row_chunks / order.run, order.run * lanes_});
+    }
+    if (last >= 1) dims.push_back(tiled ? Dim{last - 1, order.tile, 1} : plain(last - 1));
+    dims.push_back({last, run ? order.run : row_chunks, lanes_});
+    return dims;
+  }
+
+  std::vector<Coordinate> coordinates_;
+  std::optional<Coordinate> lane_coordinate_;
 
   // Moves the index arithmetic and the loads of a chunk (guarded ones included) to its start, keeping
   // their order, so that every load is in flight before the first use of any of them; loads inside pad/cat
@@ -141,6 +199,36 @@ int widest_lanes(const Type& type, int max_vector_bytes) {
   return lanes;
 }
 
+// The copies for an output lowered in row-major order: the coordinate whose aligned blocks the value
+// ignores most, within options.max_copies (the largest divisor of its block within the limit).
+void choose_copies(const kir::Block& body, const std::vector<Coordinate>& coordinates, int max_copies,
+                   ChunkOrder& order) {
+  if (max_copies <= 1) return;
+  for (const Coordinate& c : coordinates) {
+    const int64_t invariant = invariant_block(body, c.variable, c.extent);
+    int64_t copies = std::min<int64_t>(invariant, max_copies);
+    while (invariant % copies != 0) --copies;
+    if (copies > order.copies) {
+      order.copied_axis = c.axis;
+      order.copies = copies;
+    }
+  }
+}
+
+// The run for an output whose branches (cats and pads on outer axes) change every few chunks of a row:
+// RoPE backward's dqkv takes the q, k or v branch per head slot of hs elements, so a warp over a row
+// straddles two to four slots and runs each branch in turn. With runs of a slot's chunks, a warp takes
+// one slot from several rows. Only for runs of at least a cache line per row, so that each row's part
+// of a warp's access stays a whole line.
+int64_t choose_run(const kir::Block& body, const std::optional<Coordinate>& lane, const Type& type,
+                   int lanes) {
+  constexpr int64_t kWarp = 32, kLineBytes = 128;
+  if (!lane || type.rank() < 2 || type.shape[type.rank() - 2] < 2) return 0;
+  const int64_t run = branch_invariant_block(body, lane->variable, lane->extent);
+  if (run >= lane->extent || run >= kWarp || run * lanes * dtype_size(type.dtype) < kLineBytes) return 0;
+  return run;
+}
+
 }  // namespace
 
 kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options) {
@@ -154,22 +242,39 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
     kir::OutputProgram program;
     program.numel = t.numel();
     program.chunk = "chunk" + std::to_string(o);
-    program.row_tile = row_tile_for(t, options);
-    for (int lanes = widest_lanes(t, options.max_vector_bytes);; lanes /= 2) {
+    ChunkOrder order;
+    order.tile = row_tile_for(t, options);
+    std::vector<Coordinate> coordinates;
+    std::optional<Coordinate> lane;
+    // Lowers at `program.lanes` in `order`; false when a movement op or load breaks the vector proof.
+    auto lower = [&]() {
+      const int saved = counter;
       program.body.clear();
-      program.lanes = lanes;
-      int saved = counter;
       try {
-        OutputLowering lowering(fusion, kernel, input_param, lanes, counter);
-        lowering.lower(static_cast<int>(o), program.chunk, program.body, options.branch_free,
-                       program.row_tile);
-        break;
+        OutputLowering lowering(fusion, kernel, input_param, program.lanes, counter);
+        lowering.lower(static_cast<int>(o), program.chunk, program.body, options.branch_free, order);
+        coordinates = lowering.coordinates();
+        lane = lowering.lane_coordinate();
+        return true;
       } catch (const NotVectorizable&) {
-        SEAM_ASSERT(lanes > 1, "scalar lowering cannot fail to vectorize");
         counter = saved;
+        return false;
       }
+    };
+    const int saved = counter;
+    for (program.lanes = widest_lanes(t, options.max_vector_bytes); !lower(); program.lanes /= 2)
+      SEAM_ASSERT(program.lanes > 1, "scalar lowering cannot fail to vectorize");
+    // What the row-major lowering shows: values invariant along part of an axis, branches per run.
+    choose_copies(program.body, coordinates, options.max_copies, order);
+    if (options.uniform_branches) order.run = choose_run(program.body, lane, t, program.lanes);
+    if (order.copies > 1 || order.run > 0) {
+      counter = saved;
+      SEAM_ASSERT(lower(), "a chunk order cannot break the vector proof");
     }
-    program.chunks = program.numel / program.lanes;
+    program.row_tile = order.tile;
+    program.replicas = static_cast<int>(order.copies);
+    program.run = order.run;
+    program.chunks = program.numel / program.lanes / program.replicas;
     program.param = static_cast<int>(fusion.inputs().size() + o);
     kernel.outputs.push_back(std::move(program));
   }

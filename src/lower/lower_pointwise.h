@@ -19,6 +19,8 @@ struct LoweringOptions {
   bool branch_free = true;    // pad and cat pieces as guarded loads and selects, not branches
   int row_tile = 32;          // chunk order tiles the second-innermost axis by this (0: row-major) ...
   int64_t row_tile_min_bytes = 4 << 20;  // ... when one slab of it (rows x innermost) has this many bytes
+  int max_copies = 16;  // stores per computed chunk of an output invariant along part of an axis (1: off)
+  bool uniform_branches = true;  // chunk order keeping a warp on one side of outer-axis branches
 };
 
 // `fusion` is one kernel: its inputs are the buffers and scalars the kernel reads, its outputs the buffers

@@ -9,7 +9,9 @@ std::string LaunchParams::to_string() const {
          ", grid " +
          (max_blocks_per_sm > 0 ? "<= " + std::to_string(max_blocks_per_sm) + " blocks/SM" : "uncapped") +
          ", vectors <= " + std::to_string(max_vector_bytes) + " B" + (branch_free ? ", branch-free" : "") +
-         (row_tile > 1 ? ", rows tiled by " + std::to_string(row_tile) : "");
+         (row_tile > 1 ? ", rows tiled by " + std::to_string(row_tile) : "") +
+         (max_copies > 1 ? ", copies <= " + std::to_string(max_copies) : "") +
+         (uniform_branches ? ", uniform branches" : "");
 }
 
 LaunchParams choose_launch_params(int64_t total_chunks, const LaunchParams& defaults) {

@@ -24,9 +24,12 @@ TEST(LaunchParams, PrintsEveryField) {
   p.max_blocks_per_sm = 8;
   p.max_vector_bytes = 4;
   EXPECT_EQ(p.to_string(),
-            "block 256, chunks/thread 2, grid <= 8 blocks/SM, vectors <= 4 B, branch-free, rows tiled by 32");
+            "block 256, chunks/thread 2, grid <= 8 blocks/SM, vectors <= 4 B, branch-free, rows tiled by 32, "
+            "copies <= 16, uniform branches");
   p.branch_free = false;
   p.row_tile = 0;
+  p.max_copies = 1;
+  p.uniform_branches = false;
   EXPECT_EQ(p.to_string(), "block 256, chunks/thread 2, grid <= 8 blocks/SM, vectors <= 4 B");
 }
 

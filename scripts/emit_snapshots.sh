@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Prints `seam emit` of every RoPE workload (W1-W9, both contracts, forward and backward, bs 2, plus
+# T = 32768 rows) and the transformer stack into DIR, one file each, so that a change meant not to alter
+# generated code can be proven not to (diff -r two snapshot folders).
+#
+#   scripts/emit_snapshots.sh SEAM_BINARY DIR
+set -euo pipefail
+seam="$1"
+dir="$2"
+mkdir -p "$dir"
+for w in W1 W2 W3 W4 W5 W6 W7 W8 W9; do
+  for contract in thunder rope-only; do
+    for direction in fwd bwd; do
+      flag=()
+      [[ "$direction" == "bwd" ]] && flag=(--backward)
+      "$seam" workload rope --config "$w" --batch 2 --contract "$contract" "${flag[@]}" |
+        "$seam" emit - > "$dir/$w-$contract-$direction.cu"
+    done
+  done
+done
+for w in W2 W3; do
+  "$seam" workload rope --config "$w" --batch 2 --seq 32768 | "$seam" emit - > "$dir/$w-t32768.cu"
+done
+"$seam" workload transformer | "$seam" emit - > "$dir/transformer.cu"
