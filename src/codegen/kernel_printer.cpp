@@ -57,37 +57,8 @@ class BodyPrinter {
  public:
   BodyPrinter(const kir::Kernel& kernel, std::ostringstream& out) : kernel_(kernel), out_(out) {}
 
-  // Consecutive lane-wise values of one width share one lane loop (NVRTC's time grows with the number
-  // of loops it unrolls: a third less for RoPE's GQA backward); the one-lane values among them depend
-  // on no other value and go first.
   void block(const kir::Block& b, int depth) {
-    for (size_t i = 0; i < b.size();) {
-      size_t end = i;
-      int lanes = 0, wide = 0;
-      for (; end < b.size(); ++end) {
-        if (independent_scalar(b[end])) continue;
-        if (!lane_wise(b[end]) || b[end].var.lanes == 1 || (lanes && b[end].var.lanes != lanes)) break;
-        lanes = b[end].var.lanes;
-        ++wide;
-      }
-      if (wide < 2) {
-        stmt(b[i], depth);
-        ++i;
-        continue;
-      }
-      for (size_t k = i; k < end; ++k)
-        if (independent_scalar(b[k])) stmt(b[k], depth);
-      for (size_t k = i; k < end; ++k)
-        if (!independent_scalar(b[k])) declare(b[k].var, depth);
-      out_ << pad(depth) << "#pragma unroll\n"
-           << pad(depth) << "for (int l = 0; l < " << lanes << "; ++l) {\n";
-      const int inner = depth + 1;
-      for (size_t k = i; k < end; ++k)
-        if (!independent_scalar(b[k]))
-          out_ << pad(inner) << b[k].var.name << "[l] = " << lane_expression(b[k]) << ";\n";
-      close(depth);
-      i = end;
-    }
+    for (const Stmt& s : b) stmt(s, depth);
   }
 
  private:
@@ -204,48 +175,30 @@ class BodyPrinter {
       default: break;
     }
     int inner = lane_loop(v, depth);
-    out_ << pad(inner) << v.name << "[l] = " << lane_expression(s) << ";\n";
-    close(depth);
-  }
-
-  // Values computed lane by lane from other values (inside a lane loop, `l` the lane).
-  static bool lane_wise(const Stmt& s) {
-    if (s.kind != Stmt::Kind::Define) return false;
-    const kir::Expr::Kind k = s.expr.kind;
-    return k == kir::Expr::Kind::Convert || k == kir::Expr::Kind::Call || k == kir::Expr::Kind::Select ||
-           k == kir::Expr::Kind::Iota;
-  }
-  // One-lane values that read no other value (only index variables and parameters).
-  static bool independent_scalar(const Stmt& s) {
-    if (s.kind != Stmt::Kind::Define || s.var.lanes != 1) return false;
-    const kir::Expr::Kind k = s.expr.kind;
-    return k == kir::Expr::Kind::InBounds || k == kir::Expr::Kind::Literal || k == kir::Expr::Kind::Scalar;
-  }
-
-  // The right-hand side of a lane-wise value for lane `l`.
-  std::string lane_expression(const Stmt& s) const {
-    const kir::Var& v = s.var;
-    const kir::Expr& e = s.expr;
-    const std::string type = kir::c_type(v.dtype);
-    std::string text;
+    out_ << pad(inner) << v.name << "[l] = ";
     switch (e.kind) {
-      case kir::Expr::Kind::Convert: return "seam_convert<" + type + ">(" + lane(e.args[0]) + ")";
+      case kir::Expr::Kind::Convert: out_ << "seam_convert<" << type << ">(" << lane(e.args[0]) << ")"; break;
       case kir::Expr::Kind::Call: {
-        text = "seam_" + std::string(op_name(e.op)) + "(";
-        for (size_t i = 0; i < e.args.size(); ++i) text += (i ? ", " : "") + lane(e.args[i]);
-        return text + ")";
+        out_ << "seam_" << op_name(e.op) << "(";
+        for (size_t i = 0; i < e.args.size(); ++i) out_ << (i ? ", " : "") << lane(e.args[i]);
+        out_ << ")";
+        break;
       }
       case kir::Expr::Kind::Select:
-        return "(" + lane(e.args[0]) + " ? " + lane(e.args[1]) + " : " + lane(e.args[2]) + ")";
+        out_ << "(" << lane(e.args[0]) << " ? " << lane(e.args[1]) << " : " << lane(e.args[2]) << ")";
+        break;
       case kir::Expr::Kind::Iota: {
         const bool floating = is_floating(v.dtype);
         const std::string compute = floating ? "double" : "seam_i64";
-        return "seam_convert<" + type + ">((" + compute + ")" + literal_text(e.literal) + " + (" + compute +
-               ")(" + kir::to_string(e.offset) + (v.lanes > 1 ? " + l" : "") + ") * (" + compute + ")" +
-               literal_text(e.step) + ")";
+        out_ << "seam_convert<" << type << ">((" << compute << ")" << literal_text(e.literal) << " + ("
+             << compute << ")(" << kir::to_string(e.offset) << (v.lanes > 1 ? " + l" : "") << ") * ("
+             << compute << ")" << literal_text(e.step) << ")";
+        break;
       }
-      default: SEAM_ASSERT(false, "not a lane-wise value");
+      default: SEAM_ASSERT(false);
     }
+    out_ << ";\n";
+    close(depth);
   }
 
   const kir::Kernel& kernel_;
