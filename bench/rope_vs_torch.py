@@ -10,6 +10,7 @@ the call plus a synchronize, kernels per call from the profiler. The max |seam -
 row. Prints one markdown table (and --json-out writes the raw rows).
 
 Usage: python3 bench/rope_vs_torch.py [--bin gpu-bin/bench_rope_gpu] [--rows forward|backward|t-sweep|quick]
+       [--bs B] [--only W8,W9] [--contract thunder|rope-only]
        [--flush-l2] [--iterations N] [--no-compile] [--json-out FILE]
 """
 import argparse
@@ -168,6 +169,8 @@ def main():
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
     p.add_argument("--json-out")
     p.add_argument("--bs", type=int, help="only rows of this batch size")
+    p.add_argument("--only", help="only these workloads, comma-separated (W8,W9)")
+    p.add_argument("--contract", choices=["thunder", "rope-only"], help="only rows of this contract")
     args = p.parse_args()
 
     import torch  # only on the GPU machine; the rest of seam never needs it
@@ -186,6 +189,8 @@ def main():
     work = tempfile.mkdtemp(prefix="seam_rope_")
     for wid, contract, direction, bs, T in rows_for(args.rows):
         if args.bs and bs != args.bs:
+            continue
+        if (args.only and wid not in args.only.split(",")) or (args.contract and contract != args.contract):
             continue
         name, nh, ng, hs, n, _ = CONFIGS[wid]
         row_dir = os.path.join(work, f"{wid}_{contract}_{direction}_{bs}_{T}")
