@@ -128,6 +128,15 @@ std::string lanes_of(const Executable& exe) {
   return lanes;
 }
 
+// Registers per thread of each kernel ("-" where unknown).
+std::string registers_of(const Executable& exe) {
+  std::string regs;
+  for (const CompiledStep& step : exe.steps())
+    regs +=
+        (regs.empty() ? "" : "/") + (step.registers >= 0 ? std::to_string(step.registers) : std::string("-"));
+  return regs;
+}
+
 struct HostCost {
   double wall_us;     // median per call: run_device + stream synchronize, inputs already on the GPU
   double enqueue_us;  // median per call: run_device alone (checks, allocation, launches), no wait
@@ -170,7 +179,7 @@ HostCost host_cost(Executable& exe, const std::vector<DeviceTensor>& inputs, int
 
 struct RowResult {
   int kernels = 0;
-  std::string lanes;
+  std::string lanes, registers;
   double floor_mb = 0, floor_us = 0, seam_us = 0, wall_us = 0, enqueue_us = 0, compile_ms = 0;
   double copy_us = 0;  // a device-to-device copy moving the floor's bytes (read + write), same run
   // Binary-cache lookups of the compile: kernels compiled by NVRTC, found on disk, found in memory.
@@ -199,11 +208,11 @@ double copy_rate_bytes_per_s() {
 
 void print_header(bool json) {
   if (json) return;
-  std::printf(
-      "%s\n%s\n",
-      "| workload | contract | dir | bs | T | kernels | lanes | floor MB | floor us | seam us | % of floor | "
-      "TB/s | copy us | % of copy | wall us | enqueue us | compile ms |",
-      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  std::printf("%s\n%s\n",
+              "| workload | contract | dir | bs | T | kernels | lanes | regs | floor MB | floor us | seam us "
+              "| % of floor | "
+              "TB/s | copy us | % of copy | wall us | enqueue us | compile ms |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 }
 
 void print_row(const RopeRow& row, const RowResult& r, bool json, bool flushed) {
@@ -216,21 +225,24 @@ void print_row(const RopeRow& row, const RowResult& r, bool json, bool flushed) 
   if (json) {
     std::printf(
         "{\"workload\": \"%s\", \"config\": \"%s\", \"contract\": \"%s\", \"direction\": \"%s\", "
-        "\"bs\": %lld, \"T\": %lld, \"kernels\": %d, \"lanes\": \"%s\", \"floor_mb\": %.3f, "
+        "\"bs\": %lld, \"T\": %lld, \"kernels\": %d, \"lanes\": \"%s\", \"registers\": \"%s\", \"floor_mb\": "
+        "%.3f, "
         "\"floor_us\": %.3f, \"seam_us\": %.3f, \"pct_floor\": %.2f, \"copy_us\": %.3f, \"wall_us\": %.3f, "
         "\"enqueue_us\": %.3f, \"compile_ms\": %.3f, \"cache_misses\": %lld, \"cache_disk_hits\": %lld, "
         "\"cache_memory_hits\": %lld, \"l2_flushed\": %s}\n",
         row.id().c_str(), row.config->name.c_str(), contract.c_str(), dir, bs, T, r.kernels, r.lanes.c_str(),
-        r.floor_mb, r.floor_us, r.seam_us, pct, r.copy_us, r.wall_us, r.enqueue_us, r.compile_ms,
-        static_cast<long long>(r.cache_misses), static_cast<long long>(r.cache_disk_hits),
+        r.registers.c_str(), r.floor_mb, r.floor_us, r.seam_us, pct, r.copy_us, r.wall_us, r.enqueue_us,
+        r.compile_ms, static_cast<long long>(r.cache_misses), static_cast<long long>(r.cache_disk_hits),
         static_cast<long long>(r.cache_memory_hits), flushed ? "true" : "false");
   } else {
     std::printf(
-        "| %s | %s | %s | %lld | %lld | %d | %s | %.1f | %.1f | %.1f | %.0f%% | %.2f | %.1f | %.0f%% | %.1f "
+        "| %s | %s | %s | %lld | %lld | %d | %s | %s | %.1f | %.1f | %.1f | %.0f%% | %.2f | %.1f | %.0f%% | "
+        "%.1f "
         "| "
         "%.1f | %.0f |\n",
-        row.label().c_str(), contract.c_str(), dir, bs, T, r.kernels, r.lanes.c_str(), r.floor_mb, r.floor_us,
-        r.seam_us, pct, tbps, r.copy_us, of_copy, r.wall_us, r.enqueue_us, r.compile_ms);
+        row.label().c_str(), contract.c_str(), dir, bs, T, r.kernels, r.lanes.c_str(), r.registers.c_str(),
+        r.floor_mb, r.floor_us, r.seam_us, pct, tbps, r.copy_us, of_copy, r.wall_us, r.enqueue_us,
+        r.compile_ms);
   }
   std::fflush(stdout);
 }
@@ -269,6 +281,7 @@ void run_row(const RopeRow& row, const Args& args, double rate) {
   r.cache_memory_hits = after.memory_hits - before.memory_hits;
   r.kernels = exe->segmented().num_kernels();
   r.lanes = lanes_of(*exe);
+  r.registers = registers_of(*exe);
   r.floor_mb = floor_bytes(row) / 1e6;
   r.floor_us = floor_bytes(row) / rate * 1e6;
   if (!args.compile_only) {
@@ -296,24 +309,31 @@ int run_sweep(double rate, int iterations) {
       {"row-major", [](LaunchParams& p) { p.row_tile = 0; }},
       {"branchy", [](LaunchParams& p) { p.branch_free = false; }},
       {"1 chunk/thread", [](LaunchParams& p) { p.chunks_per_thread = 1; }},
+      {"block 128", [](LaunchParams& p) { p.block_size = 128; }},
+      {"block 512", [](LaunchParams& p) { p.block_size = 512; }},
   };
   std::printf(
-      "| workload | contract | bs | T | variant | seam us | %% of floor |\n"
-      "|---|---|---|---|---|---|---|\n");
+      "| workload | contract | bs | T | variant | regs | seam us | %% of floor |\n"
+      "|---|---|---|---|---|---|---|---|\n");
   struct Pick {
     const char* id;
+    const char* contract;
     const char* direction;
-    int64_t seq_len;
+    int64_t batch, seq_len;
   };
-  const Pick picks[] = {{"W3", "forward", 0},     {"W5", "forward", 0},  {"W7", "forward", 0},
-                        {"W3", "forward", 32768}, {"W1", "backward", 0}, {"W3", "backward", 0},
-                        {"W5", "backward", 0},    {"W7", "backward", 0}};
+  // Thunder rows whose choices were made here, and rope-only rows where torch.compile is faster.
+  const Pick picks[] = {{"W3", "thunder", "forward", 2, 0},   {"W5", "thunder", "forward", 2, 0},
+                        {"W7", "thunder", "forward", 2, 0},   {"W3", "thunder", "forward", 2, 32768},
+                        {"W2", "rope-only", "forward", 1, 0}, {"W3", "rope-only", "forward", 1, 0},
+                        {"W3", "rope-only", "forward", 2, 0}, {"W1", "thunder", "backward", 2, 0},
+                        {"W3", "thunder", "backward", 2, 0},  {"W5", "thunder", "backward", 2, 0},
+                        {"W7", "thunder", "backward", 2, 0}};
   for (const Pick& pick : picks) {
     RowFilter filter;
     filter.only = pick.id;
-    filter.contract = "thunder";
+    filter.contract = pick.contract;
     filter.direction = pick.direction;
-    filter.batch = 2;
+    filter.batch = pick.batch;
     filter.seq_len = pick.seq_len;
     for (const RopeRow& row : select_rows(filter)) {
       Fusion fusion = build_rope(*row.config, row.options);
@@ -326,8 +346,9 @@ int run_sweep(double rate, int iterations) {
         v.apply(options.launch);
         auto exe = Executable::compile(fusion, options);
         const double us = exe->time_gpu(sets, iterations).median_ms * 1e3;
-        std::printf("| %s %s | thunder | 2 | %lld | %s | %.1f | %.0f%% |\n", pick.id,
-                    row.backward() ? "bwd" : "fwd", static_cast<long long>(row.options.seq_len), v.name, us,
+        std::printf("| %s %s | %s | %lld | %lld | %s | %s | %.1f | %.0f%% |\n", pick.id,
+                    row.backward() ? "bwd" : "fwd", pick.contract, static_cast<long long>(pick.batch),
+                    static_cast<long long>(row.options.seq_len), v.name, registers_of(*exe).c_str(), us,
                     100.0 * floor_us / us);
         std::fflush(stdout);
       }
@@ -367,6 +388,7 @@ int run_host_smoke() {
     r.compile_ms = ms_since(t0);
     r.kernels = exe->segmented().num_kernels();
     r.lanes = lanes_of(*exe);
+    r.registers = registers_of(*exe);
     r.floor_mb = floor_bytes(row) / 1e6;
     std::vector<HostTensor> expected = interpret(fusion, inputs);
     for (size_t o = 0; o < actual.size(); ++o) {

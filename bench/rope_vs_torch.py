@@ -160,6 +160,27 @@ def backward_calls(torch, fn, sets, qkv_shape):
     return calls
 
 
+def run_ncu_target(torch, args):
+    """torch.compile's forward kernels of the selected rows: compiled and warmed up, then 3 calls."""
+    for wid, contract, direction, bs, T in rows_for(args.rows):
+        if direction != "forward" or (args.bs and bs != args.bs):
+            continue
+        if (args.only and wid not in args.only.split(",")) or (args.contract and contract != args.contract):
+            continue
+        _, nh, ng, hs, n, _ = CONFIGS[wid]
+        qkv = torch.randn(bs, T, (nh + 2 * ng) * hs, device="cuda").to(torch.bfloat16)
+        cos = (torch.rand(T, n, device="cuda") * 2 - 1).to(torch.bfloat16)
+        sin = (torch.rand(T, n, device="cuda") * 2 - 1).to(torch.bfloat16)
+        compiled = torch.compile(lambda a, c, s: rope_forward(torch, a, c, s, nh, ng, hs, n, contract),
+                                 dynamic=False)
+        for _ in range(6):
+            compiled(qkv, cos, sin)
+        torch.cuda.synchronize()
+        print(f"{wid} {contract} bs {bs}: compiled and called 6 times", flush=True)
+        torch._dynamo.reset()
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--bin", default="gpu-bin/bench_rope_gpu")
@@ -171,11 +192,16 @@ def main():
     p.add_argument("--bs", type=int, help="only rows of this batch size")
     p.add_argument("--only", help="only these workloads, comma-separated (W8,W9)")
     p.add_argument("--contract", choices=["thunder", "rope-only"], help="only rows of this contract")
+    p.add_argument("--ncu-target", action="store_true",
+                   help="only run torch.compile's forward of the selected rows: 3 calls after compiling, for "
+                        "Nsight Compute to profile (scripts/gpu_profile.sh ... torch)")
     args = p.parse_args()
 
     import torch  # only on the GPU machine; the rest of seam never needs it
 
     torch.manual_seed(0)
+    if args.ncu_target:
+        return run_ncu_target(torch, args)
     rate = copy_rate(torch)
     gpu = torch.cuda.get_device_name()
     print(f"device: {gpu}, torch {torch.__version__}, copy rate {rate / 1e12:.2f} TB/s"

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Nsight Compute profiles of RoPE kernels on the GPU machine (carry gpu-bin/ from gpu_check.sh build).
 # Usage: scripts/gpu_profile.sh [WORKLOAD CONTRACT BS]...   e.g. W2 thunder 2 W7 thunder 2
-# Writes $OUT/<workload>_<contract>_<bs>.ncu-rep and prints the key sections as text.
+#   Writes $OUT/<workload>_<contract>_<bs>.ncu-rep and prints the key sections as text.
+# Usage: scripts/gpu_profile.sh --vs-torch [WORKLOAD CONTRACT BS]...   e.g. W2 rope-only 1
+#   Forward rows only: the same metrics for seam's kernel and torch.compile's kernels, one compact line per
+#   kernel (what differs where torch.compile is faster).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-gpu-out}"
@@ -9,6 +12,56 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export SEAM_CACHE_DIR="$(mktemp -d)"
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,\
+lts__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,\
+dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,\
+sm__warps_active.avg.pct_of_peak_sustained_active,sm__maximum_warps_per_active_cycle_pct,\
+launch__registers_per_thread,launch__block_size,launch__grid_size,smsp__inst_executed.sum,\
+l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,\
+smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,\
+smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio
+summarize() {  # CSV from ncu --page raw on stdin -> one line per kernel
+  python3 -c '
+import csv, sys
+rows = list(csv.reader(sys.stdin))
+start = next((i for i, r in enumerate(rows) if "Kernel Name" in r), None)
+if start is None:
+    sys.exit("no Nsight Compute data (see the .err files in the output folder)")
+head, data = rows[start], rows[start + 2:]
+short = {"gpu__time_duration.sum": "ns", "dram__throughput.avg.pct_of_peak_sustained_elapsed": "dram%",
+         "lts__throughput.avg.pct_of_peak_sustained_elapsed": "l2%", "l1tex__throughput.avg.pct_of_peak_sustained_elapsed": "l1%",
+         "dram__bytes_read.sum": "rd", "dram__bytes_write.sum": "wr", "lts__t_sector_hit_rate.pct": "l2hit%",
+         "sm__warps_active.avg.pct_of_peak_sustained_active": "occ%", "sm__maximum_warps_per_active_cycle_pct": "occmax%",
+         "launch__registers_per_thread": "regs", "launch__block_size": "block", "launch__grid_size": "grid",
+         "smsp__inst_executed.sum": "inst", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": "ld_req",
+         "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": "st_req",
+         "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio": "stall_lsb",
+         "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio": "stall_lgq"}
+for r in data:
+    if len(r) != len(head): continue
+    name = r[head.index("Kernel Name")][:40]
+    print(name, " ".join(f"{short[m]}={r[head.index(m)]}" for m in short if m in head))
+'
+}
+vs_torch() {
+  while (($# >= 3)); do
+    echo "== $1 $2 bs $3: seam"
+    "$ncu" --clock-control none --metrics "$metrics" --launch-skip 3 --launch-count 1 --csv --page raw \
+      gpu-bin/bench_rope_gpu --only "$1" --contract "$2" --bs "$3" --iterations 1 2> "$out/ncu_seam.err" | summarize
+    echo "== $1 $2 bs $3: torch.compile"
+    "$ncu" --clock-control none --metrics "$metrics" --kernel-name regex:triton --launch-skip 4 --launch-count 2 \
+      --csv --page raw python3 bench/rope_vs_torch.py --ncu-target --rows forward --only "$1" --contract "$2" \
+      --bs "$3" 2> "$out/ncu_torch.err" | summarize
+    shift 3
+  done
+}
+
+if [[ "${1:-}" == "--vs-torch" ]]; then
+  shift
+  vs_torch "$@"
+  exit 0
+fi
+
 while (($# >= 3)); do
   name="$1_$2_$3"
   # Skip the 3 warm-up launches of the timer; profile one launch with the full section set.

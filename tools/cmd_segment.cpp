@@ -3,11 +3,14 @@
 #include <filesystem>
 #include <iostream>
 
+#include "codegen/embedded_headers.h"
 #include "codegen/kernel_printer.h"
 #include "commands.h"
 #include "exec/cuda_executable.h"
 #include "exec/executable.h"
 #include "passes/pipeline.h"
+#include "runtime/cubin_info.h"
+#include "runtime/nvrtc_compiler.h"
 #include "segment/dump.h"
 #include "segment/segment.h"
 #include "support/error.h"
@@ -28,6 +31,31 @@ void draw(const SegmentedFusion& segmented, const std::string& path) {
   const std::string command = "dot -Tsvg '" + dot_path + "' -o '" + path + "' 2>/dev/null";
   SEAM_CHECK(std::system(command.c_str()) == 0, "could not run Graphviz `dot` to draw ", path,
              "; the graph is in ", dot_path, " (install graphviz, or pass a .dot path)");
+}
+
+// Compiles the kernels as the CUDA backend would (one NVRTC program, no GPU needed) and prints what
+// ptxas made of them: registers per thread bound occupancy (docs/DEBUGGING.md).
+void print_compile_summary(const std::vector<CompiledStep>& steps, const std::string& arch,
+                           const std::string& name) {
+  CompileRequest request;
+  request.source = print_cuda_program(steps);
+  request.program_name = name + ".cu";
+  request.arch = arch;
+  for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
+  for (const CompiledStep& step : steps)
+    if (!step.library) request.kernel_names.push_back(step.kernel.name);
+  if (request.kernel_names.empty()) return;
+  CompiledKernel compiled = compile_cuda(request);
+  std::cout << "\n// compiled for " << arch << " by NVRTC " << nvrtc_version() << " in "
+            << static_cast<int>(compiled.compile_ms + 0.5) << " ms, " << compiled.binary.size() << " bytes\n";
+  for (const std::string& kernel : request.kernel_names) {
+    std::optional<int> registers =
+        compiled.is_cubin ? cubin_registers(compiled.binary, compiled.symbol(kernel)) : std::nullopt;
+    std::cout << "//   " << kernel << ": "
+              << (registers ? std::to_string(*registers) + " registers per thread"
+                            : "registers unknown (PTX)")
+              << "\n";
+  }
 }
 
 }  // namespace
@@ -51,8 +79,10 @@ int cmd_emit(Args& args) {
   ExecutableOptions options;
   options.segment.strategy = parse_strategy(args.get_or("strategy", "auto"));
   const std::string target = args.get_or("target", "cuda");
+  const auto compile_arch = args.get("compile");
   args.reject_unused();
   SEAM_CHECK(target == "cuda" || target == "host", "--target must be cuda or host, got '", target, "'");
+  SEAM_CHECK(!compile_arch || target == "cuda", "--compile needs --target cuda");
   Fusion fusion = run_pipeline(load_fusion(args.positional_at(0, "FILE")));
   SegmentedFusion segmented = segment_fusion(fusion, options.segment);
   std::vector<CompiledStep> steps = lower_steps(segmented, options);
@@ -79,6 +109,7 @@ int cmd_emit(Args& args) {
     std::cout << (target == "cuda" ? print_cuda_kernel(step.kernel, launch_shape(step.params))
                                    : print_host_kernel(step.kernel));
   }
+  if (compile_arch) print_compile_summary(steps, *compile_arch, fusion.name());
   return kExitOk;
 }
 

@@ -6,6 +6,7 @@
 #include "codegen/embedded_headers.h"
 #include "codegen/kernel_printer.h"
 #include "exec/row_steps.h"
+#include "runtime/cubin_info.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/device.h"
 #include "runtime/device_allocator.h"
@@ -65,6 +66,9 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
   request.reproducer = print_fusion(segmented.fusion);
   CompiledKernel compiled = compile_cuda_cached(request, BinaryCache::shared());
   plan.module = Module::load(compiled.binary);
+  for (CompiledStep& step : plan.steps)
+    if (compiled.is_cubin)
+      step.registers = cubin_registers(compiled.binary, compiled.symbol(step.kernel.name)).value_or(-1);
   const int sm_count = device.properties().sm_count;
   for (const CompiledStep& step : plan.steps) {
     plan.kernels.push_back(plan.module->kernel(compiled.symbol(step.kernel.name)));

@@ -37,6 +37,7 @@ struct CompiledStep {
   KernelFusion kernel_fusion;
   kir::Kernel kernel;
   LaunchParams params{};  // how this kernel is launched
+  int registers = -1;     // per thread, as compiled for the GPU (runtime/cubin_info.h); -1: unknown or host
   // An opaque op (matmul, linear) run by a library routine instead of generated code: on the host the
   // reference implementation, on the GPU a vendor library (not integrated yet). `kernel` is empty.
   bool library = false;

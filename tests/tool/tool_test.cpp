@@ -161,6 +161,22 @@ TEST_F(Tool, WorkloadPassesSegmentEmit) {
   EXPECT_EQ(transformer.code, 0);
 }
 
+// --compile: NVRTC without a GPU, then each kernel's registers from the cubin.
+TEST_F(Tool, EmitCompileReportsRegisters) {
+  std::string file = write("small.seam", kSmall);
+  Result host = seam("emit " + file + " --target host --compile sm_90");
+  EXPECT_EQ(host.code, 1);
+  EXPECT_NE(host.output.find("--compile needs --target cuda"), std::string::npos) << host.output;
+  Result r = seam("emit " + file + " --compile sm_90");
+  if (r.output.find("without NVRTC") != std::string::npos) GTEST_SKIP() << "built without NVRTC";
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("compiled for sm_90"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(" registers per thread"), std::string::npos) << r.output;
+  Result bad = seam("emit " + file + " --compile sm_nope");
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.output.find("sm_nope"), std::string::npos) << bad.output;
+}
+
 TEST_F(Tool, CudaBackendWithoutAGpuSaysSo) {
   std::string file = write("small.seam", kSmall);
   Result r = seam("run " + file + " --backend cuda");
