@@ -311,6 +311,7 @@ int run_sweep(double rate, int iterations) {
       {"1 chunk/thread", [](LaunchParams& p) { p.chunks_per_thread = 1; }},
       {"block 128", [](LaunchParams& p) { p.block_size = 128; }},
       {"block 512", [](LaunchParams& p) { p.block_size = 512; }},
+      {"one wave (8 blocks/SM)", [](LaunchParams& p) { p.max_blocks_per_sm = 8; }},
   };
   std::printf(
       "| workload | contract | bs | T | variant | regs | seam us | %% of floor |\n"

@@ -21,12 +21,16 @@ struct Section {
   uint64_t offset, size, entry_size;
 };
 
-constexpr uint32_t kSymbolTable = 2;   // SHT_SYMTAB
-constexpr uint8_t kValueFormat = 0x04;  // .nv.info attribute with a 16-bit size and a value
+constexpr uint32_t kSymbolTable = 2;      // SHT_SYMTAB
+constexpr uint8_t kValueFormat = 0x04;    // .nv.info attribute with a 16-bit size and a value
 constexpr uint8_t kRegisterCount = 0x2f;  // value: symbol index (u32), registers (u32)
 
 std::optional<std::vector<Section>> sections(std::string_view elf) {
-  if (elf.size() < 64 || elf.substr(0, 4) != std::string_view("\x7f" "ELF", 4) || elf[4] != 2 || elf[5] != 1)
+  if (elf.size() < 64 ||
+      elf.substr(0, 4) != std::string_view("\x7f"
+                                           "ELF",
+                                           4) ||
+      elf[4] != 2 || elf[5] != 1)
     return std::nullopt;  // not ELF64, little-endian
   auto table = read<uint64_t>(elf, 0x28);
   auto entry = read<uint16_t>(elf, 0x3A), count = read<uint16_t>(elf, 0x3C);
@@ -34,7 +38,8 @@ std::optional<std::vector<Section>> sections(std::string_view elf) {
   std::vector<Section> result;
   for (uint16_t i = 0; i < *count; ++i) {
     const uint64_t at = *table + static_cast<uint64_t>(i) * *entry;
-    auto name = read<uint32_t>(elf, at), type = read<uint32_t>(elf, at + 4), link = read<uint32_t>(elf, at + 40);
+    auto name = read<uint32_t>(elf, at), type = read<uint32_t>(elf, at + 4),
+         link = read<uint32_t>(elf, at + 40);
     auto offset = read<uint64_t>(elf, at + 24), size = read<uint64_t>(elf, at + 32);
     auto entry_size = read<uint64_t>(elf, at + 56);
     if (!name || !type || !link || !offset || !size || !entry_size) return std::nullopt;
