@@ -96,4 +96,18 @@ std::string c_type(DType dtype) {
   SEAM_ASSERT(false);
 }
 
+void rename_vars(Block& block, const std::map<std::string, std::string>& renamed) {
+  auto rename = [&](Var& v) {
+    auto it = renamed.find(v.name);
+    if (it != renamed.end()) v.name = it->second;
+  };
+  for (Stmt& s : block) {
+    for (Var& a : s.expr.args) rename(a);
+    rename(s.source);
+    rename(s.var);
+    rename_vars(s.then_block, renamed);
+    rename_vars(s.else_block, renamed);
+  }
+}
+
 }  // namespace seam::kir

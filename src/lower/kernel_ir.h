@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -173,5 +174,8 @@ struct Kernel {
 };
 
 std::string c_type(DType dtype);  // the storage/compute C type of a dtype in generated code
+
+// Renames every reference to a value (definitions, arguments, sources) in `block` and its nested blocks.
+void rename_vars(Block& block, const std::map<std::string, std::string>& renamed);
 
 }  // namespace seam::kir

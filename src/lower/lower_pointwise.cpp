@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "ir/infer.h"
+#include "lower/cse_values.h"
 #include "lower/expression_emitter.h"
 #include "lower/invariant_coordinate.h"
 #include "lower/kernel_params.h"
@@ -117,6 +118,7 @@ class OutputLowering : public ExpressionEmitter {
       body.back().index = kir::add(store.index, c * copy_stride);
     }
     tidy(body);
+    cse_values(body);
   }
 
   // The chunk coordinates alone on their axes (index = the variable) and the vector-axis coordinate

@@ -29,20 +29,6 @@ std::string merge_key(const kir::Stmt& s, bool same_param) {
   return key + "|" + std::to_string(guards.back().region);
 }
 
-void rename_vars(kir::Block& block, const std::map<std::string, std::string>& renamed) {
-  auto rename = [&](kir::Var& v) {
-    auto it = renamed.find(v.name);
-    if (it != renamed.end()) v.name = it->second;
-  };
-  for (kir::Stmt& s : block) {
-    for (kir::Var& a : s.expr.args) rename(a);
-    rename(s.source);
-    rename(s.var);
-    rename_vars(s.then_block, renamed);
-    rename_vars(s.else_block, renamed);
-  }
-}
-
 const kir::Bound& piece_bound(const kir::Stmt& s) { return s.expr.guards.back().bounds.at(0); }
 
 // Merges the loads at `positions` (one per piece, pieces consecutive and in order) into the last of them.
@@ -119,7 +105,7 @@ int merge_once(kir::Block& body, bool same_param) {
   for (size_t i = 0; i < body.size(); ++i)
     if (!removed.count(i)) kept.push_back(std::move(body[i]));
   body = std::move(kept);
-  rename_vars(body, renamed);
+  kir::rename_vars(body, renamed);
   return static_cast<int>(removed.size());
 }
 

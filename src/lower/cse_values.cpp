@@ -1,0 +1,114 @@
+#include "lower/cse_values.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace seam {
+namespace {
+
+bool candidate(const kir::Stmt& s) {
+  if (s.kind != kir::Stmt::Kind::Define) return false;
+  switch (s.expr.kind) {
+    case kir::Expr::Kind::Convert:
+    case kir::Expr::Kind::Call:
+    case kir::Expr::Kind::Select: return true;
+    default: return false;  // loads (merge_guarded_loads' job), literals, tests, scalars, iotas
+  }
+}
+
+std::string bounds_text(const std::vector<kir::Bound>& bounds) {
+  std::string text;
+  for (const kir::Bound& b : bounds)
+    text += kir::to_string(b.index) + "[" + (b.lo ? std::to_string(*b.lo) : "") + "," +
+            (b.hi ? std::to_string(*b.hi) : "") + ")";
+  return text;
+}
+
+// Everything that decides the value: kind, op, result type and lanes, arguments, literal, bounds.
+std::string value_key(const kir::Stmt& s) {
+  const kir::Expr& e = s.expr;
+  std::string key = std::to_string(static_cast<int>(e.kind)) + "|" + std::to_string(static_cast<int>(e.op)) + "|" +
+                    std::to_string(static_cast<int>(s.var.dtype)) + "|" + std::to_string(s.var.lanes) + "|";
+  for (const kir::Var& a : e.args) key += a.name + ",";
+  if (e.kind == kir::Expr::Kind::Literal) key += "|" + e.literal.to_string();
+  if (e.kind == kir::Expr::Kind::InBounds) key += "|" + bounds_text(e.bounds);
+  return key;
+}
+
+void collect_assigned(const kir::Block& block, std::set<std::string>& assigned) {
+  for (const kir::Stmt& s : block) {
+    if (s.kind == kir::Stmt::Kind::Assign || s.kind == kir::Stmt::Kind::Declare) assigned.insert(s.var.name);
+    collect_assigned(s.then_block, assigned);
+    collect_assigned(s.else_block, assigned);
+  }
+}
+
+class Cse {
+ public:
+  explicit Cse(std::set<std::string> assigned) : assigned_(std::move(assigned)) {}
+  int removed() const { return removed_; }
+  const std::map<std::string, std::string>& renamed() const { return renamed_; }
+
+  void block(kir::Block& body) {
+    scopes_.emplace_back();
+    kir::Block kept;
+    for (kir::Stmt& s : body) {
+      rename_arguments(s);
+      if (candidate(s) && !reads_assigned(s)) {
+        const std::string key = value_key(s);
+        if (const std::string* earlier = lookup(key)) {
+          renamed_[s.var.name] = *earlier;
+          ++removed_;
+          continue;
+        }
+        scopes_.back()[key] = s.var.name;
+      }
+      block(s.then_block);
+      block(s.else_block);
+      kept.push_back(std::move(s));
+    }
+    body = std::move(kept);
+    scopes_.pop_back();
+  }
+
+ private:
+  void rename_arguments(kir::Stmt& s) const {
+    for (kir::Var& a : s.expr.args) rename(a);
+    rename(s.source);
+  }
+  void rename(kir::Var& v) const {
+    auto it = renamed_.find(v.name);
+    if (it != renamed_.end()) v.name = it->second;
+  }
+  bool reads_assigned(const kir::Stmt& s) const {
+    for (const kir::Var& a : s.expr.args)
+      if (assigned_.count(a.name)) return true;
+    return false;
+  }
+  const std::string* lookup(const std::string& key) const {
+    for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
+      auto it = scope->find(key);
+      if (it != scope->end()) return &it->second;
+    }
+    return nullptr;
+  }
+
+  std::set<std::string> assigned_;
+  std::vector<std::map<std::string, std::string>> scopes_;
+  std::map<std::string, std::string> renamed_;
+  int removed_ = 0;
+};
+
+}  // namespace
+
+int cse_values(kir::Block& body) {
+  std::set<std::string> assigned;
+  collect_assigned(body, assigned);
+  Cse cse(std::move(assigned));
+  cse.block(body);
+  return cse.removed();
+}
+
+}  // namespace seam
