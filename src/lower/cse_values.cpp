@@ -13,8 +13,9 @@ bool candidate(const kir::Stmt& s) {
   switch (s.expr.kind) {
     case kir::Expr::Kind::Convert:
     case kir::Expr::Kind::Call:
-    case kir::Expr::Kind::Select: return true;
-    default: return false;  // loads (merge_guarded_loads' job), literals, tests, scalars, iotas
+    case kir::Expr::Kind::Select:
+    case kir::Expr::Kind::Load: return true;
+    default: return false;  // literals, tests, scalars, iotas
   }
 }
 
@@ -29,11 +30,19 @@ std::string bounds_text(const std::vector<kir::Bound>& bounds) {
 // Everything that decides the value: kind, op, result type and lanes, arguments, literal, bounds.
 std::string value_key(const kir::Stmt& s) {
   const kir::Expr& e = s.expr;
-  std::string key = std::to_string(static_cast<int>(e.kind)) + "|" + std::to_string(static_cast<int>(e.op)) + "|" +
-                    std::to_string(static_cast<int>(s.var.dtype)) + "|" + std::to_string(s.var.lanes) + "|";
+  std::string key = std::to_string(static_cast<int>(e.kind)) + "|" + std::to_string(static_cast<int>(e.op)) +
+                    "|" + std::to_string(static_cast<int>(s.var.dtype)) + "|" + std::to_string(s.var.lanes) +
+                    "|";
   for (const kir::Var& a : e.args) key += a.name + ",";
   if (e.kind == kir::Expr::Kind::Literal) key += "|" + e.literal.to_string();
   if (e.kind == kir::Expr::Kind::InBounds) key += "|" + bounds_text(e.bounds);
+  if (e.kind == kir::Expr::Kind::Load) {
+    key += "|" + std::to_string(e.param) + "@" + kir::to_string(e.offset);
+    for (const kir::Guard& g : e.guards) key += "|g" + bounds_text(g.bounds);
+    for (const kir::LoadChoice& c : e.choices)
+      key += "|c" + kir::to_string(c.index) + "<" + std::to_string(c.below) + ":" + std::to_string(c.param) +
+             "@" + kir::to_string(c.offset);
+  }
   return key;
 }
 

@@ -11,7 +11,8 @@ using enum DType;
 
 kir::Var var(const std::string& name, DType dtype = Float32, int lanes = 8) { return {name, dtype, lanes}; }
 
-kir::Stmt define(const kir::Var& v, kir::Expr::Kind kind, std::vector<kir::Var> args, OpKind op = OpKind::Add) {
+kir::Stmt define(const kir::Var& v, kir::Expr::Kind kind, std::vector<kir::Var> args,
+                 OpKind op = OpKind::Add) {
   kir::Stmt s{kir::Stmt::Kind::Define};
   s.var = v;
   s.expr = kir::Expr{kind};
@@ -30,7 +31,8 @@ kir::Stmt store(const kir::Var& v) {
 const kir::Var x = var("x", BFloat16);
 
 TEST(CseValues, RecomputationIsRemovedAndItsUsesRenamed) {
-  kir::Block body = {define(var("a"), kir::Expr::Kind::Convert, {x}), define(var("b"), kir::Expr::Kind::Convert, {x}),
+  kir::Block body = {define(var("a"), kir::Expr::Kind::Convert, {x}),
+                     define(var("b"), kir::Expr::Kind::Convert, {x}),
                      define(var("c"), kir::Expr::Kind::Call, {var("a"), var("b")}), store(var("c"))};
   EXPECT_EQ(cse_values(body), 1);
   ASSERT_EQ(body.size(), 3u);
@@ -44,6 +46,29 @@ TEST(CseValues, RecomputationIsRemovedAndItsUsesRenamed) {
                        define(var("s", Float32, 1), kir::Expr::Kind::Convert, {x}),
                        define(var("t", Float64, 8), kir::Expr::Kind::Convert, {x})};
   EXPECT_EQ(cse_values(widths), 0);
+}
+
+kir::Stmt load(const std::string& name, int64_t offset, std::vector<kir::Guard> guards = {}) {
+  kir::Stmt s = define(var(name, BFloat16), kir::Expr::Kind::Load, {});
+  s.expr.param = 0;
+  s.expr.offset = kir::add(kir::variable("q"), offset);
+  s.expr.guards = std::move(guards);
+  return s;
+}
+
+// Inputs are read-only in a kernel, so a second load of the same address under the same guards is the
+// first one; another address or another guard is another load.
+TEST(CseValues, RepeatedLoadsAreOneLoad) {
+  kir::Guard inside{-1, 0, 1, {kir::Bound{kir::variable("q"), 0, 64}}};
+  kir::Block body = {load("a", 8),
+                     load("b", 8),
+                     load("c", 16),
+                     load("d", 8, {inside}),
+                     load("e", 8, {inside}),
+                     define(var("s"), kir::Expr::Kind::Call, {var("b", BFloat16), var("e", BFloat16)})};
+  EXPECT_EQ(cse_values(body), 2);  // b (a) and e (d)
+  EXPECT_EQ(body.back().expr.args[0].name, "a");
+  EXPECT_EQ(body.back().expr.args[1].name, "d");
 }
 
 TEST(CseValues, ScopesFollowTheBlocks) {
