@@ -14,6 +14,7 @@
 #include "segment/dump.h"
 #include "segment/segment.h"
 #include "support/error.h"
+#include "support/hash.h"
 
 namespace seam::tool {
 namespace {
@@ -37,17 +38,25 @@ void draw(const SegmentedFusion& segmented, const std::string& path) {
 // ptxas made of them: registers per thread bound occupancy (docs/DEBUGGING.md).
 void print_compile_summary(const std::vector<CompiledStep>& steps, const std::string& arch,
                            const std::string& name) {
+  std::vector<CompiledStep> kernels;  // library steps (matmul) have no generated code
+  for (const CompiledStep& step : steps)
+    if (!step.library) kernels.push_back(step);
+  if (kernels.empty()) return;
   CompileRequest request;
-  request.source = print_cuda_program(steps);
+  request.source = print_cuda_program(kernels);
   request.program_name = name + ".cu";
   request.arch = arch;
   for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
-  for (const CompiledStep& step : steps)
-    if (!step.library) request.kernel_names.push_back(step.kernel.name);
-  if (request.kernel_names.empty()) return;
+  for (const CompiledStep& step : kernels) request.kernel_names.push_back(step.kernel.name);
   CompiledKernel compiled = compile_cuda(request);
-  std::cout << "\n// compiled for " << arch << " by NVRTC " << nvrtc_version() << " in "
-            << static_cast<int>(compiled.compile_ms + 0.5) << " ms, " << compiled.binary.size() << " bytes\n";
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(hash64(compiled.binary)));
+  // Two versions of the generated code are the same machine code when these lines match (NVRTC is
+  // deterministic); the time is on its own line so that snapshots can drop it.
+  std::cout << "\n// " << (compiled.is_cubin ? "cubin" : "PTX") << " for " << arch << ": "
+            << compiled.binary.size() << " bytes, hash " << hash << "\n";
+  std::cout << "// NVRTC " << nvrtc_version()
+            << " compile time: " << static_cast<int>(compiled.compile_ms + 0.5) << " ms\n";
   for (const std::string& kernel : request.kernel_names) {
     std::optional<int> registers =
         compiled.is_cubin ? cubin_registers(compiled.binary, compiled.symbol(kernel)) : std::nullopt;
