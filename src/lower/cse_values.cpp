@@ -14,8 +14,9 @@ bool candidate(const kir::Stmt& s) {
     case kir::Expr::Kind::Convert:
     case kir::Expr::Kind::Call:
     case kir::Expr::Kind::Select:
-    case kir::Expr::Kind::Load: return true;
-    default: return false;  // literals, tests, scalars, iotas
+    case kir::Expr::Kind::Load:
+    case kir::Expr::Kind::Literal: return true;
+    default: return false;  // in-bounds tests, scalars, iotas
   }
 }
 

@@ -9,11 +9,11 @@
 
 namespace seam {
 
-// Removes recomputations of loads (inputs are read-only: same address, same guards), converts, calls and
-// selects in `body` and its nested blocks (a value defined in a block serves that block and the blocks
-// inside it), renaming their uses. Values that read a variable assigned anywhere (Declare/Assign) are left
-// alone. Literals and in-bounds tests stay: merging those changed ptxas's output for GQA backward (checked
-// by comparing cubins). Returns the number of statements removed.
+// Removes recomputations of loads (inputs are read-only: same address, same guards), literals, converts,
+// calls and selects in `body` and its nested blocks (a value defined in a block serves that block and the
+// blocks inside it), renaming their uses. Values that read a variable assigned anywhere (Declare/Assign)
+// are left alone. In-bounds tests stay: merging them changed ptxas's output for GQA backward (checked by
+// comparing cubins). Returns the number of statements removed.
 int cse_values(kir::Block& body);
 
 }  // namespace seam

@@ -41,6 +41,16 @@ TEST(CseValues, RecomputationIsRemovedAndItsUsesRenamed) {
   kir::Block ops = {define(var("p"), kir::Expr::Kind::Call, {x, x}, OpKind::Add),
                     define(var("q"), kir::Expr::Kind::Call, {x, x}, OpKind::Mul)};
   EXPECT_EQ(cse_values(ops), 0);
+  // Literals of one value and dtype are one; another value or dtype is another literal.
+  auto literal = [](const std::string& name, Number n, DType dtype) {
+    kir::Stmt s = define(var(name, dtype, 1), kir::Expr::Kind::Literal, {});
+    s.expr.literal = n;
+    return s;
+  };
+  kir::Block literals = {literal("z0", Number::of_int(0), Float32), literal("z1", Number::of_int(0), Float32),
+                         literal("z2", Number::of_int(1), Float32),
+                         literal("z3", Number::of_int(0), Float64)};
+  EXPECT_EQ(cse_values(literals), 1);
   // So is the same op at a different width or dtype.
   kir::Block widths = {define(var("r", Float32, 8), kir::Expr::Kind::Convert, {x}),
                        define(var("s", Float32, 1), kir::Expr::Kind::Convert, {x}),
