@@ -9,6 +9,7 @@
 #   scripts/gpu_check.sh report       # the short version for a tight GPU budget, few output files:
 #                                     # GPU suite (quick) and memcheck, backward rows, then seam vs
 #                                     # PyTorch on forward bs 2 and backward rows
+#   scripts/gpu_check.sh investigate  # the sweep, ncu next to torch.compile, cold GQA backward compiles
 #   scripts/gpu_check.sh compare [forward|backward|t-sweep|quick|flush]
 #                                     # seam next to PyTorch eager and torch.compile (bench/rope_vs_torch.py)
 #
@@ -56,6 +57,32 @@ if [[ "$mode" == "report" ]]; then
   exit 0
 fi
 
+if [[ "$mode" == "investigate" ]]; then
+  # Session 4's first call (docs/STATUS.md): the GPU suite (quick) and memcheck, the code-generation sweep
+  # (launch shapes on the rope-only rows where torch.compile is faster), Nsight Compute metrics of seam's
+  # and torch.compile's kernels for two of those rows, and cold compiles of the GQA backward.
+  out="${OUT:-gpu-out}"
+  logs="$(mktemp -d)"
+  mkdir -p "$out"
+  export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+  export SEAM_CACHE_DIR="$(mktemp -d)" SEAM_FAILURE_DIR="$logs"
+  summary="$out/summary.txt"
+  SEAM_GPU_QUICK=1 gpu-bin/seam_gpu_tests > "$logs/suite.log" 2>&1
+  echo "gpu suite (quick): rc=$? $(grep -E '^\[  (PASSED|FAILED)' "$logs/suite.log" | tr '\n' ' ')" >> "$summary"
+  SEAM_GPU_QUICK=1 /usr/local/cuda/bin/compute-sanitizer --tool memcheck --error-exitcode 3 gpu-bin/seam_gpu_tests \
+    --gtest_filter='GpuSuite.*:GpuDeviceApi.*:-GpuSuite.RopeFullSizeSampledRows:GpuDeviceApi.BadInputsAreRejectedBeforeAnyLaunch' \
+    > "$logs/memcheck.log" 2>&1
+  echo "memcheck: rc=$? $(grep 'ERROR SUMMARY' "$logs/memcheck.log")" >> "$summary"
+  gpu-bin/bench_rope_gpu --direction backward --only W5 > "$out/bwd_cold.md" 2>&1
+  echo "backward W5 (cold compiles): rc=$?" >> "$summary"
+  gpu-bin/bench_rope_gpu --sweep --iterations 30 > "$out/sweep.md" 2>&1
+  echo "sweep: rc=$?" >> "$summary"
+  scripts/gpu_profile.sh --vs-torch W2 rope-only 1 W3 rope-only 2 > "$out/vs_torch.txt" 2>&1
+  echo "ncu vs torch.compile: rc=$?" >> "$summary"
+  cat "$out/bwd_cold.md" "$out/sweep.md" "$out/vs_torch.txt" "$summary"
+  exit 0
+fi
+
 if [[ "$mode" == "compare" ]]; then
   out="${OUT:-gpu-out}"
   mkdir -p "$out"
@@ -73,7 +100,7 @@ if [[ "$mode" == "compare" ]]; then
   exit $rc
 fi
 
-[[ "$mode" == "run" ]] || { echo "usage: scripts/gpu_check.sh build|run [quick]|compare ROWS..."; exit 2; }
+[[ "$mode" == "run" ]] || { echo "usage: scripts/gpu_check.sh build|run [quick]|report|investigate|compare ROWS..."; exit 2; }
 quick="${2:-}"
 out="${OUT:-gpu-out}"
 mkdir -p "$out"
