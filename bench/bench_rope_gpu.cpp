@@ -5,7 +5,8 @@
 // Method: 3 input sets uploaded once and rotated; GPU time = median over N runs of the events around all
 // launches of one run (optionally after an L2 flush outside the events); "wall" = median per call of
 // run_device + stream synchronize with inputs on the GPU; "compile" = fusion text to first result
-// (parse, passes, segmentation, lowering, NVRTC or the binary cache, first run), in this process.
+// (parse, passes, segmentation, lowering, NVRTC or the binary cache, first run), in this process, with
+// NVRTC's own program cache off (SEAM_NVRTC_NO_CACHE=1 unless set).
 //
 // Usage: bench_rope_gpu [rows] [options]
 //   rows:    --only W2  --contract thunder|rope-only  --direction forward|backward|both  --bs N  --seq T
@@ -17,6 +18,7 @@
 //            backend checked against the interpreter, for CI)
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -430,6 +432,9 @@ int run(int argc, char** argv) {
 }  // namespace seam::bench
 
 int main(int argc, char** argv) {
+  // A compile that misses seam's binary cache is timed cold: NVRTC's own program cache (CUDA 12.9+) off,
+  // unless the caller says otherwise.
+  setenv("SEAM_NVRTC_NO_CACHE", "1", 0);
   try {
     return seam::bench::run(argc, argv);
   } catch (const std::exception& e) {

@@ -116,6 +116,15 @@ void check_nvrtc(nvrtcResult result, const char* call, const std::string& progra
   SEAM_CHECK(result == NVRTC_SUCCESS, call, " failed for ", program, ": ", nvrtcGetErrorString(result));
 }
 
+// NVRTC 12.9+ keeps its own cache of compiled programs, so a "cold" compile can be a hit there;
+// SEAM_NVRTC_NO_CACHE=1 turns it off (for measuring cold compiles). Not part of nvrtc_options: seam's
+// cache keys stay the same with and without it.
+bool nvrtc_cache_off() {
+  if (!env_flag("SEAM_NVRTC_NO_CACHE")) return false;
+  int major = 0, minor = 0;
+  return nvrtcVersion(&major, &minor) == NVRTC_SUCCESS && (major > 12 || (major == 12 && minor >= 9));
+}
+
 // Destroys the program on every path out of compile_cuda.
 struct ProgramHandle {
   nvrtcProgram program = nullptr;
@@ -136,7 +145,8 @@ std::string nvrtc_version() {
 
 CompiledKernel compile_cuda(const CompileRequest& request) {
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<std::string> options = nvrtc_options(request);
+  std::vector<std::string> options = nvrtc_options(request);
+  if (nvrtc_cache_off()) options.push_back("--no-cache");
   const std::string& program_name = request.program_name;
 
   std::vector<const char*> header_contents, header_names;

@@ -4,6 +4,7 @@
 //   SEAM_DEVICE        CUDA device ordinal (default 0)
 //   SEAM_SYNC_LAUNCH   "1": synchronize and check errors after every kernel launch
 //   SEAM_CUDA_INCLUDE  ':'-separated include directories of the CUDA toolkit for NVRTC
+//   SEAM_NVRTC_NO_CACHE "1": NVRTC's own cache of compiled programs (CUDA 12.9+) off, for cold timings
 #pragma once
 
 #include <optional>
