@@ -143,13 +143,16 @@ TEST(Runs, RopeBackwardSlotsRunOverRows) {
   }
 }
 
-// Runs shorter than a cache line per row (a warp would read scattered pieces of rows) are not taken.
-TEST(Runs, ShortRunsKeepRowMajorOrder) {
+// Runs shorter than a cache line per row (a warp would read scattered pieces of rows) are not taken, nor
+// runs of a warp or more (a warp stays in one slot anyway: gemma's hs = 256).
+TEST(Runs, ShortAndWarpWideRunsKeepRowMajorOrder) {
   RopeOptions rope;
   rope.dtype = Float32;
   rope.direction = Direction::Backward;
-  Fusion fusion = build_rope({"narrow", 4, 4, 16, 16, 8}, rope);  // slots of 64 bytes
-  EXPECT_EQ(lower_and_check_on_host(fusion, {}, Tolerance{1e-5, 1e-5}, 2).outputs[0].run, 0);
+  Fusion narrow = build_rope({"narrow", 4, 4, 16, 16, 8}, rope);  // slots of 64 bytes
+  EXPECT_EQ(lower_and_check_on_host(narrow, {}, Tolerance{1e-5, 1e-5}, 2).outputs[0].run, 0);
+  Fusion wide = build_rope({"wide", 2, 1, 128, 128, 4}, rope);  // slots of 32 chunks
+  EXPECT_EQ(lower_and_check_on_host(wide, {}, Tolerance{1e-5, 1e-5}, 2).outputs[0].run, 0);
 }
 
 }  // namespace
