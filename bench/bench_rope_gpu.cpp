@@ -125,8 +125,8 @@ std::string lanes_of(const Executable& exe) {
   for (const CompiledStep& step : exe.steps())
     for (const kir::OutputProgram& p : step.kernel.outputs)
       lanes += (lanes.empty() ? "" : "/") + std::to_string(p.lanes) +
-               (p.replicas > 1 ? "x" + std::to_string(p.replicas) : "") +
-               (p.run > 0 ? "r" + std::to_string(p.run) : "");
+               (p.order.copies > 1 ? "x" + std::to_string(p.order.copies) : "") +
+               (p.order.run > 0 ? "r" + std::to_string(p.order.run) : "");
   return lanes;
 }
 

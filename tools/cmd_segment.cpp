@@ -111,8 +111,9 @@ int cmd_emit(Args& args) {
     if (!step.kernel.outputs.empty()) {
       std::cout << " " << step.kernel.outputs.size() << " chunked output(s), lanes";
       for (const kir::OutputProgram& p : step.kernel.outputs)
-        std::cout << " " << p.lanes << (p.replicas > 1 ? " x" + std::to_string(p.replicas) + " copies" : "")
-                  << (p.run > 0 ? " (runs of " + std::to_string(p.run) + " chunks)" : "");
+        std::cout << " " << p.lanes
+                  << (p.order.copies > 1 ? " x" + std::to_string(p.order.copies) + " copies" : "")
+                  << (p.order.run > 0 ? " (runs of " + std::to_string(p.order.run) + " chunks)" : "");
     }
     std::cout << "\n// launch: " << step.params.to_string() << "\n";
     std::cout << (target == "cuda" ? print_cuda_kernel(step.kernel, launch_shape(step.params))

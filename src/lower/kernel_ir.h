@@ -135,18 +135,24 @@ struct Stmt {
   int param = -1;
 };
 
-// One output of the kernel: chunks of `lanes` consecutive elements. An output whose value does not
-// change along part of an axis (an expanded GQA head: `replicas` consecutive heads hold the same
-// values) computes each chunk once and stores it `replicas` times.
+// The order in which an output's chunks are enumerated, and how many values one chunk stands for
+// (lower/lower_pointwise.cpp chooses it; docs/CODEGEN.md, "Chunk order" and "Copies and runs").
+struct ChunkOrder {
+  int64_t tile = 1;        // > 1: the rows (second-innermost axis) tiled, the tile index outermost
+  size_t copied_axis = 0;  // with copies > 1: each chunk is computed once and stored to `copies`
+  int64_t copies = 1;      //   consecutive values of this axis's coordinate (an expanded GQA head)
+  int64_t run = 0;         // > 0: the innermost axis in runs of this many chunks, rows inside a run's
+                           //   enumeration, so a warp takes chunks of one run from several rows
+};
+
+// One output of the kernel: chunks of `lanes` consecutive elements, enumerated in `order`.
 struct OutputProgram {
   int param;  // the output parameter written
   int64_t numel;
-  int lanes;             // elements per chunk (vector width)
-  int replicas = 1;      // stores per computed chunk
-  int64_t chunks;        // numel / (lanes * replicas): the work items
-  std::string chunk;     // name of the chunk-index variable the body reads
-  int64_t row_tile = 1;  // > 1: chunks run in the row-tiled order (LoweringOptions::row_tile)
-  int64_t run = 0;  // > 0: rows interleaved per run of this many chunks (LoweringOptions::uniform_branches)
+  int lanes;          // elements per chunk (vector width)
+  int64_t chunks;     // numel / (lanes * order.copies): the work items
+  std::string chunk;  // name of the chunk-index variable the body reads
+  ChunkOrder order;
   Block body;
 };
 

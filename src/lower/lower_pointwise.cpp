@@ -36,15 +36,6 @@ int64_t row_tile_for(const Type& type, const LoweringOptions& options) {
   return 1;
 }
 
-// The order in which an output's chunks are enumerated, and how many values one chunk stands for.
-struct ChunkOrder {
-  int64_t tile = 1;        // > 1: rows tiled (row_tile_for)
-  size_t copied_axis = 0;  // with copies > 1: each chunk is computed once and stored to `copies`
-  int64_t copies = 1;      //   consecutive values of this axis's coordinate
-  int64_t run = 0;         // > 0: the innermost axis in runs of this many chunks, rows inside a run's
-                           //   enumeration, so a warp takes chunks of one run from several rows
-};
-
 // A chunk coordinate: the let variable holding it, its axis and its extent.
 struct Coordinate {
   std::string variable;
@@ -57,7 +48,8 @@ class OutputLowering : public ExpressionEmitter {
   using ExpressionEmitter::ExpressionEmitter;
 
   // Emits the program computing output `o` into `body`, chunks in `order`.
-  void lower(int o, const std::string& chunk, kir::Block& body, bool branch_free, const ChunkOrder& order) {
+  void lower(int o, const std::string& chunk, kir::Block& body, bool branch_free,
+             const kir::ChunkOrder& order) {
     branch_free_ = branch_free;
     const FusionOutput& out = fusion_.outputs()[static_cast<size_t>(o)];
     const Type& type = fusion_.type(out.value);
@@ -147,7 +139,7 @@ class OutputLowering : public ExpressionEmitter {
   // Chunk c enumerates the dims, the last fastest; each adds coordinate * factor to its axis's index.
   // Row-major: [outer..., rows, innermost / lanes]; the order's tile, copies and run rearrange it into
   // [rows / tile, outer..., innermost / (run * lanes), tile, run] with the copied axis divided by copies.
-  std::vector<Dim> chunk_dims(const Shape& shape, const ChunkOrder& order) const {
+  std::vector<Dim> chunk_dims(const Shape& shape, const kir::ChunkOrder& order) const {
     std::vector<Dim> dims;  // none for a rank-0 output: its one chunk has no indices
     if (shape.empty()) return dims;
     const size_t last = shape.size() - 1;
@@ -204,7 +196,7 @@ int widest_lanes(const Type& type, int max_vector_bytes) {
 // The copies for an output lowered in row-major order: the coordinate whose aligned blocks the value
 // ignores most, within options.max_copies (the largest divisor of its block within the limit).
 void choose_copies(const kir::Block& body, const std::vector<Coordinate>& coordinates, int max_copies,
-                   ChunkOrder& order) {
+                   kir::ChunkOrder& order) {
   if (max_copies <= 1) return;
   for (const Coordinate& c : coordinates) {
     const int64_t invariant = invariant_block(body, c.variable, c.extent);
@@ -244,7 +236,7 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
     kir::OutputProgram program;
     program.numel = t.numel();
     program.chunk = "chunk" + std::to_string(o);
-    ChunkOrder order;
+    kir::ChunkOrder& order = program.order;
     order.tile = row_tile_for(t, options);
     std::vector<Coordinate> coordinates;
     std::optional<Coordinate> lane;
@@ -273,10 +265,7 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
       counter = saved;
       SEAM_ASSERT(lower(), "a chunk order cannot break the vector proof");
     }
-    program.row_tile = order.tile;
-    program.replicas = static_cast<int>(order.copies);
-    program.run = order.run;
-    program.chunks = program.numel / program.lanes / program.replicas;
+    program.chunks = program.numel / program.lanes / order.copies;
     program.param = static_cast<int>(fusion.inputs().size() + o);
     kernel.outputs.push_back(std::move(program));
   }

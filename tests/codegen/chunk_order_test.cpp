@@ -77,15 +77,15 @@ TEST(Copies, ExpandedGqaHeadsAreStoredFromOneComputation) {
   ASSERT_EQ(kernel.outputs.size(), 3u);
   int replicated = 0;
   for (const kir::OutputProgram& p : kernel.outputs) {
-    EXPECT_EQ(stores(p.body), p.replicas);
-    EXPECT_EQ(p.chunks * p.lanes * p.replicas, p.numel);
-    replicated += p.replicas == 4;
-    EXPECT_TRUE(p.replicas == 1 || p.replicas == 4) << p.replicas;
+    EXPECT_EQ(stores(p.body), p.order.copies);
+    EXPECT_EQ(p.chunks * p.lanes * p.order.copies, p.numel);
+    replicated += p.order.copies == 4;
+    EXPECT_TRUE(p.order.copies == 1 || p.order.copies == 4) << p.order.copies;
   }
   EXPECT_EQ(replicated, 2);  // k and v
 
   kir::Kernel off = lower_and_check(fusion, 1);
-  for (const kir::OutputProgram& p : off.outputs) EXPECT_EQ(p.replicas, 1);
+  for (const kir::OutputProgram& p : off.outputs) EXPECT_EQ(p.order.copies, 1);
 }
 
 // A broadcast input expanded along an outer axis: the copies are capped at max_copies (the largest
@@ -101,10 +101,10 @@ Fusion expand_outer(bool with_sum) {
 
 TEST(Copies, CopiesAreCappedAtADivisorOfTheBlock) {
   kir::Kernel kernel = lower_and_check(expand_outer(true), 8);
-  EXPECT_EQ(kernel.outputs.at(0).replicas, 8);
-  EXPECT_EQ(kernel.outputs.at(1).replicas, 1);
+  EXPECT_EQ(kernel.outputs.at(0).order.copies, 8);
+  EXPECT_EQ(kernel.outputs.at(1).order.copies, 1);
   kir::Kernel capped = lower_and_check(expand_outer(false), 5);
-  EXPECT_EQ(capped.outputs.at(0).replicas, 4);  // 24 copies: the largest divisor <= 5
+  EXPECT_EQ(capped.outputs.at(0).order.copies, 4);  // 24 copies: the largest divisor <= 5
 }
 
 // Copies of a value in the row-tiled chunk order and at a narrower vector width still match.
@@ -115,8 +115,8 @@ TEST(Copies, WorkWithRowTilesAndNarrowVectors) {
   LoweringOptions options;
   options.row_tile_min_bytes = 0;  // tile even this small slab
   kir::Kernel kernel = lower_and_check_on_host(b.finish({out}), options, Tolerance{1e-6, 1e-6}, 3);
-  EXPECT_GT(kernel.outputs.at(0).row_tile, 1);
-  EXPECT_EQ(kernel.outputs.at(0).replicas, 3);
+  EXPECT_GT(kernel.outputs.at(0).order.tile, 1);
+  EXPECT_EQ(kernel.outputs.at(0).order.copies, 3);
   EXPECT_EQ(kernel.outputs.at(0).lanes, 4);
 }
 
@@ -137,9 +137,9 @@ TEST(Runs, RopeBackwardSlotsRunOverRows) {
     LoweringOptions options;  // branch-free: the rotation's cats select within rows, the slots branch
     kir::Kernel kernel = lower_and_check_on_host(fusion, options, Tolerance{1e-5, 1e-5}, 9);
     ASSERT_EQ(kernel.outputs.size(), 1u);
-    EXPECT_EQ(kernel.outputs[0].run, c.run) << c.config.name;
+    EXPECT_EQ(kernel.outputs[0].order.run, c.run) << c.config.name;
     options.uniform_branches = false;
-    EXPECT_EQ(lower_pointwise(fusion, options).outputs[0].run, 0) << c.config.name;
+    EXPECT_EQ(lower_pointwise(fusion, options).outputs[0].order.run, 0) << c.config.name;
   }
 }
 
@@ -150,9 +150,9 @@ TEST(Runs, ShortAndWarpWideRunsKeepRowMajorOrder) {
   rope.dtype = Float32;
   rope.direction = Direction::Backward;
   Fusion narrow = build_rope({"narrow", 4, 4, 16, 16, 8}, rope);  // slots of 64 bytes
-  EXPECT_EQ(lower_and_check_on_host(narrow, {}, Tolerance{1e-5, 1e-5}, 2).outputs[0].run, 0);
+  EXPECT_EQ(lower_and_check_on_host(narrow, {}, Tolerance{1e-5, 1e-5}, 2).outputs[0].order.run, 0);
   Fusion wide = build_rope({"wide", 2, 1, 128, 128, 4}, rope);  // slots of 32 chunks
-  EXPECT_EQ(lower_and_check_on_host(wide, {}, Tolerance{1e-5, 1e-5}, 2).outputs[0].run, 0);
+  EXPECT_EQ(lower_and_check_on_host(wide, {}, Tolerance{1e-5, 1e-5}, 2).outputs[0].order.run, 0);
 }
 
 }  // namespace

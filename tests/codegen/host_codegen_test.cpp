@@ -50,7 +50,7 @@ void check_random_fusions(uint64_t first_seed, int count, RandomFusionOptions op
     std::vector<Type> types;
     for (const FusionOutput& o : c.fusion.outputs()) types.push_back(c.fusion.type(o.value));
     std::vector<HostTensor> actual = run_host_kernel(*module, c.kernel, inputs, types);
-    for (const kir::OutputProgram& p : c.kernel.outputs) vectorized += p.lanes > 1, tiled += p.row_tile > 1;
+    for (const kir::OutputProgram& p : c.kernel.outputs) vectorized += p.lanes > 1, tiled += p.order.tile > 1;
     for (size_t o = 0; o < actual.size(); ++o) {
       Comparison cmp = compare_tensors(actual[o], expected[o], codegen_tolerance(types[o].dtype));
       EXPECT_TRUE(cmp.ok) << "seed " << seed << " output " << o << ": " << cmp.message << "\n"
