@@ -3,14 +3,12 @@
 #include <filesystem>
 #include <iostream>
 
-#include "codegen/embedded_headers.h"
 #include "codegen/kernel_printer.h"
 #include "commands.h"
 #include "exec/cuda_executable.h"
 #include "exec/executable.h"
 #include "passes/pipeline.h"
 #include "runtime/cubin_info.h"
-#include "runtime/nvrtc_compiler.h"
 #include "segment/dump.h"
 #include "segment/segment.h"
 #include "support/error.h"
@@ -38,16 +36,8 @@ void draw(const SegmentedFusion& segmented, const std::string& path) {
 // ptxas made of them: registers per thread bound occupancy (docs/DEBUGGING.md).
 void print_compile_summary(const std::vector<CompiledStep>& steps, const std::string& arch,
                            const std::string& name) {
-  std::vector<CompiledStep> kernels;  // library steps (matmul) have no generated code
-  for (const CompiledStep& step : steps)
-    if (!step.library) kernels.push_back(step);
-  if (kernels.empty()) return;
-  CompileRequest request;
-  request.source = print_cuda_program(kernels);
-  request.program_name = name + ".cu";
-  request.arch = arch;
-  for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
-  for (const CompiledStep& step : kernels) request.kernel_names.push_back(step.kernel.name);
+  CompileRequest request = cuda_compile_request(steps, name, arch);
+  if (request.kernel_names.empty()) return;
   CompiledKernel compiled = compile_cuda(request);
   char hash[17];
   std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(hash64(compiled.binary)));

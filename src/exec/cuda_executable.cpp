@@ -26,8 +26,20 @@ CudaLaunchShape launch_shape(const LaunchParams& params) {
 std::string print_cuda_program(const std::vector<CompiledStep>& steps) {
   std::string source;
   for (const CompiledStep& step : steps)
-    source += print_cuda_kernel(step.kernel, launch_shape(step.params)) + "\n";
+    if (!step.library) source += print_cuda_kernel(step.kernel, launch_shape(step.params)) + "\n";
   return source;
+}
+
+CompileRequest cuda_compile_request(const std::vector<CompiledStep>& steps, const std::string& fusion_name,
+                                    const std::string& arch) {
+  CompileRequest request;
+  request.source = print_cuda_program(steps);
+  request.program_name = fusion_name + ".cu";
+  request.arch = arch;
+  for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
+  for (const CompiledStep& step : steps)
+    if (!step.library) request.kernel_names.push_back(step.kernel.name);
+  return request;
 }
 
 int cuda_sm_count() {
@@ -57,12 +69,7 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
   CudaPlan plan;
   plan.steps = std::move(steps);
   if (plan.steps.empty()) return plan;
-  CompileRequest request;
-  request.source = print_cuda_program(plan.steps);
-  request.program_name = segmented.fusion.name() + ".cu";
-  request.arch = device.arch_string();
-  for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
-  for (const CompiledStep& step : plan.steps) request.kernel_names.push_back(step.kernel.name);
+  CompileRequest request = cuda_compile_request(plan.steps, segmented.fusion.name(), device.arch_string());
   request.reproducer = print_fusion(segmented.fusion);
   CompiledKernel compiled = compile_cuda_cached(request, BinaryCache::shared());
   plan.module = Module::load(compiled.binary);

@@ -4,6 +4,7 @@
 
 #include "codegen/kernel_printer.h"
 #include "exec/executable.h"
+#include "runtime/nvrtc_compiler.h"
 
 namespace seam {
 
@@ -14,6 +15,9 @@ std::unique_ptr<Executable> compile_cuda_executable(Fusion fusion, SegmentedFusi
 // The CUDA source of a whole executable: every step's kernel, launched as its params say, in one
 // translation unit.
 std::string print_cuda_program(const std::vector<CompiledStep>& steps);
+// The NVRTC request for that source (library steps have no generated code), named after the fusion.
+CompileRequest cuda_compile_request(const std::vector<CompiledStep>& steps, const std::string& fusion_name,
+                                    const std::string& arch);
 CudaLaunchShape launch_shape(const LaunchParams& params);
 
 // Multiprocessors of the default device; throws seam::Error when no GPU is present.
