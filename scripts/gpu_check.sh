@@ -31,20 +31,31 @@ if [[ "$mode" == "build" ]]; then
   exit 0
 fi
 
-if [[ "$mode" == "report" ]]; then
+# The GPU suite under compute-sanitizer memcheck: the whole suite but its largest cases.
+memcheck_suite() {
+  SEAM_GPU_QUICK=1 /usr/local/cuda/bin/compute-sanitizer --tool memcheck --error-exitcode 3 gpu-bin/seam_gpu_tests \
+    --gtest_filter='GpuSuite.*:GpuDeviceApi.*:-GpuSuite.RopeFullSizeSampledRows:GpuDeviceApi.BadInputsAreRejectedBeforeAnyLaunch'
+}
+
+# The modes that end in a short summary (report, investigate): fresh caches, logs apart from $out, then
+# the GPU suite (quick) and memcheck, their results the first lines of $summary.
+summary_mode_checks() {
   out="${OUT:-gpu-out}"
   logs="$(mktemp -d)"
   mkdir -p "$out"
   export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
-  export SEAM_CACHE_DIR="$(mktemp -d)" SEAM_FAILURE_DIR="$logs"
+  SEAM_CACHE_DIR="$(mktemp -d)"
+  export SEAM_CACHE_DIR SEAM_FAILURE_DIR="$logs"
   summary="$out/summary.txt"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader > "$summary" 2>&1
   SEAM_GPU_QUICK=1 gpu-bin/seam_gpu_tests > "$logs/suite.log" 2>&1
   echo "gpu suite (quick): rc=$? $(grep -E '^\[  (PASSED|FAILED)' "$logs/suite.log" | tr '\n' ' ')" >> "$summary"
-  SEAM_GPU_QUICK=1 /usr/local/cuda/bin/compute-sanitizer --tool memcheck --error-exitcode 3 gpu-bin/seam_gpu_tests \
-    --gtest_filter='GpuSuite.*:GpuDeviceApi.*:-GpuSuite.RopeFullSizeSampledRows:GpuDeviceApi.BadInputsAreRejectedBeforeAnyLaunch' \
-    > "$logs/memcheck.log" 2>&1
+  memcheck_suite > "$logs/memcheck.log" 2>&1
   echo "memcheck: rc=$? $(grep 'ERROR SUMMARY' "$logs/memcheck.log")" >> "$summary"
+}
+
+if [[ "$mode" == "report" ]]; then
+  summary_mode_checks
   gpu-bin/bench_rope_gpu --direction backward > "$out/bench_bwd.md" 2>&1
   echo "backward bench: rc=$?" >> "$summary"
   timeout 240 python3 bench/rope_vs_torch.py --bin gpu-bin/bench_rope_gpu --rows forward --bs 2 \
@@ -58,21 +69,10 @@ if [[ "$mode" == "report" ]]; then
 fi
 
 if [[ "$mode" == "investigate" ]]; then
-  # Session 4's first call (docs/STATUS.md): the GPU suite (quick) and memcheck, the code-generation sweep
-  # (launch shapes on the rope-only rows where torch.compile is faster), Nsight Compute metrics of seam's
-  # and torch.compile's kernels for two of those rows, and cold compiles of the GQA backward.
-  out="${OUT:-gpu-out}"
-  logs="$(mktemp -d)"
-  mkdir -p "$out"
-  export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
-  export SEAM_CACHE_DIR="$(mktemp -d)" SEAM_FAILURE_DIR="$logs"
-  summary="$out/summary.txt"
-  SEAM_GPU_QUICK=1 gpu-bin/seam_gpu_tests > "$logs/suite.log" 2>&1
-  echo "gpu suite (quick): rc=$? $(grep -E '^\[  (PASSED|FAILED)' "$logs/suite.log" | tr '\n' ' ')" >> "$summary"
-  SEAM_GPU_QUICK=1 /usr/local/cuda/bin/compute-sanitizer --tool memcheck --error-exitcode 3 gpu-bin/seam_gpu_tests \
-    --gtest_filter='GpuSuite.*:GpuDeviceApi.*:-GpuSuite.RopeFullSizeSampledRows:GpuDeviceApi.BadInputsAreRejectedBeforeAnyLaunch' \
-    > "$logs/memcheck.log" 2>&1
-  echo "memcheck: rc=$? $(grep 'ERROR SUMMARY' "$logs/memcheck.log")" >> "$summary"
+  # Session 4's first call (docs/STATUS.md): the checks, cold compiles of the GQA backward, the
+  # code-generation sweep (launch shapes on the rope-only rows where torch.compile is faster) and Nsight
+  # Compute metrics of seam's and torch.compile's kernels for two of those rows.
+  summary_mode_checks
   gpu-bin/bench_rope_gpu --direction backward --only W5 > "$out/bwd_cold.md" 2>&1
   echo "backward W5 (cold compiles): rc=$?" >> "$summary"
   gpu-bin/bench_rope_gpu --sweep --iterations 30 > "$out/sweep.md" 2>&1
@@ -122,8 +122,7 @@ step smoke gpu-bin/seam_gpu_smoke
 step runtime_tests gpu-bin/seam_runtime_tests
 if [[ "$quick" == "quick" ]]; then export SEAM_GPU_QUICK=1; fi
 step gpu_suite gpu-bin/seam_gpu_tests
-SEAM_GPU_QUICK=1 step memcheck /usr/local/cuda/bin/compute-sanitizer --tool memcheck --error-exitcode 3 \
-  gpu-bin/seam_gpu_tests --gtest_filter='GpuSuite.*:GpuDeviceApi.*:-GpuSuite.RopeFullSizeSampledRows:GpuDeviceApi.BadInputsAreRejectedBeforeAnyLaunch'
+step memcheck memcheck_suite
 step bench gpu-bin/bench_rope_gpu $([[ "$quick" == "quick" ]] && echo --quick)
 if [[ "$quick" != "quick" ]]; then
   step bench_bwd gpu-bin/bench_rope_gpu --direction backward
