@@ -309,11 +309,10 @@ int run_sweep(double rate, int iterations) {
       {"no copies", [](LaunchParams& p) { p.max_copies = 1; }},
       {"no runs", [](LaunchParams& p) { p.uniform_branches = false; }},
       {"row-major", [](LaunchParams& p) { p.row_tile = 0; }},
-      {"branchy", [](LaunchParams& p) { p.branch_free = false; }},
+      {"block 256", [](LaunchParams& p) { p.block_size = 256; }},
       {"1 chunk/thread", [](LaunchParams& p) { p.chunks_per_thread = 1; }},
-      {"block 128", [](LaunchParams& p) { p.block_size = 128; }},
-      {"block 512", [](LaunchParams& p) { p.block_size = 512; }},
-      {"one wave (8 blocks/SM)", [](LaunchParams& p) { p.max_blocks_per_sm = 8; }},
+      {"2 chunks/thread", [](LaunchParams& p) { p.chunks_per_thread = 2; }},
+      {"4 chunks/thread", [](LaunchParams& p) { p.chunks_per_thread = 4; }},
   };
   std::printf(
       "| workload | contract | bs | T | variant | regs | seam us | %% of floor |\n"
@@ -327,9 +326,11 @@ int run_sweep(double rate, int iterations) {
   // Thunder rows whose choices were made here, and rope-only rows where torch.compile is faster.
   const Pick picks[] = {{"W3", "thunder", "forward", 2, 0},   {"W5", "thunder", "forward", 2, 0},
                         {"W7", "thunder", "forward", 2, 0},   {"W3", "thunder", "forward", 2, 32768},
+                        {"W8", "thunder", "forward", 1, 0},   {"W9", "thunder", "forward", 2, 0},
                         {"W2", "rope-only", "forward", 1, 0}, {"W3", "rope-only", "forward", 1, 0},
                         {"W3", "rope-only", "forward", 2, 0}, {"W1", "thunder", "backward", 2, 0},
-                        {"W3", "thunder", "backward", 2, 0},  {"W5", "thunder", "backward", 2, 0},
+                        {"W3", "thunder", "backward", 2, 0},  {"W4", "thunder", "backward", 2, 0},
+                        {"W5", "thunder", "backward", 2, 0},  {"W6", "thunder", "backward", 2, 0},
                         {"W7", "thunder", "backward", 2, 0}};
   for (const Pick& pick : picks) {
     RowFilter filter;

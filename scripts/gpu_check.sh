@@ -77,7 +77,7 @@ if [[ "$mode" == "investigate" ]]; then
   echo "backward W5 (cold compiles): rc=$?" >> "$summary"
   gpu-bin/bench_rope_gpu --sweep --iterations 30 > "$out/sweep.md" 2>&1
   echo "sweep: rc=$?" >> "$summary"
-  scripts/gpu_profile.sh --vs-torch W2 rope-only 1 W3 rope-only 2 > "$out/vs_torch.txt" 2>&1
+  timeout 240 scripts/gpu_profile.sh --vs-torch W2 rope-only 1 W3 rope-only 2 > "$out/vs_torch.txt" 2>&1
   echo "ncu vs torch.compile: rc=$?" >> "$summary"
   cat "$out/bwd_cold.md" "$out/sweep.md" "$out/vs_torch.txt" "$summary"
   exit 0

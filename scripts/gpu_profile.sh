@@ -4,7 +4,8 @@
 #   Writes $OUT/<workload>_<contract>_<bs>.ncu-rep and prints the key sections as text.
 # Usage: scripts/gpu_profile.sh --vs-torch [WORKLOAD CONTRACT BS]...   e.g. W2 rope-only 1
 #   Forward rows only: the same metrics for seam's kernel and torch.compile's kernels, one compact line per
-#   kernel (what differs where torch.compile is faster).
+#   kernel (what differs where torch.compile is faster). NCU_CACHE_CONTROL=none keeps the caches between
+#   kernels (steady state) instead of flushing them before each profiled kernel.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-gpu-out}"
@@ -12,6 +13,7 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export SEAM_CACHE_DIR="$(mktemp -d)"
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+cache_control="${NCU_CACHE_CONTROL:-all}"
 metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,\
 lts__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,\
 dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,\
@@ -46,10 +48,10 @@ for r in data:
 vs_torch() {
   while (($# >= 3)); do
     echo "== $1 $2 bs $3: seam"
-    "$ncu" --clock-control none --metrics "$metrics" --launch-skip 3 --launch-count 1 --csv --page raw \
+    "$ncu" --clock-control none --cache-control "$cache_control" --metrics "$metrics" --launch-skip 3 --launch-count 1 --csv --page raw \
       gpu-bin/bench_rope_gpu --only "$1" --contract "$2" --bs "$3" --iterations 1 2> "$out/ncu_seam.err" | summarize
     echo "== $1 $2 bs $3: torch.compile"
-    "$ncu" --clock-control none --metrics "$metrics" --kernel-name regex:triton --launch-skip 4 --launch-count 2 \
+    "$ncu" --clock-control none --cache-control "$cache_control" --metrics "$metrics" --nvtx --nvtx-include "ncu_target/" --launch-count 2 \
       --csv --page raw python3 bench/rope_vs_torch.py --ncu-target --rows forward --only "$1" --contract "$2" \
       --bs "$3" 2> "$out/ncu_torch.err" | summarize
     shift 3

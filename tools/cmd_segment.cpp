@@ -79,7 +79,15 @@ int cmd_emit(Args& args) {
   options.segment.strategy = parse_strategy(args.get_or("strategy", "auto"));
   const std::string target = args.get_or("target", "cuda");
   const auto compile_arch = args.get("compile");
+  options.launch.block_size = static_cast<int>(args.get_int("block", options.launch.block_size));
+  options.launch.chunks_per_thread =
+      static_cast<int>(args.get_int("chunks-per-thread", options.launch.chunks_per_thread));
   args.reject_unused();
+  SEAM_CHECK(options.launch.block_size >= 32 && options.launch.block_size <= 1024 &&
+                 options.launch.block_size % 32 == 0,
+             "--block must be a multiple of 32 from 32 to 1024, got ", options.launch.block_size);
+  SEAM_CHECK(options.launch.chunks_per_thread >= 0 && options.launch.chunks_per_thread <= 16,
+             "--chunks-per-thread must be 0 (per kernel) to 16, got ", options.launch.chunks_per_thread);
   SEAM_CHECK(target == "cuda" || target == "host", "--target must be cuda or host, got '", target, "'");
   SEAM_CHECK(!compile_arch || target == "cuda", "--compile needs --target cuda");
   Fusion fusion = run_pipeline(load_fusion(args.positional_at(0, "FILE")));

@@ -269,22 +269,10 @@ std::string print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& 
   std::ostringstream out;
   out << "#include \"seam_device.cuh\"\n\n";
   print_cuda_signature(kernel, shape.block_size, out);
-  const int unroll = std::max(1, shape.chunks_per_thread);
-  if (unroll == 1) {
-    out << "  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < " << kernel.total_chunks()
-        << "; g += (idx_t)gridDim.x * blockDim.x) {\n";
-    print_dispatch(kernel, out, 2);
-    out << "  }\n}\n";
-    return out.str();
-  }
-  // Chunk g0 + u * stride for u < unroll: consecutive threads still take consecutive chunks (coalesced).
-  out << "  const idx_t stride = (idx_t)gridDim.x * blockDim.x;\n";
-  out << "  for (idx_t g0 = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g0 < " << kernel.total_chunks()
-      << "; g0 += " << unroll << " * stride) {\n";
-  out << "    #pragma unroll\n    for (int u = 0; u < " << unroll << "; ++u) {\n";
-  out << "      const idx_t g = g0 + u * stride;\n      if (g >= " << kernel.total_chunks() << ") break;\n";
-  print_dispatch(kernel, out, 3);
-  out << "    }\n  }\n}\n";
+  out << "  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < " << kernel.total_chunks()
+      << "; g += (idx_t)gridDim.x * blockDim.x) {\n";
+  print_dispatch(kernel, out, 2);
+  out << "  }\n}\n";
   return out.str();
 }
 

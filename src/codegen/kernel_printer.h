@@ -11,10 +11,7 @@
 namespace seam {
 
 struct CudaLaunchShape {
-  int block_size = 256;
-  // Chunks each thread handles per iteration of the grid-stride loop (independent, so that their loads
-  // overlap); the grid needs correspondingly fewer threads.
-  int chunks_per_thread = 1;
+  int block_size = 128;  // __launch_bounds__; the grid-stride loop serves any grid size
 };
 
 std::string print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& shape);

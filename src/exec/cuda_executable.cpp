@@ -19,9 +19,7 @@
 
 namespace seam {
 
-CudaLaunchShape launch_shape(const LaunchParams& params) {
-  return CudaLaunchShape{params.block_size, params.chunks_per_thread};
-}
+CudaLaunchShape launch_shape(const LaunchParams& params) { return CudaLaunchShape{params.block_size}; }
 
 std::string print_cuda_program(const std::vector<CompiledStep>& steps) {
   std::string source;

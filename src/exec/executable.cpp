@@ -21,6 +21,17 @@ Backend parse_backend(std::string_view name) {
   throw Error(detail::concat("unknown backend '", name, "' (expected interp, host or cuda)"));
 }
 
+namespace {
+
+// Whether a kernel's chunks sum several reads: a reduction inside a pointwise kernel is inlined, unrolled
+// over its elements (launch parameters follow, choose_launch_params).
+bool sums_per_chunk(const Fusion& kernel_fusion) {
+  return std::any_of(kernel_fusion.nodes().begin(), kernel_fusion.nodes().end(),
+                     [](const Node& node) { return node.category() == OpCategory::Reduction; });
+}
+
+}  // namespace
+
 std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const ExecutableOptions& options) {
   std::vector<CompiledStep> steps;
   for (size_t g = 0; g < segmented.groups.size(); ++g) {
@@ -47,7 +58,8 @@ std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const Ex
     steps.push_back({g, std::move(kernel_fusion), std::move(kernel)});
   }
   for (CompiledStep& step : steps)
-    step.params = choose_launch_params(step.kernel.total_chunks(), options.launch);
+    step.params = choose_launch_params(
+        {step.kernel.total_chunks(), sums_per_chunk(step.kernel_fusion.fusion)}, options.launch);
   return steps;
 }
 

@@ -17,7 +17,7 @@ RowLoweringOptions row_lowering_options(const LaunchParams& launch, std::string 
   RowLoweringOptions options;
   options.chunks = pointwise_lowering_options(launch, kernel_name);
   options.kernel_name = std::move(kernel_name);
-  options.block_size = launch.block_size;
+  options.block_size = launch.row_block_size;
   return options;
 }
 

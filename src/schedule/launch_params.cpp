@@ -5,8 +5,8 @@
 namespace seam {
 
 std::string LaunchParams::to_string() const {
-  return "block " + std::to_string(block_size) + ", chunks/thread " + std::to_string(chunks_per_thread) +
-         ", grid " +
+  return "block " + std::to_string(block_size) + ", chunks/thread " +
+         (chunks_per_thread > 0 ? std::to_string(chunks_per_thread) : "per kernel") + ", grid " +
          (max_blocks_per_sm > 0 ? "<= " + std::to_string(max_blocks_per_sm) + " blocks/SM" : "uncapped") +
          ", vectors <= " + std::to_string(max_vector_bytes) + " B" + (branch_free ? ", branch-free" : "") +
          (row_tile > 1 ? ", rows tiled by " + std::to_string(row_tile) : "") +
@@ -14,11 +14,12 @@ std::string LaunchParams::to_string() const {
          (uniform_branches ? ", uniform branches" : "");
 }
 
-LaunchParams choose_launch_params(int64_t total_chunks, const LaunchParams& defaults) {
+LaunchParams choose_launch_params(const KernelWork& work, const LaunchParams& defaults) {
   LaunchParams params = defaults;
+  if (params.chunks_per_thread <= 0) params.chunks_per_thread = work.sums_per_chunk ? 2 : 1;
   // A full wave: every multiprocessor holding 2048 threads.
   const int64_t wave_threads = static_cast<int64_t>(std::max(1, defaults.sm_count)) * 2048;
-  if (total_chunks < wave_threads * std::max(1, defaults.chunks_per_thread)) params.chunks_per_thread = 1;
+  if (work.total_chunks < wave_threads * params.chunks_per_thread) params.chunks_per_thread = 1;
   return params;
 }
 

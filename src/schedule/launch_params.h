@@ -9,23 +9,35 @@
 namespace seam {
 
 struct LaunchParams {
-  int block_size = 256;          // threads per block
-  int chunks_per_thread = 2;     // independent chunks per thread per grid-stride iteration (bytes in flight)
+  int block_size = 128;  // threads per block of pointwise kernels
+  // Chunks per thread: the grid has one thread per chunks_per_thread chunks, each thread looping over its
+  // chunks grid-stride (one loop body, so code size and NVRTC time do not grow with it). 0: chosen per
+  // kernel by choose_launch_params.
+  int chunks_per_thread = 0;
   int max_blocks_per_sm = 0;     // grid cap per multiprocessor; 0: one block per block_size*chunks chunks
   int max_vector_bytes = 16;     // widest access; the alignment class of the input addresses bounds it
   bool branch_free = true;       // pad/cat pieces as guarded loads and selects (LoweringOptions::branch_free)
   int row_tile = 32;             // rows per tile of the chunk order (LoweringOptions::row_tile; 0: row-major)
   int max_copies = 16;           // stores per computed chunk of an expanded output (LoweringOptions; 1: off)
   bool uniform_branches = true;  // warps on one side of outer-axis branches (LoweringOptions)
+  int row_block_size = 256;      // threads per block of row kernels (reductions; RowLoweringOptions)
   int sm_count = 132;  // multiprocessors of the target (an H200 by default; the CUDA backend sets it)
 
-  std::string to_string() const;  // "block 256, chunks/thread 2, grid uncapped, vectors <= 16 B"
+  std::string to_string() const;  // "block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, ..."
   friend bool operator==(const LaunchParams&, const LaunchParams&) = default;
 };
 
-// The parameters for a kernel of `total_chunks` work items: the defaults, except that a kernel too small
-// to give every thread of a full wave `chunks_per_thread` chunks takes one chunk per thread, so that it
-// still spreads over every multiprocessor (measured: bench/RESULTS.md, launch-shape sweep).
-LaunchParams choose_launch_params(int64_t total_chunks, const LaunchParams& defaults);
+// What choose_launch_params needs to know of a kernel.
+struct KernelWork {
+  int64_t total_chunks = 0;     // work items
+  bool sums_per_chunk = false;  // a chunk sums several reads (an inlined reduction, e.g. GQA backward)
+};
+
+// The parameters for one kernel: the defaults, with chunks_per_thread (when 0) chosen from the work:
+// 2 for kernels that sum per chunk, 1 otherwise (the launch-shape sweep of bench/RESULTS.md, session 4:
+// GQA backward, 55-60 registers, +2-5 points of the floor with half the grid; forward +1-2 points with
+// one chunk per thread). A kernel too small to give every thread of a full wave that many chunks takes
+// one chunk per thread, so that it still spreads over every multiprocessor.
+LaunchParams choose_launch_params(const KernelWork& work, const LaunchParams& defaults);
 
 }  // namespace seam

@@ -21,8 +21,8 @@ CompileRequest request_for(const std::vector<kir::Kernel>& kernels) {
   for (size_t i = 0; i < kernels.size(); ++i) {
     const kir::Kernel& k = kernels[i];
     CudaLaunchShape shape;
-    shape.chunks_per_thread = 1 + static_cast<int>(i % 3);  // the unrolled entry loop too
-    request.source += print_cuda_kernel(k, shape) + "\n";   // the include guard repeats safely
+    shape.block_size = 64 << (i % 3);                      // __launch_bounds__ 64, 128, 256
+    request.source += print_cuda_kernel(k, shape) + "\n";  // the include guard repeats safely
     request.kernel_names.push_back(k.name);
   }
   return request;
