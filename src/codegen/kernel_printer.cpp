@@ -62,23 +62,20 @@ class BodyPrinter {
   }
 
  private:
-  std::string lane(const kir::Var& v) const { return v.name + (v.lanes == 1 ? "[0]" : "[l]"); }
+  // Element `l` of a value: values of one lane are read as element 0 by every lane.
+  static std::string lane(const kir::Var& v, int l) {
+    return v.name + "[" + std::to_string(v.lanes == 1 ? 0 : l) + "]";
+  }
   std::string pad(int depth) const { return std::string(2 * depth, ' '); }
   void declare(const kir::Var& v, int depth) {
     out_ << pad(depth) << "alignas(16) " << kir::c_type(v.dtype) << " " << v.name << "[" << v.lanes << "];\n";
   }
-  // Opens `for (l...)` when the value has several lanes and returns the indentation for the body.
-  int lane_loop(const kir::Var& v, int depth) {
-    if (v.lanes == 1) {
-      out_ << pad(depth) << "{ const int l = 0; (void)l;\n";
-    } else {
-      out_ << pad(depth) << "#pragma unroll\n"
-           << pad(depth) << "for (int l = 0; l < " << v.lanes << "; ++l) {\n";
-    }
-    return depth + 1;
+  // One statement per lane of `v`, written out rather than as a loop for the compiler to unroll: NVRTC
+  // spends less time on it (GQA backward -17-25%) and the registers are the same or fewer.
+  template <typename F>
+  void per_lane(const kir::Var& v, int depth, F text_of_lane) {
+    for (int l = 0; l < v.lanes; ++l) out_ << pad(depth) << text_of_lane(l) << ";\n";
   }
-  void close(int depth) { out_ << pad(depth) << "}\n"; }
-
   const kir::Param& param(int p) const { return kernel_.params[static_cast<size_t>(p)]; }
 
   void stmt(const Stmt& s, int depth) {
@@ -101,18 +98,14 @@ class BodyPrinter {
       case Stmt::Kind::Define: define(s, depth); return;
       case Stmt::Kind::Declare: {
         declare(s.var, depth);
-        int inner = lane_loop(s.var, depth);
-        out_ << pad(inner) << s.var.name << "[l] = seam_convert<" << kir::c_type(s.var.dtype) << ">("
-             << literal_text(s.literal) << ");\n";
-        close(depth);
+        const std::string value =
+            "seam_convert<" + kir::c_type(s.var.dtype) + ">(" + literal_text(s.literal) + ")";
+        per_lane(s.var, depth, [&](int l) { return lane(s.var, l) + " = " + value; });
         return;
       }
-      case Stmt::Kind::Assign: {
-        int inner = lane_loop(s.var, depth);
-        out_ << pad(inner) << s.var.name << "[l] = " << lane(s.source) << ";\n";
-        close(depth);
+      case Stmt::Kind::Assign:
+        per_lane(s.var, depth, [&](int l) { return lane(s.var, l) + " = " + lane(s.source, l); });
         return;
-      }
       case Stmt::Kind::If: {
         out_ << pad(depth) << "if (" << condition_text(s.bounds) << ") {\n";
         block(s.then_block, depth + 1);
@@ -174,31 +167,28 @@ class BodyPrinter {
         return;
       default: break;
     }
-    int inner = lane_loop(v, depth);
-    out_ << pad(inner) << v.name << "[l] = ";
-    switch (e.kind) {
-      case kir::Expr::Kind::Convert: out_ << "seam_convert<" << type << ">(" << lane(e.args[0]) << ")"; break;
-      case kir::Expr::Kind::Call: {
-        out_ << "seam_" << op_name(e.op) << "(";
-        for (size_t i = 0; i < e.args.size(); ++i) out_ << (i ? ", " : "") << lane(e.args[i]);
-        out_ << ")";
-        break;
+    per_lane(v, depth, [&](int l) {
+      std::string text = lane(v, l) + " = ";
+      switch (e.kind) {
+        case kir::Expr::Kind::Convert: return text + "seam_convert<" + type + ">(" + lane(e.args[0], l) + ")";
+        case kir::Expr::Kind::Call: {
+          text += "seam_" + std::string(op_name(e.op)) + "(";
+          for (size_t i = 0; i < e.args.size(); ++i) text += (i ? ", " : "") + lane(e.args[i], l);
+          return text + ")";
+        }
+        case kir::Expr::Kind::Select:
+          return text + "(" + lane(e.args[0], l) + " ? " + lane(e.args[1], l) + " : " + lane(e.args[2], l) +
+                 ")";
+        case kir::Expr::Kind::Iota: {
+          const std::string compute = is_floating(v.dtype) ? "double" : "seam_i64";
+          return text + "seam_convert<" + type + ">((" + compute + ")" + literal_text(e.literal) + " + (" +
+                 compute + ")(" + kir::to_string(e.offset) + (v.lanes > 1 ? " + " + std::to_string(l) : "") +
+                 ") * (" + compute + ")" + literal_text(e.step) + ")";
+        }
+        default: SEAM_ASSERT(false);
       }
-      case kir::Expr::Kind::Select:
-        out_ << "(" << lane(e.args[0]) << " ? " << lane(e.args[1]) << " : " << lane(e.args[2]) << ")";
-        break;
-      case kir::Expr::Kind::Iota: {
-        const bool floating = is_floating(v.dtype);
-        const std::string compute = floating ? "double" : "seam_i64";
-        out_ << "seam_convert<" << type << ">((" << compute << ")" << literal_text(e.literal) << " + ("
-             << compute << ")(" << kir::to_string(e.offset) << (v.lanes > 1 ? " + l" : "") << ") * ("
-             << compute << ")" << literal_text(e.step) << ")";
-        break;
-      }
-      default: SEAM_ASSERT(false);
-    }
-    out_ << ";\n";
-    close(depth);
+      return text;
+    });
   }
 
   const kir::Kernel& kernel_;
