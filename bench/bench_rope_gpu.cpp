@@ -9,7 +9,8 @@
 // NVRTC's own program cache off (SEAM_NVRTC_NO_CACHE=1 unless set).
 //
 // Usage: bench_rope_gpu [rows] [options]
-//   rows:    --only W2  --contract thunder|rope-only  --direction forward|backward|both  --bs N  --seq T
+//   rows:    --only W2[,W3...]  --contract thunder|rope-only  --direction forward|backward|both  --bs N --seq
+//   T
 //            --quick (W2 thunder bs 2)  --t-sweep (W2, W3 thunder bs 2, T = 1024 .. 32768)
 //   options: --iterations N  --flush-l2  --copy-rate TBPS (skip measuring it)  --json (one object per row)
 //            --inputs DIR (set 0 from DIR/NAME.npy)  --out DIR (write set 0's outputs as DIR/NAME.npy)
@@ -416,6 +417,7 @@ int run_host_smoke() {
 int run(int argc, char** argv) {
   const Args args = parse_args(argc, argv);
   if (args.host_smoke) return run_host_smoke();
+  const std::vector<RopeRow> rows = args.sweep ? std::vector<RopeRow>{} : select_rows(args.filter);
   if (!driver_status().available) {
     std::printf("no GPU: %s\n", driver_status().reason.c_str());
     return 77;
@@ -430,7 +432,7 @@ int run(int argc, char** argv) {
                 measured ? "measured" : "given", args.flush_l2 ? ", L2 flushed before every run" : "");
   if (args.sweep) return run_sweep(rate, args.iterations);
   print_header(args.json);
-  for (const RopeRow& row : select_rows(args.filter)) run_row(row, args, rate);
+  for (const RopeRow& row : rows) run_row(row, args, rate);
   return 0;
 }
 

@@ -1,5 +1,9 @@
 #include "common/rope_rows.h"
 
+#include <algorithm>
+
+#include "support/error.h"
+
 namespace seam::bench {
 
 std::string RopeRow::id() const { return rope_config_id(*config); }
@@ -24,7 +28,31 @@ double floor_bytes(const RopeRow& row) {
   return read + write;
 }
 
+namespace {
+
+// Whether `id` is one of the comma-separated ids in `list` ("W2,W3").
+bool listed(const std::string& list, const std::string& id) {
+  size_t start = 0;
+  while (start <= list.size()) {
+    const size_t end = std::min(list.find(',', start), list.size());
+    if (list.compare(start, end - start, id) == 0) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<RopeRow> select_rows(const RowFilter& f) {
+  for (size_t start = 0; !f.only.empty() && start <= f.only.size();) {
+    const size_t end = std::min(f.only.find(',', start), f.only.size());
+    const std::string id = f.only.substr(start, end - start);
+    const auto& configs = rope_configs();
+    SEAM_CHECK(std::any_of(configs.begin(), configs.end(),
+                           [&](const RopeConfig& c) { return rope_config_id(c) == id; }),
+               "--only: unknown workload '", id, "' (W1-W9, comma-separated)");
+    start = end + 1;
+  }
   std::vector<RopeRow> rows;
   auto add = [&](const RopeConfig& config, RopeContract contract, Direction direction, int64_t batch,
                  int64_t seq_len) {
@@ -52,7 +80,7 @@ std::vector<RopeRow> select_rows(const RowFilter& f) {
     for (RopeContract contract : {RopeContract::RopeOnly, RopeContract::Thunder}) {
       if (!f.contract.empty() && f.contract != contract_name(contract)) continue;
       for (const RopeConfig& config : rope_configs()) {
-        if (!f.only.empty() && rope_config_id(config) != f.only) continue;
+        if (!f.only.empty() && !listed(f.only, rope_config_id(config))) continue;
         // Backward rows: W1-W7 (Thunder's set) at bs 2 unless asked otherwise.
         if (d == Direction::Backward && f.only.empty() &&
             (config.name == "Phi-3.5-mini-instruct" || config.name == "gemma-2-9b"))
@@ -66,6 +94,9 @@ std::vector<RopeRow> select_rows(const RowFilter& f) {
       }
     }
   }
+  SEAM_CHECK(!rows.empty(), "no benchmark rows match --only '", f.only, "' --contract '", f.contract,
+             "' --direction '", direction, "'", f.batch ? " --bs " + std::to_string(f.batch) : std::string(),
+             " (workload ids W1-W9, comma-separated)");
   return rows;
 }
 

@@ -26,7 +26,7 @@ struct RopeRow {
 double floor_bytes(const RopeRow& row);
 
 struct RowFilter {
-  std::string only;       // a workload id ("W2") or empty for all
+  std::string only;       // workload ids, comma-separated ("W2" or "W2,W3"), or empty for all
   std::string contract;   // "thunder", "rope-only" or empty for both
   std::string direction;  // "forward", "backward", "both" (default: forward)
   int64_t batch = 0;      // 0: 1 and 2 (forward), 2 (backward, as the targets)
@@ -35,6 +35,7 @@ struct RowFilter {
   bool t_sweep = false;   // W2 and W3 thunder bs 2 forward over T = 1024 .. 32768 instead
 };
 
+// The rows the filter selects; an error when none does (a mistyped id or contract).
 std::vector<RopeRow> select_rows(const RowFilter& filter);
 
 }  // namespace seam::bench
