@@ -6,10 +6,10 @@ cd "$(dirname "$0")/.."
 scripts/install_deps.sh
 if [[ "${1:-}" == "--sanitize" ]]; then
   dir=build-asan
-  SEAM_BUILD_TYPE=Debug scripts/build.sh "$dir" -DSEAM_SANITIZE=ON
+  SEAM_BUILD_TYPE=Debug scripts/build.sh "$dir" -DSEAM_SANITIZE=ON -DSEAM_BUILD_TESTS=ON
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 else
   dir=build
-  scripts/build.sh "$dir"
+  scripts/build.sh "$dir" -DSEAM_BUILD_TESTS=ON  # explicit: scripts/demo.sh configures this folder without tests
 fi
 ctest --test-dir "$dir" --output-on-failure -j"$(nproc)"
