@@ -127,7 +127,8 @@ std::string lanes_of(const Executable& exe) {
     for (const kir::OutputProgram& p : step.kernel.outputs)
       lanes += (lanes.empty() ? "" : "/") + std::to_string(p.lanes) +
                (p.order.copies > 1 ? "x" + std::to_string(p.order.copies) : "") +
-               (p.order.run > 0 ? "r" + std::to_string(p.order.run) : "");
+               (p.order.run > 0 ? "r" + std::to_string(p.order.run) : "") +
+               (p.order.group > 1 ? "g" + std::to_string(p.order.group) : "");
   return lanes;
 }
 
@@ -319,6 +320,8 @@ int run_sweep(double rate, int iterations) {
       {"1 chunk/thread", [](LaunchParams& p) { p.chunks_per_thread = 1; }},
       {"2 chunks/thread", [](LaunchParams& p) { p.chunks_per_thread = 2; }},
       {"4 chunks/thread", [](LaunchParams& p) { p.chunks_per_thread = 4; }},
+      {"groups of <= 4", [](LaunchParams& p) { p.max_group = 4; }},
+      {"groups of <= 8", [](LaunchParams& p) { p.max_group = 8; }},
   };
   std::printf(
       "| workload | contract | bs | T | variant | regs | seam us | %% of floor |\n"

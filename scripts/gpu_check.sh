@@ -69,9 +69,8 @@ if [[ "$mode" == "report" ]]; then
 fi
 
 if [[ "$mode" == "investigate" ]]; then
-  # Session 4's first call (docs/STATUS.md): the checks, cold compiles of the GQA backward, the
-  # code-generation sweep (launch shapes on the rope-only rows where torch.compile is faster) and Nsight
-  # Compute metrics of seam's and torch.compile's kernels for two of those rows.
+  # The checks, cold compiles of the GQA backward, the code-generation sweep (launch shapes, groups) and
+  # Nsight Compute metrics of seam's and torch.compile's kernels for two rope-only rows.
   summary_mode_checks
   gpu-bin/bench_rope_gpu --direction backward --only W5 > "$out/bwd_cold.md" 2>&1
   echo "backward W5 (cold compiles): rc=$?" >> "$summary"

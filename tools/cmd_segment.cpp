@@ -82,12 +82,15 @@ int cmd_emit(Args& args) {
   options.launch.block_size = static_cast<int>(args.get_int("block", options.launch.block_size));
   options.launch.chunks_per_thread =
       static_cast<int>(args.get_int("chunks-per-thread", options.launch.chunks_per_thread));
+  options.launch.max_group = static_cast<int>(args.get_int("max-group", options.launch.max_group));
   args.reject_unused();
   SEAM_CHECK(options.launch.block_size >= 32 && options.launch.block_size <= 1024 &&
                  options.launch.block_size % 32 == 0,
              "--block must be a multiple of 32 from 32 to 1024, got ", options.launch.block_size);
   SEAM_CHECK(options.launch.chunks_per_thread >= 0 && options.launch.chunks_per_thread <= 16,
              "--chunks-per-thread must be 0 (per kernel) to 16, got ", options.launch.chunks_per_thread);
+  SEAM_CHECK(options.launch.max_group >= 1 && options.launch.max_group <= 16,
+             "--max-group must be 1 to 16, got ", options.launch.max_group);
   SEAM_CHECK(target == "cuda" || target == "host", "--target must be cuda or host, got '", target, "'");
   SEAM_CHECK(!compile_arch || target == "cuda", "--compile needs --target cuda");
   Fusion fusion = run_pipeline(load_fusion(args.positional_at(0, "FILE")));
@@ -111,7 +114,10 @@ int cmd_emit(Args& args) {
       for (const kir::OutputProgram& p : step.kernel.outputs)
         std::cout << " " << p.lanes
                   << (p.order.copies > 1 ? " x" + std::to_string(p.order.copies) + " copies" : "")
-                  << (p.order.run > 0 ? " (runs of " + std::to_string(p.order.run) + " chunks)" : "");
+                  << (p.order.run > 0 ? " (runs of " + std::to_string(p.order.run) + " chunks)" : "")
+                  << (p.order.group > 1 ? " (groups of " + std::to_string(p.order.group) + " on axis " +
+                                              std::to_string(p.order.group_axis) + ")"
+                                        : "");
     }
     std::cout << "\n// launch: " << step.params.to_string() << "\n";
     std::cout << (target == "cuda" ? print_cuda_kernel(step.kernel, launch_shape(step.params))

@@ -34,10 +34,10 @@ Passes and segmentation:
   pass NAME FILE             run one pass alone
   segment FILE [--strategy auto|exact|greedy|nvfuser] [--no-passes] [--draw OUT.svg|OUT.dot]
                              partition into kernels and print the segmented fusion
-  emit FILE [--target cuda|host] [--compile ARCH] [--block N] [--chunks-per-thread N]
+  emit FILE [--target cuda|host] [--compile ARCH] [--block N] [--chunks-per-thread N] [--max-group N]
                              print the generated code of every kernel; --compile sm_90: also compile
                              it with NVRTC (no GPU needed) and print each kernel's registers per thread
-                             --block, --chunks-per-thread: launch defaults (as LaunchParams)
+                             --block, --chunks-per-thread, --max-group: as LaunchParams
 Other:
   demo                       the default example: build Llama-2-13b RoPE, print, verify, run it small
   help                       this text

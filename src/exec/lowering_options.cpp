@@ -10,6 +10,7 @@ LoweringOptions pointwise_lowering_options(const LaunchParams& launch, std::stri
   options.row_tile = launch.row_tile;
   options.max_copies = launch.max_copies;
   options.uniform_branches = launch.uniform_branches;
+  options.max_group = launch.max_group;
   return options;
 }
 

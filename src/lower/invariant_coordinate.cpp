@@ -1,6 +1,7 @@
 #include "lower/invariant_coordinate.h"
 
 #include <numeric>
+#include <set>
 
 namespace seam {
 namespace {
@@ -69,7 +70,51 @@ class UseScan {
   bool branches_only_;
 };
 
+// Counts loads that read none of `dependent` (which grows with every let computed from it).
+class DependenceScan {
+ public:
+  explicit DependenceScan(const std::string& variable) : dependent_{variable} {}
+  LoadCount count() const { return count_; }
+
+  void scan(const kir::Block& body) {
+    for (const kir::Stmt& s : body) {
+      if (s.kind == kir::Stmt::Kind::Let && reads(s.index)) dependent_.insert(s.name);
+      if (s.kind == kir::Stmt::Kind::Define && s.expr.kind == kir::Expr::Kind::Load) {
+        ++count_.total;
+        count_.invariant += !reads(s.expr);
+      }
+      scan(s.then_block);
+      scan(s.else_block);
+    }
+  }
+
+ private:
+  bool reads(const kir::Expr& e) const {
+    if (reads(e.offset)) return true;
+    for (const kir::Guard& g : e.guards)
+      for (const kir::Bound& b : g.bounds)
+        if (reads(b.index)) return true;
+    for (const kir::LoadChoice& c : e.choices)
+      if (reads(c.index) || reads(c.offset)) return true;
+    return false;
+  }
+  bool reads(const Index& i) const {
+    if (!i) return false;
+    if (i->op == IndexNode::Op::Var) return dependent_.count(i->var) > 0;
+    return reads(i->a) || reads(i->b) || reads(i->c);
+  }
+
+  std::set<std::string> dependent_;
+  LoadCount count_;
+};
+
 }  // namespace
+
+LoadCount loads_invariant_in(const kir::Block& body, const std::string& variable) {
+  DependenceScan scan(variable);
+  scan.scan(body);
+  return scan.count();
+}
 
 int64_t invariant_block(const kir::Block& body, const std::string& variable, int64_t extent) {
   UseScan scan(variable, extent, false);

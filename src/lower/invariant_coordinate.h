@@ -21,4 +21,13 @@ int64_t invariant_block(const kir::Block& body, const std::string& variable, int
 // The same over the bounds of the body's If statements only: the branches a chunk takes.
 int64_t branch_invariant_block(const kir::Block& body, const std::string& variable, int64_t extent);
 
+// Loads of `body` (nested blocks included) and how many of them read neither `variable` nor a let
+// computed from it (address, guards and choices): what a chunk covering several values of the
+// variable loads once (RoPE's cos/sin for several heads).
+struct LoadCount {
+  int total = 0;
+  int invariant = 0;
+};
+LoadCount loads_invariant_in(const kir::Block& body, const std::string& variable);
+
 }  // namespace seam

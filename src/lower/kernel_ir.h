@@ -143,6 +143,8 @@ struct ChunkOrder {
   int64_t copies = 1;      //   consecutive values of this axis's coordinate (an expanded GQA head)
   int64_t run = 0;         // > 0: the innermost axis in runs of this many chunks, rows inside a run's
                            //   enumeration, so a warp takes chunks of one run from several rows
+  size_t group_axis = 0;   // with group > 1: each chunk computes and stores `group` consecutive values
+  int64_t group = 1;       //   of this axis's coordinate, reading what does not depend on it once
 };
 
 // One output of the kernel: chunks of `lanes` consecutive elements, enumerated in `order`.
@@ -150,7 +152,7 @@ struct OutputProgram {
   int param;  // the output parameter written
   int64_t numel;
   int lanes;          // elements per chunk (vector width)
-  int64_t chunks;     // numel / (lanes * order.copies): the work items
+  int64_t chunks;     // numel / (lanes * order.copies * order.group): the work items
   std::string chunk;  // name of the chunk-index variable the body reads
   ChunkOrder order;
   Block body;

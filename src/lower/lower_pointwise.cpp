@@ -81,36 +81,48 @@ class OutputLowering : public ExpressionEmitter {
         coordinates_.push_back({coordinate->var, dim.axis, dim.extent});  // alone on its axis
       }
     }
-    // Where the chunk's first element is stored: row-major, or (any other order) its index sum.
-    Index element = kir::mul(kir::variable(chunk), lanes_);
-    if (order.tile > 1 || order.copies > 1 || order.run > 0) {
-      element = kir::constant(0);
-      int64_t stride = 1;
-      for (size_t d = shape.size(); d-- > 0;) {
-        element = kir::add(element, kir::mul(idx.index[d], stride));
-        stride *= shape[d];
+    const bool row_major = order.tile <= 1 && order.copies <= 1 && order.run <= 0 && order.group <= 1;
+    // A group's values of its axis, each emitted at its own index; what does not depend on the axis
+    // (broadcast loads) is emitted once, by the memo of emit() and then cse_values.
+    for (int64_t u = 0; u < order.group; ++u) {
+      AxisIndex at = idx;
+      if (u > 0) at.index[order.group_axis] = kir::add(idx.index[order.group_axis], kir::constant(u));
+      // Where the chunk's first element is stored: row-major, or (any other order) its index sum.
+      Index element = kir::mul(kir::variable(chunk), lanes_);
+      if (!row_major) {
+        element = kir::constant(0);
+        int64_t stride = 1;
+        for (size_t d = shape.size(); d-- > 0;) {
+          element = kir::add(element, kir::mul(at.index[d], stride));
+          stride *= shape[d];
+        }
       }
+      store_chunk(o, emit(out.value, at), element, order, body);
     }
-    kir::Var value = emit(out.value, idx);
+    tidy(body);
+    cse_values(body);
+  }
+
+  // Stores `value` (converted to the output dtype, widened when uniform) at `element`, and at each copy.
+  void store_chunk(int o, kir::Var value, Index element, const kir::ChunkOrder& order, kir::Block& body) {
+    const Type& type = fusion_.type(fusion_.outputs()[static_cast<size_t>(o)].value);
     value = convert(value, type.dtype);
     kir::Stmt store{kir::Stmt::Kind::Store};
     store.param = kernel_output_param(o);
-    store.index = element;
+    store.index = std::move(element);
     store.source = value;
     if (value.lanes != lanes_) {  // a uniform value stored to every lane
       kir::Var wide = declare(type.dtype, lanes_, Number::of_int(0));
       assign(wide, value);
       store.source = wide;
     }
-    if (order.copies > 1) store.index = let("e" + std::to_string(counter_++), element);
+    if (order.copies > 1) store.index = let("e" + std::to_string(counter_++), store.index);
     int64_t copy_stride = 1;
-    for (size_t d = order.copied_axis + 1; d < shape.size(); ++d) copy_stride *= shape[d];
+    for (size_t d = order.copied_axis + 1; d < type.shape.size(); ++d) copy_stride *= type.shape[d];
     for (int64_t c = 0; c < order.copies; ++c) {
       body.push_back(store);
       body.back().index = kir::add(store.index, c * copy_stride);
     }
-    tidy(body);
-    cse_values(body);
   }
 
   // The chunk coordinates alone on their axes (index = the variable) and the vector-axis coordinate
@@ -138,13 +150,15 @@ class OutputLowering : public ExpressionEmitter {
 
   // Chunk c enumerates the dims, the last fastest; each adds coordinate * factor to its axis's index.
   // Row-major: [outer..., rows, innermost / lanes]; the order's tile, copies and run rearrange it into
-  // [rows / tile, outer..., innermost / (run * lanes), tile, run] with the copied axis divided by copies.
+  // [rows / tile, outer..., innermost / (run * lanes), tile, run] with the copied axis divided by copies
+  // (and the grouped axis by the group).
   std::vector<Dim> chunk_dims(const Shape& shape, const kir::ChunkOrder& order) const {
     std::vector<Dim> dims;  // none for a rank-0 output: its one chunk has no indices
     if (shape.empty()) return dims;
     const size_t last = shape.size() - 1;
     auto plain = [&](size_t d) {
       if (d == order.copied_axis && order.copies > 1) return Dim{d, shape[d] / order.copies, order.copies};
+      if (d == order.group_axis && order.group > 1) return Dim{d, shape[d] / order.group, order.group};
       return Dim{d, shape[d], 1};
     };
     const bool tiled = order.tile > 1 && last >= 1;
@@ -209,6 +223,28 @@ void choose_copies(const kir::Block& body, const std::vector<Coordinate>& coordi
   }
 }
 
+// The group for an output lowered in row-major order: the coordinate (alone on its axis) that the most
+// loads do not read, when some do read it (an output the whole body ignores along an axis takes copies
+// instead), with the largest divisor of its extent within options.max_group. RoPE's q and k: the head
+// axis, cos/sin loaded once per group of heads instead of once per head.
+void choose_group(const kir::Block& body, const std::vector<Coordinate>& coordinates, int max_group,
+                  kir::ChunkOrder& order) {
+  if (max_group <= 1 || order.copies > 1) return;
+  int best_invariant = 0;
+  for (const Coordinate& c : coordinates) {
+    const LoadCount loads = loads_invariant_in(body, c.variable);
+    if (loads.invariant == 0 || loads.invariant == loads.total) continue;
+    int64_t group = std::min<int64_t>(c.extent, max_group);
+    while (c.extent % group != 0) --group;
+    if (group <= 1) continue;
+    if (loads.invariant > best_invariant || (loads.invariant == best_invariant && group > order.group)) {
+      best_invariant = loads.invariant;
+      order.group_axis = c.axis;
+      order.group = group;
+    }
+  }
+}
+
 // The run for an output whose branches (cats and pads on outer axes) change every few chunks of a row:
 // RoPE backward's dqkv takes the q, k or v branch per head slot of hs elements, so a warp over a row
 // straddles two to four slots and runs each branch in turn. With runs of a slot's chunks, a warp takes
@@ -260,12 +296,19 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
       SEAM_ASSERT(program.lanes > 1, "scalar lowering cannot fail to vectorize");
     // What the row-major lowering shows: values invariant along part of an axis, branches per run.
     choose_copies(program.body, coordinates, options.max_copies, order);
+    choose_group(program.body, coordinates, options.max_group, order);
     if (options.uniform_branches) order.run = choose_run(program.body, lane, t, program.lanes);
-    if (order.copies > 1 || order.run > 0) {
+    if (order.copies > 1 || order.run > 0 || order.group > 1) {
       counter = saved;
-      SEAM_ASSERT(lower(), "a chunk order cannot break the vector proof");
+      bool lowered = lower();
+      if (!lowered && order.group > 1) {  // a group's offsets may defeat a vector proof: drop the group
+        order.group = 1;
+        counter = saved;
+        lowered = lower();
+      }
+      SEAM_ASSERT(lowered, "a chunk order cannot break the vector proof");
     }
-    program.chunks = program.numel / program.lanes / order.copies;
+    program.chunks = program.numel / program.lanes / order.copies / order.group;
     program.param = static_cast<int>(fusion.inputs().size() + o);
     kernel.outputs.push_back(std::move(program));
   }

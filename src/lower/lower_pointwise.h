@@ -21,6 +21,9 @@ struct LoweringOptions {
   int64_t row_tile_min_bytes = 4 << 20;  // ... when one slab of it (rows x innermost) has this many bytes
   int max_copies = 16;  // stores per computed chunk of an output invariant along part of an axis (1: off)
   bool uniform_branches = true;  // chunk order keeping a warp on one side of outer-axis branches
+  // Values of an axis per chunk when some loads do not depend on it (RoPE's cos/sin over heads): they
+  // are then loaded once per group (1: off; the default until measured on the GPU).
+  int max_group = 1;
 };
 
 // `fusion` is one kernel: its inputs are the buffers and scalars the kernel reads, its outputs the buffers

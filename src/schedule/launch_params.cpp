@@ -11,7 +11,8 @@ std::string LaunchParams::to_string() const {
          ", vectors <= " + std::to_string(max_vector_bytes) + " B" + (branch_free ? ", branch-free" : "") +
          (row_tile > 1 ? ", rows tiled by " + std::to_string(row_tile) : "") +
          (max_copies > 1 ? ", copies <= " + std::to_string(max_copies) : "") +
-         (uniform_branches ? ", uniform branches" : "");
+         (uniform_branches ? ", uniform branches" : "") +
+         (max_group > 1 ? ", groups <= " + std::to_string(max_group) : "");
 }
 
 LaunchParams choose_launch_params(const KernelWork& work, const LaunchParams& defaults) {

@@ -20,6 +20,7 @@ struct LaunchParams {
   int row_tile = 32;             // rows per tile of the chunk order (LoweringOptions::row_tile; 0: row-major)
   int max_copies = 16;           // stores per computed chunk of an expanded output (LoweringOptions; 1: off)
   bool uniform_branches = true;  // warps on one side of outer-axis branches (LoweringOptions)
+  int max_group = 1;             // values of an axis per chunk, shared loads read once (LoweringOptions)
   int row_block_size = 256;      // threads per block of row kernels (reductions; RowLoweringOptions)
   int sm_count = 132;  // multiprocessors of the target (an H200 by default; the CUDA backend sets it)
 
