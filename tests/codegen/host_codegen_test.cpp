@@ -42,7 +42,7 @@ void check_random_fusions(uint64_t first_seed, int count, RandomFusionOptions op
     cases.push_back({std::move(fusion), std::move(kernel)});
   }
   auto module = compile_host_kernels(sources);
-  int vectorized = 0, tiled = 0;
+  int vectorized = 0, tiled = 0, grouped = 0;
   for (Case& c : cases) {
     const uint64_t seed = std::stoull(c.kernel.name.substr(7));
     std::vector<HostTensor> inputs = random_inputs(c.fusion, seed * 7 + 1);
@@ -50,7 +50,8 @@ void check_random_fusions(uint64_t first_seed, int count, RandomFusionOptions op
     std::vector<Type> types;
     for (const FusionOutput& o : c.fusion.outputs()) types.push_back(c.fusion.type(o.value));
     std::vector<HostTensor> actual = run_host_kernel(*module, c.kernel, inputs, types);
-    for (const kir::OutputProgram& p : c.kernel.outputs) vectorized += p.lanes > 1, tiled += p.order.tile > 1;
+    for (const kir::OutputProgram& p : c.kernel.outputs)
+      vectorized += p.lanes > 1, tiled += p.order.tile > 1, grouped += p.order.group > 1;
     for (size_t o = 0; o < actual.size(); ++o) {
       Comparison cmp = compare_tensors(actual[o], expected[o], codegen_tolerance(types[o].dtype));
       EXPECT_TRUE(cmp.ok) << "seed " << seed << " output " << o << ": " << cmp.message << "\n"
@@ -63,6 +64,9 @@ void check_random_fusions(uint64_t first_seed, int count, RandomFusionOptions op
   }
   if (lowering.row_tile > 1 && lowering.row_tile_min_bytes == 0) {
     EXPECT_GT(tiled, count / 4) << "the tiled order barely exercised";
+  }
+  if (lowering.max_group > 1) {
+    EXPECT_GT(grouped, count / 10) << "chunk groups barely exercised";
   }
 }
 
@@ -106,6 +110,20 @@ TEST(HostCodegen, RandomFusionsWithTiledRowsMatchInterpreter) {
   tiled.row_tile = 2;
   tiled.row_tile_min_bytes = 0;
   check_random_fusions(8000, 100, o, tiled);
+}
+
+// Chunk groups (LoweringOptions::max_group) wherever some loads ignore an axis (broadcast inputs), with
+// tiled rows too.
+TEST(HostCodegen, RandomFusionsWithChunkGroupsMatchInterpreter) {
+  RandomFusionOptions o = pointwise_options();
+  o.max_extent = 16;
+  o.zero_extent_probability = 0;
+  LoweringOptions grouped;
+  grouped.max_group = 4;
+  check_random_fusions(9000, 100, o, grouped);
+  grouped.row_tile = 2;
+  grouped.row_tile_min_bytes = 0;
+  check_random_fusions(9500, 100, o, grouped);
 }
 
 }  // namespace
