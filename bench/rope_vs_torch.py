@@ -303,9 +303,10 @@ def main():
               f"| {e_wall:.1f} "
               f"{c_text}| {diff:.4f} |", flush=True)
         subprocess.run(["rm", "-rf", row_dir])
-    if args.json_out:
-        with open(args.json_out, "w") as f:
-            json.dump({"device": gpu, "torch": torch.__version__, "copy_rate": rate, "rows": results}, f, indent=1)
+        if args.json_out:  # after every row, so that a run cut by a timeout keeps what it measured
+            with open(args.json_out, "w") as f:
+                json.dump({"device": gpu, "torch": torch.__version__, "copy_rate": rate, "rows": results}, f,
+                          indent=1)
 
 
 if __name__ == "__main__":
