@@ -30,29 +30,25 @@ double floor_bytes(const RopeRow& row) {
 
 namespace {
 
-// Whether `id` is one of the comma-separated ids in `list` ("W2,W3").
-bool listed(const std::string& list, const std::string& id) {
-  size_t start = 0;
-  while (start <= list.size()) {
+// The workload ids of --only ("W2,W3"), each checked to name a workload.
+std::vector<std::string> only_ids(const std::string& list) {
+  std::vector<std::string> ids;
+  for (size_t start = 0; !list.empty() && start <= list.size();) {
     const size_t end = std::min(list.find(',', start), list.size());
-    if (list.compare(start, end - start, id) == 0) return true;
+    ids.push_back(list.substr(start, end - start));
+    const auto& configs = rope_configs();
+    SEAM_CHECK(std::any_of(configs.begin(), configs.end(),
+                           [&](const RopeConfig& c) { return rope_config_id(c) == ids.back(); }),
+               "--only: unknown workload '", ids.back(), "' (W1-W9, comma-separated)");
     start = end + 1;
   }
-  return false;
+  return ids;
 }
 
 }  // namespace
 
 std::vector<RopeRow> select_rows(const RowFilter& f) {
-  for (size_t start = 0; !f.only.empty() && start <= f.only.size();) {
-    const size_t end = std::min(f.only.find(',', start), f.only.size());
-    const std::string id = f.only.substr(start, end - start);
-    const auto& configs = rope_configs();
-    SEAM_CHECK(std::any_of(configs.begin(), configs.end(),
-                           [&](const RopeConfig& c) { return rope_config_id(c) == id; }),
-               "--only: unknown workload '", id, "' (W1-W9, comma-separated)");
-    start = end + 1;
-  }
+  const std::vector<std::string> only = only_ids(f.only);
   std::vector<RopeRow> rows;
   auto add = [&](const RopeConfig& config, RopeContract contract, Direction direction, int64_t batch,
                  int64_t seq_len) {
@@ -80,7 +76,8 @@ std::vector<RopeRow> select_rows(const RowFilter& f) {
     for (RopeContract contract : {RopeContract::RopeOnly, RopeContract::Thunder}) {
       if (!f.contract.empty() && f.contract != contract_name(contract)) continue;
       for (const RopeConfig& config : rope_configs()) {
-        if (!f.only.empty() && !listed(f.only, rope_config_id(config))) continue;
+        if (!only.empty() && std::find(only.begin(), only.end(), rope_config_id(config)) == only.end())
+          continue;
         // Backward rows: W1-W7 (Thunder's set) at bs 2 unless asked otherwise.
         if (d == Direction::Backward && f.only.empty() &&
             (config.name == "Phi-3.5-mini-instruct" || config.name == "gemma-2-9b"))

@@ -207,15 +207,20 @@ int widest_lanes(const Type& type, int max_vector_bytes) {
   return lanes;
 }
 
+// The largest divisor of n that is at most limit (n, limit >= 1).
+int64_t largest_divisor_at_most(int64_t n, int64_t limit) {
+  int64_t d = std::min(n, limit);
+  while (n % d != 0) --d;
+  return d;
+}
+
 // The copies for an output lowered in row-major order: the coordinate whose aligned blocks the value
 // ignores most, within options.max_copies (the largest divisor of its block within the limit).
 void choose_copies(const kir::Block& body, const std::vector<Coordinate>& coordinates, int max_copies,
                    kir::ChunkOrder& order) {
   if (max_copies <= 1) return;
   for (const Coordinate& c : coordinates) {
-    const int64_t invariant = invariant_block(body, c.variable, c.extent);
-    int64_t copies = std::min<int64_t>(invariant, max_copies);
-    while (invariant % copies != 0) --copies;
+    const int64_t copies = largest_divisor_at_most(invariant_block(body, c.variable, c.extent), max_copies);
     if (copies > order.copies) {
       order.copied_axis = c.axis;
       order.copies = copies;
@@ -234,8 +239,7 @@ void choose_group(const kir::Block& body, const std::vector<Coordinate>& coordin
   for (const Coordinate& c : coordinates) {
     const LoadCount loads = loads_invariant_in(body, c.variable);
     if (loads.invariant == 0 || loads.invariant == loads.total) continue;
-    int64_t group = std::min<int64_t>(c.extent, max_group);
-    while (c.extent % group != 0) --group;
+    const int64_t group = largest_divisor_at_most(c.extent, max_group);
     if (group <= 1) continue;
     if (loads.invariant > best_invariant || (loads.invariant == best_invariant && group > order.group)) {
       best_invariant = loads.invariant;

@@ -78,52 +78,51 @@ RandomFusionOptions pointwise_options() {
   return o;
 }
 
+// Extents up to 16 and none empty: wide enough for vectors, row tiles and chunk groups.
+RandomFusionOptions wide_pointwise_options() {
+  RandomFusionOptions o = pointwise_options();
+  o.max_extent = 16;
+  o.zero_extent_probability = 0;
+  return o;
+}
+
+// Lowering options that force the row-tiled chunk order on every output of rank >= 3.
+LoweringOptions tiled_rows(LoweringOptions options = {}) {
+  options.row_tile = 2;
+  options.row_tile_min_bytes = 0;
+  return options;
+}
+
 TEST(HostCodegen, RandomSmallFusionsMatchInterpreter) {
   check_random_fusions(1000, 200, pointwise_options());
 }
 
 TEST(HostCodegen, RandomWiderFusionsExerciseVectorPaths) {
-  RandomFusionOptions o = pointwise_options();
-  o.max_extent = 16;
+  RandomFusionOptions o = wide_pointwise_options();
   o.max_rank = 3;
   o.num_ops = 16;
-  o.zero_extent_probability = 0;
   check_random_fusions(5000, 100, o);
 }
 
 // The branchy lowering of pad and cat (LoweringOptions::branch_free off) stays correct too.
 TEST(HostCodegen, RandomFusionsWithBranchyPiecesMatchInterpreter) {
-  RandomFusionOptions o = pointwise_options();
-  o.max_extent = 16;
-  o.zero_extent_probability = 0;
   LoweringOptions branchy;
   branchy.branch_free = false;
-  check_random_fusions(7000, 100, o, branchy);
+  check_random_fusions(7000, 100, wide_pointwise_options(), branchy);
 }
 
 // The row-tiled chunk order (LoweringOptions::row_tile), forced on every output of rank >= 3.
 TEST(HostCodegen, RandomFusionsWithTiledRowsMatchInterpreter) {
-  RandomFusionOptions o = pointwise_options();
-  o.max_extent = 16;
-  o.zero_extent_probability = 0;
-  LoweringOptions tiled;
-  tiled.row_tile = 2;
-  tiled.row_tile_min_bytes = 0;
-  check_random_fusions(8000, 100, o, tiled);
+  check_random_fusions(8000, 100, wide_pointwise_options(), tiled_rows());
 }
 
 // Chunk groups (LoweringOptions::max_group) wherever some loads ignore an axis (broadcast inputs), with
 // tiled rows too.
 TEST(HostCodegen, RandomFusionsWithChunkGroupsMatchInterpreter) {
-  RandomFusionOptions o = pointwise_options();
-  o.max_extent = 16;
-  o.zero_extent_probability = 0;
   LoweringOptions grouped;
   grouped.max_group = 4;
-  check_random_fusions(9000, 100, o, grouped);
-  grouped.row_tile = 2;
-  grouped.row_tile_min_bytes = 0;
-  check_random_fusions(9500, 100, o, grouped);
+  check_random_fusions(9000, 100, wide_pointwise_options(), grouped);
+  check_random_fusions(9500, 100, wide_pointwise_options(), tiled_rows(grouped));
 }
 
 }  // namespace
