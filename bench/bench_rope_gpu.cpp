@@ -313,16 +313,21 @@ int run_sweep(double rate, int iterations) {
   };
   const Variant variants[] = {
       {"defaults", [](LaunchParams&) {}},
+      {"row-major", [](LaunchParams& p) { p.row_tile = 0; }},
+      {"tiles of 2 rows", [](LaunchParams& p) { p.row_tile = 2, p.row_tile_min_bytes = 0; }},
+      {"tiles of 8 rows", [](LaunchParams& p) { p.row_tile = 8, p.row_tile_min_bytes = 0; }},
+      {"tiles of 32 rows", [](LaunchParams& p) { p.row_tile = 32, p.row_tile_min_bytes = 0; }},
       {"no copies", [](LaunchParams& p) { p.max_copies = 1; }},
       {"no runs", [](LaunchParams& p) { p.uniform_branches = false; }},
-      {"row-major", [](LaunchParams& p) { p.row_tile = 0; }},
       {"block 256", [](LaunchParams& p) { p.block_size = 256; }},
       {"1 chunk/thread", [](LaunchParams& p) { p.chunks_per_thread = 1; }},
       {"2 chunks/thread", [](LaunchParams& p) { p.chunks_per_thread = 2; }},
-      {"4 chunks/thread", [](LaunchParams& p) { p.chunks_per_thread = 4; }},
-      {"groups of <= 4", [](LaunchParams& p) { p.max_group = 4; }},
-      {"groups of <= 8", [](LaunchParams& p) { p.max_group = 8; }},
+      {"no groups", [](LaunchParams& p) { p.max_group = 1; }},
+      {"groups of <= 2", [](LaunchParams& p) { p.max_group = 2; }},
+      {"loads not kept", [](LaunchParams& p) { p.keep_reused_loads = false; }},
+      {"streaming stores", [](LaunchParams& p) { p.streaming_stores = true; }},
   };
+
   std::printf(
       "| workload | contract | bs | T | variant | regs | seam us | %% of floor |\n"
       "|---|---|---|---|---|---|---|---|\n");
@@ -337,10 +342,11 @@ int run_sweep(double rate, int iterations) {
                         {"W7", "thunder", "forward", 2, 0},   {"W3", "thunder", "forward", 2, 32768},
                         {"W8", "thunder", "forward", 1, 0},   {"W9", "thunder", "forward", 2, 0},
                         {"W2", "rope-only", "forward", 1, 0}, {"W3", "rope-only", "forward", 1, 0},
-                        {"W3", "rope-only", "forward", 2, 0}, {"W1", "thunder", "backward", 2, 0},
-                        {"W3", "thunder", "backward", 2, 0},  {"W4", "thunder", "backward", 2, 0},
-                        {"W5", "thunder", "backward", 2, 0},  {"W6", "thunder", "backward", 2, 0},
-                        {"W7", "thunder", "backward", 2, 0}};
+                        {"W3", "rope-only", "forward", 2, 0}, {"W1", "rope-only", "forward", 1, 0},
+                        {"W8", "thunder", "forward", 2, 0},   {"W4", "thunder", "forward", 1, 0},
+                        {"W1", "thunder", "backward", 2, 0},  {"W3", "thunder", "backward", 2, 0},
+                        {"W4", "thunder", "backward", 2, 0},  {"W5", "thunder", "backward", 2, 0},
+                        {"W6", "thunder", "backward", 2, 0},  {"W7", "thunder", "backward", 2, 0}};
   for (const Pick& pick : picks) {
     RowFilter filter;
     filter.only = pick.id;

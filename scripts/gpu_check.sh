@@ -102,20 +102,23 @@ fi
 [[ "$mode" == "run" ]] || { echo "usage: scripts/gpu_check.sh build|run [quick]|report|investigate|compare ROWS..."; exit 2; }
 quick="${2:-}"
 out="${OUT:-gpu-out}"
+# The device tool brings back at most 8 files: every log goes into $logs, which ends up as logs.tgz next to
+# the benchmark tables.
+logs="$(mktemp -d)"
 mkdir -p "$out"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export SEAM_CACHE_DIR="$(mktemp -d)"
-export SEAM_FAILURE_DIR="$out"
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv > "$out/gpu.txt" 2>&1
+export SEAM_FAILURE_DIR="$logs"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv > "$logs/gpu.txt" 2>&1
 status=()
-step() {  # step NAME COMMAND...: runs, logs to $out/NAME.log, records pass/fail
+step() {  # step NAME COMMAND...: runs, logs to $logs/NAME.log, records pass/fail
   local name="$1"
   shift
   local start=$SECONDS
-  "$@" > "$out/$name.log" 2>&1
+  "$@" > "$logs/$name.log" 2>&1
   local rc=$?
   status+=("$name: rc=$rc ($((SECONDS - start)) s)")
-  tail -n 5 "$out/$name.log"
+  tail -n 5 "$logs/$name.log"
 }
 step smoke gpu-bin/seam_gpu_smoke
 step runtime_tests gpu-bin/seam_runtime_tests
@@ -128,12 +131,12 @@ if [[ "$quick" != "quick" ]]; then
   step bench_t gpu-bin/bench_rope_gpu --t-sweep
 fi
 step sweep gpu-bin/bench_rope_gpu --sweep --iterations 30
-cat "$out/gpu.txt"
+printf '%s\n' "${status[@]}" > "$logs/summary.txt"
+for name in bench bench_bwd bench_t sweep; do
+  [[ -f "$logs/$name.log" ]] && cp "$logs/$name.log" "$out/"
+done
+cp "$logs/summary.txt" "$out/"
+tar czf "$out/logs.tgz" -C "$logs" .
+cat "$logs/gpu.txt"
 echo "== summary =="
-printf '%s\n' "${status[@]}"
-echo "== benchmark =="
-cat "$out/bench.log"
-[[ -f "$out/bench_bwd.log" ]] && { echo "== backward =="; cat "$out/bench_bwd.log"; }
-[[ -f "$out/bench_t.log" ]] && { echo "== T sweep =="; cat "$out/bench_t.log"; }
-echo "== launch-shape sweep =="
-cat "$out/sweep.log"
+cat "$logs/summary.txt"

@@ -83,14 +83,16 @@ int cmd_emit(Args& args) {
   options.launch.chunks_per_thread =
       static_cast<int>(args.get_int("chunks-per-thread", options.launch.chunks_per_thread));
   options.launch.max_group = static_cast<int>(args.get_int("max-group", options.launch.max_group));
+  if (args.has("loads-not-kept")) options.launch.keep_reused_loads = false;
+  if (args.has("streaming-stores")) options.launch.streaming_stores = true;
   args.reject_unused();
   SEAM_CHECK(options.launch.block_size >= 32 && options.launch.block_size <= 1024 &&
                  options.launch.block_size % 32 == 0,
              "--block must be a multiple of 32 from 32 to 1024, got ", options.launch.block_size);
   SEAM_CHECK(options.launch.chunks_per_thread >= 0 && options.launch.chunks_per_thread <= 16,
              "--chunks-per-thread must be 0 (per kernel) to 16, got ", options.launch.chunks_per_thread);
-  SEAM_CHECK(options.launch.max_group >= 1 && options.launch.max_group <= 16,
-             "--max-group must be 1 to 16, got ", options.launch.max_group);
+  SEAM_CHECK(options.launch.max_group >= 0 && options.launch.max_group <= 16,
+             "--max-group must be 0 (per kernel) to 16, got ", options.launch.max_group);
   SEAM_CHECK(target == "cuda" || target == "host", "--target must be cuda or host, got '", target, "'");
   SEAM_CHECK(!compile_arch || target == "cuda", "--compile needs --target cuda");
   Fusion fusion = run_pipeline(load_fusion(args.positional_at(0, "FILE")));

@@ -35,9 +35,12 @@ Passes and segmentation:
   segment FILE [--strategy auto|exact|greedy|nvfuser] [--no-passes] [--draw OUT.svg|OUT.dot]
                              partition into kernels and print the segmented fusion
   emit FILE [--target cuda|host] [--compile ARCH] [--block N] [--chunks-per-thread N] [--max-group N]
+       [--loads-not-kept] [--streaming-stores]
                              print the generated code of every kernel; --compile sm_90: also compile
                              it with NVRTC (no GPU needed) and print each kernel's registers per thread
-                             --block, --chunks-per-thread, --max-group: as LaunchParams
+                             --block, --chunks-per-thread, --max-group, --loads-not-kept
+                             (reused loads without the keep-in-L2 hint), --streaming-stores: as
+                             LaunchParams
 Other:
   demo                       the default example: build Llama-2-13b RoPE, print, verify, run it small
   help                       this text
@@ -68,7 +71,7 @@ int main(int argc, char** argv) {
       {"passes", cmd_passes, {"each"}},
       {"pass", cmd_pass, {}},
       {"segment", cmd_segment, {"no-passes"}},
-      {"emit", cmd_emit, {}},
+      {"emit", cmd_emit, {"loads-not-kept", "streaming-stores"}},
       {"demo", cmd_demo, {}},
   };
   try {

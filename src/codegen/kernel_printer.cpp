@@ -119,8 +119,9 @@ class BodyPrinter {
       case Stmt::Kind::Store: {
         const kir::Param& p = param(s.param);
         if (s.source.lanes > 1) {
-          out_ << pad(depth) << "seam_store<" << s.source.lanes << ">(" << p.name << " + "
-               << kir::to_string(s.index) << ", " << s.source.name << ");\n";
+          out_ << pad(depth) << (kernel_.streaming_stores ? "seam_store_stream<" : "seam_store<")
+               << s.source.lanes << ">(" << p.name << " + " << kir::to_string(s.index) << ", "
+               << s.source.name << ");\n";
         } else {
           out_ << pad(depth) << p.name << "[" << kir::to_string(s.index) << "] = " << s.source.name
                << "[0];\n";
@@ -145,8 +146,10 @@ class BodyPrinter {
                     param(choice.param).name + " + " + kir::to_string(choice.offset) + " : " + address + ")";
         }
         const std::string load =
-            v.lanes > 1 ? "seam_load<" + std::to_string(v.lanes) + ">(" + address + ", " + v.name + ");"
-                        : v.name + "[0] = *(" + address + ");";
+            v.lanes > 1
+                ? std::string(kernel_.keep_reused_loads && e.reused ? "seam_load_keep<" : "seam_load<") +
+                      std::to_string(v.lanes) + ">(" + address + ", " + v.name + ");"
+                : v.name + "[0] = *(" + address + ");";
         if (e.guards.empty()) {
           out_ << pad(depth) << load << "\n";
         } else {  // loaded only where the guards hold, zero elsewhere (never selected)

@@ -32,13 +32,21 @@ bool sums_per_chunk(const Fusion& kernel_fusion) {
 
 }  // namespace
 
+bool is_row_group(const SegmentGroup& group) {
+  return group.kind == SchedulerKind::Reduction || group.kind == SchedulerKind::Normalization;
+}
+
 std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const ExecutableOptions& options) {
+  // Chunk groups are a choice of the pointwise kernels the segmenter made; row groups lower without them.
+  ExecutableOptions row_options = options;
+  if (row_options.launch.max_group <= 0) row_options.launch.max_group = 1;
   std::vector<CompiledStep> steps;
   for (size_t g = 0; g < segmented.groups.size(); ++g) {
     const SegmentGroup& group = segmented.groups[g];
     if (group.kind == SchedulerKind::NoOp) continue;
-    if (group.kind == SchedulerKind::Reduction || group.kind == SchedulerKind::Normalization) {
-      for (CompiledStep& step : lower_row_group(segmented, g, options, segmented.fusion.name(), steps.size()))
+    if (is_row_group(group)) {
+      for (CompiledStep& step :
+           lower_row_group(segmented, g, row_options, segmented.fusion.name(), steps.size()))
         steps.push_back(std::move(step));
       continue;
     }
@@ -52,14 +60,17 @@ std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const Ex
                " kernel, which this backend cannot generate yet (only pointwise, reduction and normalization "
                "kernels and views)");
     KernelFusion kernel_fusion = extract_kernel_fusion(segmented, g);
+    const LaunchParams lowering =
+        choose_lowering_params(sums_per_chunk(kernel_fusion.fusion), options.launch);
     kir::Kernel kernel = lower_pointwise(
-        kernel_fusion.fusion, pointwise_lowering_options(options.launch, segmented.fusion.name() + "_k" +
-                                                                             std::to_string(steps.size())));
+        kernel_fusion.fusion,
+        pointwise_lowering_options(lowering, segmented.fusion.name() + "_k" + std::to_string(steps.size())));
     steps.push_back({g, std::move(kernel_fusion), std::move(kernel)});
   }
   for (CompiledStep& step : steps)
     step.params = choose_launch_params(
-        {step.kernel.total_chunks(), sums_per_chunk(step.kernel_fusion.fusion)}, options.launch);
+        {step.kernel.total_chunks(), sums_per_chunk(step.kernel_fusion.fusion)},
+        is_row_group(segmented.groups[step.group]) ? row_options.launch : options.launch);
   return steps;
 }
 

@@ -2,6 +2,7 @@
 
 #include <numeric>
 #include <set>
+#include <type_traits>
 
 namespace seam {
 namespace {
@@ -83,15 +84,20 @@ class DependenceScan {
   explicit DependenceScan(const std::string& variable) : dependent_{variable} {}
   LoadCount count() const { return count_; }
 
-  void scan(const kir::Block& body) {
-    for (const kir::Stmt& s : body) {
+  // Counts, and with `mark` sets `reused` on the invariant loads.
+  template <typename BlockT>
+  void scan(BlockT& body, bool mark = false) {
+    for (auto& s : body) {
       if (s.kind == kir::Stmt::Kind::Let && reads(s.index)) dependent_.insert(s.name);
       if (s.kind == kir::Stmt::Kind::Define && s.expr.kind == kir::Expr::Kind::Load) {
         ++count_.total;
-        count_.invariant += !reads(s.expr);
+        const bool invariant = !reads(s.expr);
+        count_.invariant += invariant;
+        if constexpr (!std::is_const_v<BlockT>)
+          if (mark && invariant) s.expr.reused = true;
       }
-      scan(s.then_block);
-      scan(s.else_block);
+      scan(s.then_block, mark);
+      scan(s.else_block, mark);
     }
   }
 
@@ -117,6 +123,11 @@ LoadCount loads_invariant_in(const kir::Block& body, const std::string& variable
   DependenceScan scan(variable);
   scan.scan(body);
   return scan.count();
+}
+
+void mark_loads_invariant_in(kir::Block& body, const std::string& variable) {
+  DependenceScan scan(variable);
+  scan.scan(body, true);
 }
 
 int64_t invariant_block(const kir::Block& body, const std::string& variable, int64_t extent) {

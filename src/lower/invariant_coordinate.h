@@ -29,5 +29,7 @@ struct LoadCount {
   int invariant = 0;
 };
 LoadCount loads_invariant_in(const kir::Block& body, const std::string& variable);
+// Marks those loads `reused`: chunks that differ only in `variable` read the same elements.
+void mark_loads_invariant_in(kir::Block& body, const std::string& variable);
 
 }  // namespace seam

@@ -103,6 +103,7 @@ struct Expr {
   std::vector<Guard> guards;        // Load: the regions it sits in, outermost first (branch-free lowering)
   std::vector<LoadChoice> choices;  // Load: per-piece sources, tried first (else param and offset)
   std::vector<Bound> bounds;        // InBounds
+  bool reused = false;  // Load: other chunks read the same elements (a broadcast input: RoPE's cos/sin)
 };
 
 // ---- statements --------------------------------------------------------------------------------------
@@ -178,7 +179,10 @@ struct Kernel {
   std::vector<OutputProgram> outputs;
   std::optional<RowLaunch> rows;  // set for a row kernel; its `outputs` then run after the rows
   bool index64 = false;           // 64-bit index arithmetic needed
-  int64_t total_chunks() const;   // work items: chunks of the outputs, or the rows of a row kernel
+  // Cache hints (LoweringOptions): reused loads kept in L2 (evict-last), stores streamed (evict-first).
+  bool keep_reused_loads = false;
+  bool streaming_stores = false;
+  int64_t total_chunks() const;  // work items: chunks of the outputs, or the rows of a row kernel
 };
 
 std::string c_type(DType dtype);  // the storage/compute C type of a dtype in generated code

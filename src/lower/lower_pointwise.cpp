@@ -268,6 +268,8 @@ int64_t choose_run(const kir::Block& body, const std::optional<Coordinate>& lane
 kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options) {
   kir::Kernel kernel;
   kernel.name = options.kernel_name;
+  kernel.keep_reused_loads = options.keep_reused_loads;
+  kernel.streaming_stores = options.streaming_stores;
   const std::vector<int> input_param = declare_kernel_params(fusion, kernel);
 
   int counter = 0;
@@ -312,6 +314,8 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
       }
       SEAM_ASSERT(lowered, "a chunk order cannot break the vector proof");
     }
+    for (const Coordinate& c : coordinates)
+      if (c.extent > 1) mark_loads_invariant_in(program.body, c.variable);
     program.chunks = program.numel / program.lanes / order.copies / order.group;
     program.param = static_cast<int>(fusion.inputs().size() + o);
     kernel.outputs.push_back(std::move(program));

@@ -24,6 +24,9 @@ struct LoweringOptions {
   // Values of an axis per chunk when some loads do not depend on it (RoPE's cos/sin over heads): they
   // are then loaded once per group (1: off; the default until measured on the GPU).
   int max_group = 1;
+  // Cache hints: loads other chunks repeat (broadcast inputs) kept in L2, stores streamed past it.
+  bool keep_reused_loads = false;
+  bool streaming_stores = false;
 };
 
 // `fusion` is one kernel: its inputs are the buffers and scalars the kernel reads, its outputs the buffers

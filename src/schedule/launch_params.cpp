@@ -12,11 +12,20 @@ std::string LaunchParams::to_string() const {
          (row_tile > 1 ? ", rows tiled by " + std::to_string(row_tile) : "") +
          (max_copies > 1 ? ", copies <= " + std::to_string(max_copies) : "") +
          (uniform_branches ? ", uniform branches" : "") +
-         (max_group > 1 ? ", groups <= " + std::to_string(max_group) : "");
+         (max_group > 1 ? ", groups <= " + std::to_string(max_group) : "") +
+         (max_group == 0 ? ", groups per kernel" : "") +
+         (keep_reused_loads ? ", reused loads kept in L2" : "") +
+         (streaming_stores ? ", streaming stores" : "");
+}
+
+LaunchParams choose_lowering_params(bool sums_per_chunk, const LaunchParams& defaults) {
+  LaunchParams params = defaults;
+  if (params.max_group <= 0) params.max_group = sums_per_chunk ? 2 : 1;
+  return params;
 }
 
 LaunchParams choose_launch_params(const KernelWork& work, const LaunchParams& defaults) {
-  LaunchParams params = defaults;
+  LaunchParams params = choose_lowering_params(work.sums_per_chunk, defaults);
   if (params.chunks_per_thread <= 0) params.chunks_per_thread = work.sums_per_chunk ? 2 : 1;
   // A full wave: every multiprocessor holding 2048 threads.
   const int64_t wave_threads = static_cast<int64_t>(std::max(1, defaults.sm_count)) * 2048;

@@ -14,14 +14,19 @@ struct LaunchParams {
   // chunks grid-stride (one loop body, so code size and NVRTC time do not grow with it). 0: chosen per
   // kernel by choose_launch_params.
   int chunks_per_thread = 0;
-  int max_blocks_per_sm = 0;     // grid cap per multiprocessor; 0: one block per block_size*chunks chunks
-  int max_vector_bytes = 16;     // widest access; the alignment class of the input addresses bounds it
-  bool branch_free = true;       // pad/cat pieces as guarded loads and selects (LoweringOptions::branch_free)
-  int row_tile = 32;             // rows per tile of the chunk order (LoweringOptions::row_tile; 0: row-major)
+  int max_blocks_per_sm = 0;  // grid cap per multiprocessor; 0: one block per block_size*chunks chunks
+  int max_vector_bytes = 16;  // widest access; the alignment class of the input addresses bounds it
+  bool branch_free = true;    // pad/cat pieces as guarded loads and selects (LoweringOptions::branch_free)
+  int row_tile = 32;          // rows per tile of the chunk order (LoweringOptions::row_tile; 0: row-major)
+  int64_t row_tile_min_bytes = 4 << 20;  // ... for slabs of at least this size (LoweringOptions)
   int max_copies = 16;           // stores per computed chunk of an expanded output (LoweringOptions; 1: off)
   bool uniform_branches = true;  // warps on one side of outer-axis branches (LoweringOptions)
-  int max_group = 1;             // values of an axis per chunk, shared loads read once (LoweringOptions)
-  int row_block_size = 256;      // threads per block of row kernels (reductions; RowLoweringOptions)
+  // Values of an axis per chunk, loads that ignore it read once (LoweringOptions::max_group; 1: off).
+  // 0: chosen per kernel by choose_lowering_params.
+  int max_group = 0;
+  bool keep_reused_loads = true;  // reused loads evict-last in L2 (LoweringOptions)
+  bool streaming_stores = false;  // stores evict-first (LoweringOptions)
+  int row_block_size = 256;       // threads per block of row kernels (reductions; RowLoweringOptions)
   int sm_count = 132;  // multiprocessors of the target (an H200 by default; the CUDA backend sets it)
 
   std::string to_string() const;  // "block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, ..."
@@ -33,6 +38,12 @@ struct KernelWork {
   int64_t total_chunks = 0;     // work items
   bool sums_per_chunk = false;  // a chunk sums several reads (an inlined reduction, e.g. GQA backward)
 };
+
+// What lowering needs of one kernel's parameters, chosen before it is lowered: max_group (when 0) is 2
+// for kernels that sum per chunk, 1 otherwise (bench/RESULTS.md, session 5: groups of the batch axis,
+// cos/sin loaded once per pair, took GQA backward from 84-88% to 87-92% of the floor in two runs; every
+// forward row lost 0.5-2 points with groups of 2, 4 or 8 on batch or heads).
+LaunchParams choose_lowering_params(bool sums_per_chunk, const LaunchParams& defaults);
 
 // The parameters for one kernel: the defaults, with chunks_per_thread (when 0) chosen from the work:
 // 2 for kernels that sum per chunk, 1 otherwise (the launch-shape sweep of bench/RESULTS.md, session 4:

@@ -39,6 +39,7 @@ TEST(NvrtcCodegen, RandomPointwiseKernelsCompileForSm90) {
     options.max_extent = seed % 2 ? 16 : 4;
     LoweringOptions lowering;
     lowering.kernel_name = "kernel_" + std::to_string(seed);
+    lowering.keep_reused_loads = lowering.streaming_stores = seed % 3 == 0;  // the cache-hint helpers too
     kernels.push_back(lower_pointwise(random_fusion(seed, options), lowering));
   }
   CompiledKernel compiled = compile_cuda(request_for(kernels));

@@ -29,7 +29,21 @@ TEST(LaunchParams, SmallKernelsTakeOneChunkPerThreadToFillTheGpu) {
   // Everything else is passed through.
   LaunchParams chosen = choose_launch_params({wave * 8, false}, defaults);
   chosen.chunks_per_thread = defaults.chunks_per_thread;
+  chosen.max_group = defaults.max_group;
   EXPECT_EQ(chosen, defaults);
+}
+
+TEST(LaunchParams, GroupsFollowTheWork) {
+  LaunchParams defaults;  // max_group 0: chosen per kernel
+  EXPECT_EQ(choose_lowering_params(true, defaults).max_group, 2);
+  EXPECT_EQ(choose_lowering_params(false, defaults).max_group, 1);
+  EXPECT_EQ(choose_launch_params({132 * 2048 * 8, true}, defaults).max_group, 2);
+  // Set explicitly, they are kept.
+  LaunchParams four = defaults;
+  four.max_group = 4;
+  EXPECT_EQ(choose_lowering_params(false, four).max_group, 4);
+  four.max_group = 1;
+  EXPECT_EQ(choose_lowering_params(true, four).max_group, 1);
 }
 
 TEST(LaunchParams, PrintsEveryField) {
@@ -39,12 +53,18 @@ TEST(LaunchParams, PrintsEveryField) {
   p.max_vector_bytes = 4;
   EXPECT_EQ(p.to_string(),
             "block 128, chunks/thread 2, grid <= 8 blocks/SM, vectors <= 4 B, branch-free, rows tiled by 32, "
-            "copies <= 16, uniform branches");
+            "copies <= 16, uniform branches, groups per kernel, reused loads kept in L2");
+  p.max_group = 4;
+  EXPECT_NE(p.to_string().find(", groups <= 4"), std::string::npos);
+  p.max_group = 1;
   p.branch_free = false;
   p.row_tile = 0;
   p.max_copies = 1;
   p.uniform_branches = false;
+  p.keep_reused_loads = false;
   EXPECT_EQ(p.to_string(), "block 128, chunks/thread 2, grid <= 8 blocks/SM, vectors <= 4 B");
+  p.streaming_stores = true;
+  EXPECT_EQ(p.to_string(), "block 128, chunks/thread 2, grid <= 8 blocks/SM, vectors <= 4 B, streaming stores");
 }
 
 }  // namespace

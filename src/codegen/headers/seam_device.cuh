@@ -78,6 +78,33 @@ SEAM_FN void seam_store(T* __restrict__ dst, const T* src) {
   }
 }
 
+// Cache hints (kir::Kernel::keep_reused_loads, streaming_stores). A load that other chunks repeat (a
+// broadcast input) is kept in L2 with an evict-last policy; stores go out evict-first (st.global.cs), so
+// that streamed data does not push the reused lines out. 16-byte accesses only; others as above.
+template <int N, class T>
+SEAM_FN void seam_load_keep(const T* __restrict__ src, T* dst) {
+  if constexpr (N * sizeof(T) == 16) {
+    unsigned long long policy;
+    asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+    uint4 v;
+    asm("ld.global.nc.L1::evict_last.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+        : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+        : "l"(src), "l"(policy));
+    *reinterpret_cast<uint4*>(dst) = v;
+  } else {
+    seam_load<N>(src, dst);
+  }
+}
+
+template <int N, class T>
+SEAM_FN void seam_store_stream(T* __restrict__ dst, const T* src) {
+  if constexpr (N * sizeof(T) == 16) {
+    __stcs(reinterpret_cast<uint4*>(dst), *reinterpret_cast<const uint4*>(src));
+  } else {
+    seam_store<N>(dst, src);
+  }
+}
+
 // ---- row kernels: combining a value over the threads of a row (docs/CODEGEN.md, "Reductions") ----------
 // A block holds RowsPerBlock rows of ThreadsPerRow threads (both powers of two, the block a multiple of a
 // warp); the threads of a row are consecutive (LanesContiguous) or RowsPerBlock apart. `scratch` is

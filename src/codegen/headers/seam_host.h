@@ -37,6 +37,15 @@ template <int N, class T>
 SEAM_FN void seam_store(T* __restrict__ dst, const T* src) {
   memcpy(dst, src, N * sizeof(T));
 }
+// Cache hints mean nothing on the host.
+template <int N, class T>
+SEAM_FN void seam_load_keep(const T* __restrict__ src, T* dst) {
+  seam_load<N>(src, dst);
+}
+template <int N, class T>
+SEAM_FN void seam_store_stream(T* __restrict__ dst, const T* src) {
+  seam_store<N>(dst, src);
+}
 
 // Row kernels run one thread per row on the host: combining over the row's threads is the identity.
 struct seam_rows {};
