@@ -48,10 +48,10 @@ for r in data:
 vs_torch() {
   while (($# >= 3)); do
     echo "== $1 $2 bs $3: seam"
-    "$ncu" --clock-control none --cache-control "$cache_control" --metrics "$metrics" --launch-skip 3 --launch-count 1 --csv --page raw \
-      gpu-bin/bench_rope_gpu --only "$1" --contract "$2" --bs "$3" --iterations 1 2> "$out/ncu_seam.err" | summarize
+    "$ncu" --clock-control none --cache-control "$cache_control" --metrics "$metrics" --launch-skip 3 --launch-count 5 --csv --page raw \
+      gpu-bin/bench_rope_gpu --only "$1" --contract "$2" --bs "$3" --iterations 3 2> "$out/ncu_seam.err" | summarize
     echo "== $1 $2 bs $3: torch.compile"
-    "$ncu" --clock-control none --cache-control "$cache_control" --metrics "$metrics" --nvtx --nvtx-include "ncu_target/" --launch-count 2 \
+    "$ncu" --clock-control none --cache-control "$cache_control" --metrics "$metrics" --nvtx --nvtx-include "ncu_target/" --launch-count 6 \
       --csv --page raw python3 bench/rope_vs_torch.py --ncu-target --rows forward --only "$1" --contract "$2" \
       --bs "$3" 2> "$out/ncu_torch.err" | summarize
     shift 3

@@ -22,7 +22,8 @@ using kir::Index;
 // runs close in time and a position's broadcast inputs (RoPE's cos/sin) and expanded sources (GQA's k/v)
 // are read while still in L2. Only for slabs (rows x innermost, one [b, h]) of at least
 // row_tile_min_bytes: below, row-major order keeps them in L2 anyway and measured a few points faster
-// (bench/RESULTS.md: RoPE at T = 32768 went from 54-72% to 87-94% of the floor; at T = 4096, -2 points).
+// (bench/RESULTS_SESSIONS_1_2.md: RoPE at T = 32768 went from 54-72% to 87-94% of the floor; at T = 4096, -2
+// points).
 int64_t row_tile_for(const Type& type, const LoweringOptions& options) {
   const Shape& shape = type.shape;
   if (options.row_tile <= 1 || shape.size() < 3) return 1;

@@ -40,9 +40,10 @@ struct KernelWork {
 };
 
 // What lowering needs of one kernel's parameters, chosen before it is lowered: max_group (when 0) is 2
-// for kernels that sum per chunk, 1 otherwise (bench/RESULTS.md, session 5: groups of the batch axis,
-// cos/sin loaded once per pair, took GQA backward from 84-88% to 87-92% of the floor in two runs; every
-// forward row lost 0.5-2 points with groups of 2, 4 or 8 on batch or heads).
+// for kernels that sum per chunk, 1 otherwise. Measured (bench/RESULTS.md, session 5): pairs over the
+// batch, which share the chunk's index arithmetic and branch conditions, took GQA backward from 84-88% to
+// 87-92% of the floor; forward rows lost 0.5-2 points with groups of 2, 4 or 8. The grouped GQA backward
+// body is twice as long: its cold compile rises ~1.7x.
 LaunchParams choose_lowering_params(bool sums_per_chunk, const LaunchParams& defaults);
 
 // The parameters for one kernel: the defaults, with chunks_per_thread (when 0) chosen from the work:

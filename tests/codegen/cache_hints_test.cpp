@@ -71,8 +71,8 @@ TEST(CacheHints, RopeCosAndSinAreKeptAndQkvIsNot) {
     EXPECT_EQ(loads_of(q.body, 1).second, 0);
     EXPECT_GT(loads_of(q.body, 2).first, 0);
     const std::string kept = print_cuda_kernel(kernel, CudaLaunchShape{});
-    EXPECT_EQ(occurrences(kept, "seam_load_keep<"), occurrences(kept, "seam_load_keep<8>(in1") +
-                                                         occurrences(kept, "seam_load_keep<8>(in2"));
+    EXPECT_EQ(occurrences(kept, "seam_load_keep<"),
+              occurrences(kept, "seam_load_keep<8>(in1") + occurrences(kept, "seam_load_keep<8>(in2"));
     EXPECT_GE(occurrences(kept, "seam_load_keep<8>(in1"), 2);  // q and k
     EXPECT_EQ(occurrences(kept, "seam_store_stream<"), 0);
     options.keep_reused_loads = false;

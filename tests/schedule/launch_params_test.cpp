@@ -64,7 +64,8 @@ TEST(LaunchParams, PrintsEveryField) {
   p.keep_reused_loads = false;
   EXPECT_EQ(p.to_string(), "block 128, chunks/thread 2, grid <= 8 blocks/SM, vectors <= 4 B");
   p.streaming_stores = true;
-  EXPECT_EQ(p.to_string(), "block 128, chunks/thread 2, grid <= 8 blocks/SM, vectors <= 4 B, streaming stores");
+  EXPECT_EQ(p.to_string(),
+            "block 128, chunks/thread 2, grid <= 8 blocks/SM, vectors <= 4 B, streaming stores");
 }
 
 }  // namespace
