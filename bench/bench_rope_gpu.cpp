@@ -15,7 +15,8 @@
 //   options: --iterations N  --flush-l2  --copy-rate TBPS (skip measuring it)  --json (one object per row)
 //            --inputs DIR (set 0 from DIR/NAME.npy)  --out DIR (write set 0's outputs as DIR/NAME.npy)
 //            --compile-only (compile and report, no timing)
-//   modes:   --sweep (code-generation variants side by side)  --host-smoke (no GPU: tiny rows on the host
+//   modes:   --sweep (code-generation variants side by side; --direction limits its rows)
+//            --host-smoke (no GPU: tiny rows on the host
 //            backend checked against the interpreter, for CI)
 #include <chrono>
 #include <cstdio>
@@ -306,7 +307,7 @@ void run_row(const RopeRow& row, const Args& args, double rate) {
 
 // Code-generation variants of a few workloads side by side in one run: the defaults, then each choice
 // turned off alone.
-int run_sweep(double rate, int iterations) {
+int run_sweep(double rate, int iterations, const std::string& direction) {
   struct Variant {
     const char* name;
     void (*apply)(LaunchParams&);
@@ -326,6 +327,9 @@ int run_sweep(double rate, int iterations) {
       {"groups of <= 2", [](LaunchParams& p) { p.max_group = 2; }},
       {"loads not kept", [](LaunchParams& p) { p.keep_reused_loads = false; }},
       {"streaming stores", [](LaunchParams& p) { p.streaming_stores = true; }},
+      {"sum loop, unroll 1", [](LaunchParams& p) { p.reduction_loop_unroll = 1; }},
+      {"sum loop, unroll 2", [](LaunchParams& p) { p.reduction_loop_unroll = 2; }},
+      {"sum loop, unroll 4", [](LaunchParams& p) { p.reduction_loop_unroll = 4; }},
   };
 
   std::printf(
@@ -348,6 +352,7 @@ int run_sweep(double rate, int iterations) {
                         {"W4", "thunder", "backward", 2, 0},  {"W5", "thunder", "backward", 2, 0},
                         {"W6", "thunder", "backward", 2, 0},  {"W7", "thunder", "backward", 2, 0}};
   for (const Pick& pick : picks) {
+    if (!direction.empty() && direction != "both" && direction != pick.direction) continue;
     RowFilter filter;
     filter.only = pick.id;
     filter.contract = pick.contract;
@@ -439,7 +444,7 @@ int run(int argc, char** argv) {
     std::printf("device: %s (%s), copy rate %.2f TB/s (%s, device-to-device, read + write)%s\n\n",
                 device.properties().name.c_str(), device.arch_string().c_str(), rate / 1e12,
                 measured ? "measured" : "given", args.flush_l2 ? ", L2 flushed before every run" : "");
-  if (args.sweep) return run_sweep(rate, args.iterations);
+  if (args.sweep) return run_sweep(rate, args.iterations, args.filter.direction);
   print_header(args.json);
   for (const RopeRow& row : rows) run_row(row, args, rate);
   return 0;

@@ -85,6 +85,8 @@ int cmd_emit(Args& args) {
   options.launch.max_group = static_cast<int>(args.get_int("max-group", options.launch.max_group));
   if (args.has("loads-not-kept")) options.launch.keep_reused_loads = false;
   if (args.has("streaming-stores")) options.launch.streaming_stores = true;
+  options.launch.reduction_loop_unroll =
+      static_cast<int>(args.get_int("reduction-loop-unroll", options.launch.reduction_loop_unroll));
   args.reject_unused();
   SEAM_CHECK(options.launch.block_size >= 32 && options.launch.block_size <= 1024 &&
                  options.launch.block_size % 32 == 0,
@@ -93,6 +95,9 @@ int cmd_emit(Args& args) {
              "--chunks-per-thread must be 0 (per kernel) to 16, got ", options.launch.chunks_per_thread);
   SEAM_CHECK(options.launch.max_group >= 0 && options.launch.max_group <= 16,
              "--max-group must be 0 (per kernel) to 16, got ", options.launch.max_group);
+  SEAM_CHECK(options.launch.reduction_loop_unroll >= 0 && options.launch.reduction_loop_unroll <= 64,
+             "--reduction-loop-unroll must be 0 (terms written out) to 64, got ",
+             options.launch.reduction_loop_unroll);
   SEAM_CHECK(target == "cuda" || target == "host", "--target must be cuda or host, got '", target, "'");
   SEAM_CHECK(!compile_arch || target == "cuda", "--compile needs --target cuda");
   Fusion fusion = run_pipeline(load_fusion(args.positional_at(0, "FILE")));

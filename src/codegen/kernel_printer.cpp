@@ -84,6 +84,13 @@ class BodyPrinter {
         out_ << pad(depth) << "const idx_t " << s.name << " = " << kir::to_string(s.index) << ";\n";
         return;
       case Stmt::Kind::Comment: out_ << pad(depth) << "// " << s.name << "\n"; return;
+      case Stmt::Kind::Loop:  // SEAM_UNROLL: #pragma unroll on the GPU, nothing on the host
+        out_ << pad(depth) << "SEAM_UNROLL(" << s.unroll << ")\n"
+             << pad(depth) << "for (idx_t " << s.name << " = " << s.begin << "; " << s.name << " < "
+             << s.extent << "; ++" << s.name << ") {\n";
+        block(s.then_block, depth + 1);
+        out_ << pad(depth) << "}\n";
+        return;
       case Stmt::Kind::RowLoop:  // the entry point defines seam_lane, seam_lanes, seam_row_extent
         out_ << pad(depth) << "for (idx_t " << s.name << " = seam_lane; " << s.name << " < seam_row_extent; "
              << s.name << " += seam_lanes) {\n";

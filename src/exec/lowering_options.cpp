@@ -14,6 +14,7 @@ LoweringOptions pointwise_lowering_options(const LaunchParams& launch, std::stri
   options.max_group = launch.max_group;
   options.keep_reused_loads = launch.keep_reused_loads;
   options.streaming_stores = launch.streaming_stores;
+  options.reduction_loop_unroll = launch.reduction_loop_unroll;
   return options;
 }
 

@@ -466,16 +466,19 @@ kir::Var ExpressionEmitter::emit_reduction(Value v, const Node& node, const Axis
   const OpKind combine = node.op == OpKind::Sum   ? OpKind::Add
                          : node.op == OpKind::Max ? OpKind::Maximum
                                                   : OpKind::Minimum;
-  kir::Var acc;
-  for (int64_t r = 0; r < count; ++r) {
-    // The operand's index: the output's indices on kept axes, r's row-major coordinates on reduced ones.
+  // The operand at reduced element r (row-major over the reduced axes; a constant or the loop variable):
+  // the output's indices on kept axes, r's coordinates on reduced ones.
+  auto term = [&](const Index& r) {
     AxisIndex at;
     at.index.assign(in.size(), kir::constant(0));
-    int64_t rest = r;
+    int64_t inner = 1;
     for (size_t d = in.size(); d-- > 0;) {
       if (!reduced(d)) continue;
-      at.index[d] = kir::constant(rest % in[d]);
-      rest /= in[d];
+      Index coordinate = kir::div(r, inner);
+      if (inner * in[d] < count) coordinate = kir::mod(coordinate, in[d]);  // the outermost needs no mod
+      at.index[d] =
+          kir::constant_value(coordinate) ? coordinate : let("i" + std::to_string(counter_++), coordinate);
+      inner *= in[d];
     }
     size_t o = 0;
     for (size_t d = 0; d < in.size(); ++d) {
@@ -486,17 +489,40 @@ kir::Var ExpressionEmitter::emit_reduction(Value v, const Node& node, const Axis
       if (static_cast<int>(o) == idx.lane_axis) at.lane_axis = static_cast<int>(d);
       at.index[d] = idx.index[o++];
     }
-    kir::Var x = convert(emit(node.operands[0], at), compute);
-    if (r == 0) {
-      acc = x;
-      continue;
-    }
+    return convert(emit(node.operands[0], at), compute);
+  };
+  auto combined = [&](const kir::Var& acc, const kir::Var& x) {
     kir::Expr e{kir::Expr::Kind::Call};
     e.op = combine;
     e.args = {acc, x};
-    acc = define(compute, std::max(acc.lanes, x.lanes), std::move(e));
+    return define(compute, std::max(acc.lanes, x.lanes), std::move(e));
+  };
+  kir::Var acc = term(kir::constant(0));
+  if (reduction_loop_unroll_ <= 0 || count <= 2) {
+    for (int64_t r = 1; r < count; ++r) acc = combined(acc, term(kir::constant(r)));
+    return convert(acc, node.type.dtype);
   }
-  return convert(acc, node.type.dtype);
+  // The other terms in a loop (same order, so the same rounding): its body is emitted in a scope of its
+  // own, then the accumulator, which needs the body's lane count, is declared before it.
+  kir::Stmt loop{kir::Stmt::Kind::Loop};
+  loop.name = "r" + std::to_string(counter_++);
+  loop.begin = 1;
+  loop.extent = count;
+  loop.unroll = reduction_loop_unroll_;
+  blocks_.push_back(&loop.then_block);
+  memo_.emplace_back();
+  const kir::Var x = term(kir::variable(loop.name));
+  memo_.pop_back();
+  blocks_.pop_back();
+  const kir::Var sum = declare(compute, std::max(acc.lanes, x.lanes), Number::of_int(0));
+  assign(sum, acc);
+  blocks_.push_back(&loop.then_block);
+  memo_.emplace_back();
+  assign(sum, combined(sum, x));
+  memo_.pop_back();
+  blocks_.pop_back();
+  block().push_back(std::move(loop));
+  return convert(sum, node.type.dtype);
 }
 
 }  // namespace seam

@@ -38,6 +38,9 @@ class ExpressionEmitter {
                     int& counter)
       : fusion_(fusion), kernel_(kernel), input_param_(input_param), lanes_(lanes), counter_(counter) {}
   virtual ~ExpressionEmitter() = default;
+  // Inlined reductions: 0 writes every term out; n >= 1 writes the first term, then a Loop over the others
+  // that the compiler unrolls n times (LoweringOptions::reduction_loop_unroll).
+  void set_reduction_loop_unroll(int n) { reduction_loop_unroll_ = n; }
 
  protected:
   kir::Block& block();
@@ -64,6 +67,7 @@ class ExpressionEmitter {
   // row kernels override this with their block-wide reductions).
   virtual kir::Var emit_reduction(Value v, const Node& node, const AxisIndex& idx);
   static constexpr int64_t kMaxUnrolledReduction = 64;
+  int reduction_loop_unroll_ = 0;
 
   // Branch-free pieces: pad interiors and cat pieces are computed by every thread and combined with
   // selects, their loads guarded (kir::Guard) instead of placed in branches, so that a warp whose lanes

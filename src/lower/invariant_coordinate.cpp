@@ -10,19 +10,6 @@ namespace {
 using kir::Index;
 using kir::IndexNode;
 
-// Calls f on every index an expression reads: its address, guards, pointer choices and bounds.
-template <typename F>
-void for_each_index(const kir::Expr& e, F f) {
-  f(e.offset);
-  for (const kir::Guard& g : e.guards)
-    for (const kir::Bound& b : g.bounds) f(b.index);
-  for (const kir::LoadChoice& c : e.choices) {
-    f(c.index);
-    f(c.offset);
-  }
-  for (const kir::Bound& b : e.bounds) f(b.index);
-}
-
 // Folds every use of one variable into `block`: the gcd of its divisors, 1 once it is used undivided.
 class UseScan {
  public:
@@ -49,7 +36,7 @@ class UseScan {
 
  private:
   void expr(const kir::Expr& e) {
-    for_each_index(e, [this](const Index& i) { index(i); });
+    kir::for_each_index(e, [this](const Index& i) { index(i); });
   }
   void bounds(const std::vector<kir::Bound>& list) {
     for (const kir::Bound& b : list) index(b.index);
@@ -104,7 +91,7 @@ class DependenceScan {
  private:
   bool reads(const kir::Expr& e) const {
     bool any = false;
-    for_each_index(e, [&](const Index& i) { any = any || reads(i); });
+    kir::for_each_index(e, [&](const Index& i) { any = any || reads(i); });
     return any;
   }
   bool reads(const Index& i) const {

@@ -119,6 +119,9 @@ struct Stmt {
     If,       // if (all bounds hold) then_block else else_block
     Store,    // param `param` at offset <- source (var.lanes elements)
     Comment,
+    // for index variable `name` from `begin` to `extent` - 1: then_block, the compiler asked to unroll it
+    // `unroll` times (an inlined reduction's terms after the first, LoweringOptions::reduction_loop_unroll)
+    Loop,
     // Row kernels (see RowLaunch):
     RowLoop,  // for index variable `name` over this thread's share of the row's reduced elements: then_block
     RowReduce,  // var (1 lane) = source combined over the threads of the row by expr.op (Sum, Max or Min)
@@ -134,6 +137,8 @@ struct Stmt {
   std::vector<Bound> bounds;
   Block then_block, else_block;
   int param = -1;
+  int64_t begin = 0, extent = 0;  // Loop
+  int unroll = 1;                 // Loop
 };
 
 // The order in which an output's chunks are enumerated, and how many values one chunk stands for
@@ -186,6 +191,19 @@ struct Kernel {
 };
 
 std::string c_type(DType dtype);  // the storage/compute C type of a dtype in generated code
+
+// Calls f on every index an expression reads: its address, guards, pointer choices and bounds.
+template <typename F>
+void for_each_index(const Expr& e, F f) {
+  f(e.offset);
+  for (const Guard& g : e.guards)
+    for (const Bound& b : g.bounds) f(b.index);
+  for (const LoadChoice& c : e.choices) {
+    f(c.index);
+    f(c.offset);
+  }
+  for (const Bound& b : e.bounds) f(b.index);
+}
 
 // Renames every reference to a value (definitions, arguments, sources) in `block` and its nested blocks.
 void rename_vars(Block& block, const std::map<std::string, std::string>& renamed);

@@ -9,6 +9,7 @@
 #include "lower/expression_emitter.h"
 #include "lower/invariant_coordinate.h"
 #include "lower/kernel_params.h"
+#include "lower/loop_invariants.h"
 #include "lower/merge_guarded_loads.h"
 #include "support/error.h"
 
@@ -100,6 +101,7 @@ class OutputLowering : public ExpressionEmitter {
       }
       store_chunk(o, emit(out.value, at), element, order, body);
     }
+    hoist_loop_invariants(body);
     tidy(body);
     cse_values(body);
   }
@@ -138,7 +140,7 @@ class OutputLowering : public ExpressionEmitter {
     if (branch_free_) merge_guarded_loads(block);
     hoist_loads(block);
     for (kir::Stmt& s : block) {
-      if (s.kind != kir::Stmt::Kind::If) continue;
+      if (s.kind != kir::Stmt::Kind::If && s.kind != kir::Stmt::Kind::Loop) continue;
       tidy(s.then_block);
       tidy(s.else_block);
     }
@@ -289,6 +291,7 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
       program.body.clear();
       try {
         OutputLowering lowering(fusion, kernel, input_param, program.lanes, counter);
+        lowering.set_reduction_loop_unroll(options.reduction_loop_unroll);
         lowering.lower(static_cast<int>(o), program.chunk, program.body, options.branch_free, order);
         coordinates = lowering.coordinates();
         lane = lowering.lane_coordinate();

@@ -27,6 +27,9 @@ struct LoweringOptions {
   // Cache hints: loads other chunks repeat (broadcast inputs) kept in L2, stores streamed past it.
   bool keep_reused_loads = false;
   bool streaming_stores = false;
+  // Inlined reductions (small sums inside a pointwise kernel: GQA backward's head gradients): 0 writes
+  // every term out; n >= 1 puts the terms after the first in a loop unrolled n times (less code to compile).
+  int reduction_loop_unroll = 0;
 };
 
 // `fusion` is one kernel: its inputs are the buffers and scalars the kernel reads, its outputs the buffers

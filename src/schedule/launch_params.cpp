@@ -15,7 +15,9 @@ std::string LaunchParams::to_string() const {
          (max_group > 1 ? ", groups <= " + std::to_string(max_group) : "") +
          (max_group == 0 ? ", groups per kernel" : "") +
          (keep_reused_loads ? ", reused loads kept in L2" : "") +
-         (streaming_stores ? ", streaming stores" : "");
+         (streaming_stores ? ", streaming stores" : "") +
+         (reduction_loop_unroll > 0 ? ", reduction loops unrolled " + std::to_string(reduction_loop_unroll)
+                                    : "");
 }
 
 LaunchParams choose_lowering_params(bool sums_per_chunk, const LaunchParams& defaults) {

@@ -26,8 +26,12 @@ struct LaunchParams {
   int max_group = 0;
   bool keep_reused_loads = true;  // reused loads evict-last in L2 (LoweringOptions)
   bool streaming_stores = false;  // stores evict-first (LoweringOptions)
-  int row_block_size = 256;       // threads per block of row kernels (reductions; RowLoweringOptions)
-  int sm_count = 132;  // multiprocessors of the target (an H200 by default; the CUDA backend sets it)
+  // Inlined reductions' terms after the first in a loop unrolled this often; 0: written out. Halves
+  // NVRTC time on GQA backward (W5/W6 ~300 -> ~150 ms) but costs 4-9% of its GPU time (bench/RESULTS.md,
+  // session 5), so written out by default.
+  int reduction_loop_unroll = 0;
+  int row_block_size = 256;  // threads per block of row kernels (reductions; RowLoweringOptions)
+  int sm_count = 132;        // multiprocessors of the target (an H200 by default; the CUDA backend sets it)
 
   std::string to_string() const;  // "block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, ..."
   friend bool operator==(const LaunchParams&, const LaunchParams&) = default;

@@ -10,6 +10,7 @@
 #include "runtime/nvrtc_compiler.h"
 #include "support/error.h"
 #include "testing/random_fusion.h"
+#include "workloads/rope.h"
 
 namespace seam {
 namespace {
@@ -48,6 +49,29 @@ TEST(NvrtcCodegen, RandomPointwiseKernelsCompileForSm90) {
   EXPECT_EQ(compiled.binary.substr(0, 4),
             "\x7f"
             "ELF");
+  EXPECT_EQ(compiled.symbols.size(), kernels.size());
+}
+
+// Inlined sums in a loop (#pragma unroll through SEAM_UNROLL): the GQA RoPE backward, both ways.
+TEST(NvrtcCodegen, InlinedReductionLoopsCompileForSm90) {
+  if (!nvrtc_available()) GTEST_SKIP() << "built without NVRTC";
+  RopeOptions rope;
+  rope.batch = 2;
+  rope.seq_len = 64;
+  rope.contract = RopeContract::Thunder;
+  rope.direction = Direction::Backward;
+  const Fusion fusion = build_rope(rope_config("W5"), rope);
+  std::vector<kir::Kernel> kernels;
+  for (int unroll : {0, 2}) {
+    LoweringOptions lowering;
+    lowering.kernel_name = "rope_backward_unroll_" + std::to_string(unroll);
+    lowering.reduction_loop_unroll = unroll;
+    lowering.max_group = 2;
+    kernels.push_back(lower_pointwise(fusion, lowering));
+  }
+  const CompileRequest request = request_for(kernels);
+  EXPECT_NE(request.source.find("SEAM_UNROLL(2)"), std::string::npos);
+  CompiledKernel compiled = compile_cuda(request);
   EXPECT_EQ(compiled.symbols.size(), kernels.size());
 }
 

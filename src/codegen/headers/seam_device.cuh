@@ -5,6 +5,8 @@
 
 #define SEAM_FN __device__ __forceinline__
 #define SEAM_KERNEL extern "C" __global__
+#define SEAM_PRAGMA(text) _Pragma(#text)
+#define SEAM_UNROLL(n) SEAM_PRAGMA(unroll n)
 
 SEAM_FN float seam_bits_to_float(unsigned int bits) { return __uint_as_float(bits); }
 SEAM_FN float seam_f16_bits_to_float(unsigned short bits) {

@@ -9,6 +9,7 @@
 
 #define SEAM_FN inline
 #define SEAM_KERNEL extern "C"
+#define SEAM_UNROLL(n)
 
 SEAM_FN float seam_bits_to_float(unsigned int bits) {
   float out;
