@@ -1,7 +1,7 @@
 // Loop-invariant code motion on hand-built kernel IR (lower/loop_invariants.h).
-#include <gtest/gtest.h>
-
 #include "lower/loop_invariants.h"
+
+#include <gtest/gtest.h>
 
 namespace seam {
 namespace {
@@ -39,9 +39,8 @@ kir::Stmt assign(const std::string& target, const std::string& source) {
 
 std::vector<std::string> names(const kir::Block& block) {
   std::vector<std::string> out;
-  for (const kir::Stmt& s : block) out.push_back(s.kind == kir::Stmt::Kind::Let || s.kind == kir::Stmt::Kind::Loop
-                                                     ? s.name
-                                                     : s.var.name);
+  for (const kir::Stmt& s : block)
+    out.push_back(s.kind == kir::Stmt::Kind::Let || s.kind == kir::Stmt::Kind::Loop ? s.name : s.var.name);
   return out;
 }
 
@@ -51,14 +50,14 @@ TEST(LoopInvariants, WhatIgnoresTheLoopMovesBeforeItInOrder) {
   loop.begin = 1;
   loop.extent = 4;
   loop.then_block = {
-      let("e", kir::mul(kir::variable("r"), 64)),      // reads r: stays
-      load("c", kir::variable("t")),                   // ignores r: moves
+      let("e", kir::mul(kir::variable("r"), 64)),                   // reads r: stays
+      load("c", kir::variable("t")),                                // ignores r: moves
       load("x", kir::add(kir::variable("e"), kir::variable("t"))),  // reads e: stays
-      add("cc", "c", "c"),                             // reads only c: moves
-      add("y", "x", "cc"),                             // reads x: stays
-      add("s2", "s", "y"),                             // reads the assigned s: stays
+      add("cc", "c", "c"),                                          // reads only c: moves
+      add("y", "x", "cc"),                                          // reads x: stays
+      add("s2", "s", "y"),                                          // reads the assigned s: stays
       assign("s", "s2"),
-      add("z", "s", "c"),                              // s is assigned in the loop: stays
+      add("z", "s", "c"),  // s is assigned in the loop: stays
   };
   kir::Block body = {loop};
   hoist_loop_invariants(body);

@@ -26,7 +26,8 @@ std::unique_ptr<Executable> compile_host(const Fusion& fusion, int unroll) {
 int loops_in(const Executable& exe) {
   int n = 0;
   for (const std::string& source : exe.sources())
-    for (size_t at = source.find("SEAM_UNROLL("); at != std::string::npos; at = source.find("SEAM_UNROLL(", at + 1))
+    for (size_t at = source.find("SEAM_UNROLL("); at != std::string::npos;
+         at = source.find("SEAM_UNROLL(", at + 1))
       ++n;
   return n;
 }
