@@ -30,14 +30,15 @@ bool sums_per_chunk(const Fusion& kernel_fusion) {
                      [](const Node& node) { return node.category() == OpCategory::Reduction; });
 }
 
-}  // namespace
-
 bool is_row_group(const SegmentGroup& group) {
   return group.kind == SchedulerKind::Reduction || group.kind == SchedulerKind::Normalization;
 }
 
+}  // namespace
+
 std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const ExecutableOptions& options) {
-  // Chunk groups are a choice of the pointwise kernels the segmenter made; row groups lower without them.
+  // Chunk groups are a choice of pointwise lowering: row kernels (and the steps they fall back to) go
+  // without them.
   ExecutableOptions row_options = options;
   if (row_options.launch.max_group <= 0) row_options.launch.max_group = 1;
   std::vector<CompiledStep> steps;
