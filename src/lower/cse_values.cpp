@@ -47,14 +47,6 @@ std::string value_key(const kir::Stmt& s) {
   return key;
 }
 
-void collect_assigned(const kir::Block& block, std::set<std::string>& assigned) {
-  for (const kir::Stmt& s : block) {
-    if (s.kind == kir::Stmt::Kind::Assign || s.kind == kir::Stmt::Kind::Declare) assigned.insert(s.var.name);
-    collect_assigned(s.then_block, assigned);
-    collect_assigned(s.else_block, assigned);
-  }
-}
-
 class Cse {
  public:
   explicit Cse(std::set<std::string> assigned) : assigned_(std::move(assigned)) {}
@@ -115,7 +107,7 @@ class Cse {
 
 int cse_values(kir::Block& body) {
   std::set<std::string> assigned;
-  collect_assigned(body, assigned);
+  kir::collect_assigned(body, assigned);
   Cse cse(std::move(assigned));
   cse.block(body);
   return cse.removed();

@@ -2,7 +2,6 @@
 
 #include <numeric>
 #include <set>
-#include <type_traits>
 
 namespace seam {
 namespace {
@@ -65,56 +64,36 @@ class UseScan {
   bool branches_only_;
 };
 
-// Counts loads that read none of `dependent` (which grows with every let computed from it).
-class DependenceScan {
- public:
-  explicit DependenceScan(const std::string& variable) : dependent_{variable} {}
-  LoadCount count() const { return count_; }
-
-  // Counts, and with `mark` sets `reused` on the invariant loads.
-  template <typename BlockT>
-  void scan(BlockT& body, bool mark = false) {
-    for (auto& s : body) {
-      if (s.kind == kir::Stmt::Kind::Let && reads(s.index)) dependent_.insert(s.name);
-      if (s.kind == kir::Stmt::Kind::Define && s.expr.kind == kir::Expr::Kind::Load) {
-        ++count_.total;
-        const bool invariant = !reads(s.expr);
-        count_.invariant += invariant;
-        if constexpr (!std::is_const_v<BlockT>)
-          if (mark && invariant) s.expr.reused = true;
-      }
-      scan(s.then_block, mark);
-      scan(s.else_block, mark);
-    }
+// Calls on_load(statement, invariant) for every load of `body` (const or not), in order: invariant when
+// it reads none of `dependent` (the variable, and every let computed from it as the walk finds them).
+template <typename BlockT, typename F>
+void scan_loads(BlockT& body, std::set<std::string>& dependent, F on_load) {
+  for (auto& s : body) {
+    if (s.kind == kir::Stmt::Kind::Let && kir::reads_any(s.index, dependent)) dependent.insert(s.name);
+    if (s.kind == kir::Stmt::Kind::Define && s.expr.kind == kir::Expr::Kind::Load)
+      on_load(s, !kir::reads_any(s.expr, dependent));
+    scan_loads(s.then_block, dependent, on_load);
+    scan_loads(s.else_block, dependent, on_load);
   }
-
- private:
-  bool reads(const kir::Expr& e) const {
-    bool any = false;
-    kir::for_each_index(e, [&](const Index& i) { any = any || reads(i); });
-    return any;
-  }
-  bool reads(const Index& i) const {
-    if (!i) return false;
-    if (i->op == IndexNode::Op::Var) return dependent_.count(i->var) > 0;
-    return reads(i->a) || reads(i->b) || reads(i->c);
-  }
-
-  std::set<std::string> dependent_;
-  LoadCount count_;
-};
+}
 
 }  // namespace
 
 LoadCount loads_invariant_in(const kir::Block& body, const std::string& variable) {
-  DependenceScan scan(variable);
-  scan.scan(body);
-  return scan.count();
+  std::set<std::string> dependent{variable};
+  LoadCount count;
+  scan_loads(body, dependent, [&](const kir::Stmt&, bool invariant) {
+    ++count.total;
+    count.invariant += invariant;
+  });
+  return count;
 }
 
 void mark_loads_invariant_in(kir::Block& body, const std::string& variable) {
-  DependenceScan scan(variable);
-  scan.scan(body, true);
+  std::set<std::string> dependent{variable};
+  scan_loads(body, dependent, [](kir::Stmt& load, bool invariant) {
+    if (invariant) load.expr.reused = true;
+  });
 }
 
 int64_t invariant_block(const kir::Block& body, const std::string& variable, int64_t extent) {

@@ -96,6 +96,26 @@ std::string c_type(DType dtype) {
   SEAM_ASSERT(false);
 }
 
+bool reads_any(const Index& index, const std::set<std::string>& names) {
+  if (!index) return false;
+  if (index->op == IndexNode::Op::Var) return names.count(index->var) > 0;
+  return reads_any(index->a, names) || reads_any(index->b, names) || reads_any(index->c, names);
+}
+
+bool reads_any(const Expr& e, const std::set<std::string>& names) {
+  bool any = false;
+  for_each_index(e, [&](const Index& i) { any = any || reads_any(i, names); });
+  return any;
+}
+
+void collect_assigned(const Block& block, std::set<std::string>& names) {
+  for (const Stmt& s : block) {
+    if (s.kind == Stmt::Kind::Assign || s.kind == Stmt::Kind::Declare) names.insert(s.var.name);
+    collect_assigned(s.then_block, names);
+    collect_assigned(s.else_block, names);
+  }
+}
+
 void rename_vars(Block& block, const std::map<std::string, std::string>& renamed) {
   auto rename = [&](Var& v) {
     auto it = renamed.find(v.name);

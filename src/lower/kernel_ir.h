@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -204,6 +205,14 @@ void for_each_index(const Expr& e, F f) {
   }
   for (const Bound& b : e.bounds) f(b.index);
 }
+
+// Whether an index reads any of `names` (index variables), and whether an expression's indices do.
+bool reads_any(const Index& index, const std::set<std::string>& names);
+bool reads_any(const Expr& e, const std::set<std::string>& names);
+
+// Adds the values `block` (nested blocks included) declares or assigns: not single definitions, so
+// neither merged (value CSE) nor moved (loop-invariant hoisting).
+void collect_assigned(const Block& block, std::set<std::string>& names);
 
 // Renames every reference to a value (definitions, arguments, sources) in `block` and its nested blocks.
 void rename_vars(Block& block, const std::map<std::string, std::string>& renamed);

@@ -6,12 +6,6 @@
 namespace seam {
 namespace {
 
-bool reads(const kir::Index& i, const std::set<std::string>& names) {
-  if (!i) return false;
-  if (i->op == kir::IndexNode::Op::Var) return names.count(i->var) > 0;
-  return reads(i->a, names) || reads(i->b, names) || reads(i->c, names);
-}
-
 // What a statement defines or assigns, its nested blocks included.
 void collect_written(const kir::Stmt& s, std::set<std::string>& names) {
   switch (s.kind) {
@@ -28,28 +22,19 @@ void collect_written(const kir::Stmt& s, std::set<std::string>& names) {
     for (const kir::Stmt& t : *inner) collect_written(t, names);
 }
 
-void collect_assigned(const kir::Block& block, std::set<std::string>& names) {
-  for (const kir::Stmt& s : block) {
-    if (s.kind == kir::Stmt::Kind::Assign || s.kind == kir::Stmt::Kind::Declare) names.insert(s.var.name);
-    collect_assigned(s.then_block, names);
-    collect_assigned(s.else_block, names);
-  }
-}
-
 bool invariant(const kir::Stmt& s, const std::set<std::string>& dependent) {
-  if (s.kind == kir::Stmt::Kind::Let) return !reads(s.index, dependent);
+  if (s.kind == kir::Stmt::Kind::Let) return !kir::reads_any(s.index, dependent);
   if (s.kind != kir::Stmt::Kind::Define) return false;
   for (const kir::Var& a : s.expr.args)
     if (dependent.count(a.name)) return false;
-  bool any = false;
-  kir::for_each_index(s.expr, [&](const kir::Index& i) { any = any || reads(i, dependent); });
-  return !any;
+  return !kir::reads_any(s.expr, dependent);
 }
 
 // Moves loop's invariant statements to the end of `before`.
 void hoist_from(kir::Stmt& loop, kir::Block& before) {
   std::set<std::string> dependent{loop.name};
-  collect_assigned(loop.then_block, dependent);  // read before being assigned: the previous iteration's value
+  kir::collect_assigned(loop.then_block,
+                        dependent);  // read before being assigned: the previous iteration's value
   kir::Block kept;
   for (kir::Stmt& s : loop.then_block) {
     if (invariant(s, dependent)) {
