@@ -2,6 +2,8 @@
 # Nsight Compute profiles of RoPE kernels on the GPU machine (carry gpu-bin/ from gpu_check.sh build).
 # Usage: scripts/gpu_profile.sh [WORKLOAD CONTRACT BS]...   e.g. W2 thunder 2 W7 thunder 2
 #   Writes $OUT/<workload>_<contract>_<bs>.ncu-rep and prints the key sections as text.
+# Usage: scripts/gpu_profile.sh --compact [WORKLOAD CONTRACT BS]...   one line of key metrics per launch
+#   PROFILE_DIRECTION=backward: backward rows (all modes but --vs-torch)
 # Usage: scripts/gpu_profile.sh --vs-torch [WORKLOAD CONTRACT BS]...   e.g. W2 rope-only 1
 #   Forward rows only: the same metrics for seam's kernel and torch.compile's kernels, one compact line per
 #   kernel (what differs where torch.compile is faster). NCU_CACHE_CONTROL=none keeps the caches between
@@ -14,6 +16,7 @@ export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export SEAM_CACHE_DIR="$(mktemp -d)"
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 cache_control="${NCU_CACHE_CONTROL:-all}"
+direction="${PROFILE_DIRECTION:-forward}"  # or backward (bench_rope_gpu --direction)
 metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,\
 lts__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,\
 dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,\
@@ -58,6 +61,23 @@ vs_torch() {
   done
 }
 
+# seam's kernel alone, the compact metrics (one line per profiled launch) of each row.
+compact() {
+  while (($# >= 3)); do
+    echo "== $1 $2 bs $3 ($direction)"
+    "$ncu" --clock-control none --cache-control "$cache_control" --metrics "$metrics" --launch-skip 3 --launch-count 3 --csv --page raw \
+      gpu-bin/bench_rope_gpu --direction "$direction" --only "$1" --contract "$2" --bs "$3" --iterations 3 \
+      2> "$out/ncu_compact.err" | summarize
+    shift 3
+  done
+}
+
+if [[ "${1:-}" == "--compact" ]]; then
+  shift
+  compact "$@"
+  exit 0
+fi
+
 if [[ "${1:-}" == "--vs-torch" ]]; then
   shift
   vs_torch "$@"
@@ -68,7 +88,7 @@ while (($# >= 3)); do
   name="$1_$2_$3"
   # Skip the 3 warm-up launches of the timer; profile one launch with the full section set.
   "$ncu" --clock-control none --set full --launch-skip 3 --launch-count 1 -f -o "$out/$name" \
-    gpu-bin/bench_rope_gpu --only "$1" --contract "$2" --bs "$3" --iterations 1 > "$out/$name.log" 2>&1
+    gpu-bin/bench_rope_gpu --direction "$direction" --only "$1" --contract "$2" --bs "$3" --iterations 1 > "$out/$name.log" 2>&1
   echo "== $name (rc $?)"
   "$ncu" --import "$out/$name.ncu-rep" --page details --print-units base \
     --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <optional>
+#include <set>
 #include <sstream>
 
 #include "codegen/row_kernel_printer.h"
@@ -53,22 +55,72 @@ std::string guard_text(const std::vector<kir::Guard>& guards) {
   return condition_text(all);
 }
 
+// The values that live in memory as arrays: those a wide or guarded load fills (seam_load, seam_zero)
+// and those a wide store reads. Every other value is printed as one scalar per lane (`v7_0`, `v7_1`):
+// NVRTC's front end and optimizer spend about a fifth less time on such a body than on one made of
+// small arrays to promote (GQA backward, docs/CODEGEN.md), and the machine code is the same.
+void collect_array_values(const kir::Block& block, std::set<std::string>& arrays) {
+  for (const Stmt& s : block) {
+    if (s.kind == Stmt::Kind::Define && s.expr.kind == kir::Expr::Kind::Load &&
+        (s.var.lanes > 1 || !s.expr.guards.empty()))
+      arrays.insert(s.var.name);
+    if (s.kind == Stmt::Kind::Store && s.source.lanes > 1) arrays.insert(s.source.name);
+    collect_array_values(s.then_block, arrays);
+    collect_array_values(s.else_block, arrays);
+  }
+}
+
+std::set<std::string> array_values(const kir::Kernel& kernel) {
+  std::set<std::string> arrays;
+  if (kernel.rows) collect_array_values(kernel.rows->body, arrays);
+  for (const kir::OutputProgram& o : kernel.outputs) collect_array_values(o.body, arrays);
+  return arrays;
+}
+
+// Float arithmetic printed as C++ operators rather than through the seam_<op> helpers: the same
+// operations, less for the front end to instantiate and inline. Integer ops keep their helpers (wrapping).
+std::optional<std::string> float_operator(const kir::Expr& e, DType dtype) {
+  if (dtype != DType::Float32 && dtype != DType::Float64) return std::nullopt;
+  switch (e.op) {
+    case OpKind::Add: return " + ";
+    case OpKind::Sub: return " - ";
+    case OpKind::Mul: return " * ";
+    case OpKind::Div: return " / ";
+    case OpKind::Neg: return "-";
+    default: return std::nullopt;
+  }
+}
+
 class BodyPrinter {
  public:
-  BodyPrinter(const kir::Kernel& kernel, std::ostringstream& out) : kernel_(kernel), out_(out) {}
+  BodyPrinter(const kir::Kernel& kernel, std::ostringstream& out)
+      : kernel_(kernel), out_(out), arrays_(array_values(kernel)) {}
 
   void block(const kir::Block& b, int depth) {
     for (const Stmt& s : b) stmt(s, depth);
   }
 
  private:
+  bool is_array(const kir::Var& v) const { return arrays_.count(v.name) > 0; }
   // Element `l` of a value: values of one lane are read as element 0 by every lane.
-  static std::string lane(const kir::Var& v, int l) {
-    return v.name + "[" + std::to_string(v.lanes == 1 ? 0 : l) + "]";
+  std::string lane(const kir::Var& v, int l) const {
+    const std::string element = std::to_string(v.lanes == 1 ? 0 : l);
+    return is_array(v) ? v.name + "[" + element + "]" : v.name + "_" + element;
   }
   std::string pad(int depth) const { return std::string(2 * depth, ' '); }
   void declare(const kir::Var& v, int depth) {
-    out_ << pad(depth) << "alignas(16) " << kir::c_type(v.dtype) << " " << v.name << "[" << v.lanes << "];\n";
+    out_ << pad(depth);
+    if (is_array(v)) {
+      out_ << "alignas(16) " << kir::c_type(v.dtype) << " " << v.name << "[" << v.lanes << "];\n";
+      return;
+    }
+    out_ << kir::c_type(v.dtype);
+    for (int l = 0; l < v.lanes; ++l) out_ << (l ? ", " : " ") << lane(v, l);
+    out_ << ";\n";
+  }
+  // `var = value` where var is defined: a declaration with initializer for a scalar lane.
+  std::string define_lane(const kir::Var& v, int l, const std::string& value) const {
+    return (is_array(v) ? "" : kir::c_type(v.dtype) + " ") + lane(v, l) + " = " + value;
   }
   // One statement per lane of `v`, written out rather than as a loop for the compiler to unroll: NVRTC
   // spends less time on it (GQA backward -17-25%) and the registers are the same or fewer.
@@ -98,16 +150,19 @@ class BodyPrinter {
         out_ << pad(depth) << "}\n";
         return;
       case Stmt::Kind::RowReduce:  // helpers in seam_device.cuh / seam_host.h, context from the entry point
-        declare(s.var, depth);
-        out_ << pad(depth) << s.var.name << "[0] = seam_row_reduce_" << op_name(s.expr.op) << "("
-             << s.source.name << "[0], seam_row_ctx);\n";
+        if (is_array(s.var)) declare(s.var, depth);
+        out_ << pad(depth)
+             << define_lane(s.var, 0,
+                            "seam_row_reduce_" + std::string(op_name(s.expr.op)) + "(" + lane(s.source, 0) +
+                                ", seam_row_ctx)")
+             << ";\n";
         return;
       case Stmt::Kind::Define: define(s, depth); return;
       case Stmt::Kind::Declare: {
-        declare(s.var, depth);
+        if (is_array(s.var)) declare(s.var, depth);
         const std::string value =
             "seam_convert<" + kir::c_type(s.var.dtype) + ">(" + literal_text(s.literal) + ")";
-        per_lane(s.var, depth, [&](int l) { return lane(s.var, l) + " = " + value; });
+        per_lane(s.var, depth, [&](int l) { return define_lane(s.var, l, value); });
         return;
       }
       case Stmt::Kind::Assign:
@@ -130,8 +185,8 @@ class BodyPrinter {
                << s.source.lanes << ">(" << p.name << " + " << kir::to_string(s.index) << ", "
                << s.source.name << ");\n";
         } else {
-          out_ << pad(depth) << p.name << "[" << kir::to_string(s.index) << "] = " << s.source.name
-               << "[0];\n";
+          out_ << pad(depth) << p.name << "[" << kir::to_string(s.index) << "] = " << lane(s.source, 0)
+               << ";\n";
         }
         return;
       }
@@ -142,7 +197,7 @@ class BodyPrinter {
     const kir::Var& v = s.var;
     const kir::Expr& e = s.expr;
     const std::string type = kir::c_type(v.dtype);
-    declare(v, depth);
+    if (is_array(v)) declare(v, depth);
     switch (e.kind) {
       case kir::Expr::Kind::Load: {
         // The address: the first choice whose piece holds, else param + offset.
@@ -156,7 +211,7 @@ class BodyPrinter {
             v.lanes > 1
                 ? std::string(kernel_.keep_reused_loads && e.reused ? "seam_load_keep<" : "seam_load<") +
                       std::to_string(v.lanes) + ">(" + address + ", " + v.name + ");"
-                : v.name + "[0] = *(" + address + ");";
+                : define_lane(v, 0, "*(" + address + ")") + ";";
         if (e.guards.empty()) {
           out_ << pad(depth) << load << "\n";
         } else {  // loaded only where the guards hold, zero elsewhere (never selected)
@@ -166,43 +221,49 @@ class BodyPrinter {
         return;
       }
       case kir::Expr::Kind::Scalar:
-        out_ << pad(depth) << v.name << "[0] = " << param(e.param).name << ";\n";
+        out_ << pad(depth) << define_lane(v, 0, param(e.param).name) << ";\n";
         return;
       case kir::Expr::Kind::Literal:
-        out_ << pad(depth) << v.name << "[0] = seam_convert<" << type << ">(" << literal_text(e.literal)
-             << ");\n";
+        out_ << pad(depth) << define_lane(v, 0, "seam_convert<" + type + ">(" + literal_text(e.literal) + ")")
+             << ";\n";
         return;
       case kir::Expr::Kind::InBounds:
-        out_ << pad(depth) << v.name << "[0] = " << condition_text(e.bounds) << ";\n";
+        out_ << pad(depth) << define_lane(v, 0, condition_text(e.bounds)) << ";\n";
         return;
       default: break;
     }
-    per_lane(v, depth, [&](int l) {
-      std::string text = lane(v, l) + " = ";
-      switch (e.kind) {
-        case kir::Expr::Kind::Convert: return text + "seam_convert<" + type + ">(" + lane(e.args[0], l) + ")";
-        case kir::Expr::Kind::Call: {
-          text += "seam_" + std::string(op_name(e.op)) + "(";
-          for (size_t i = 0; i < e.args.size(); ++i) text += (i ? ", " : "") + lane(e.args[i], l);
-          return text + ")";
-        }
-        case kir::Expr::Kind::Select:
-          return text + "(" + lane(e.args[0], l) + " ? " + lane(e.args[1], l) + " : " + lane(e.args[2], l) +
-                 ")";
-        case kir::Expr::Kind::Iota: {
-          const std::string compute = is_floating(v.dtype) ? "double" : "seam_i64";
-          return text + "seam_convert<" + type + ">((" + compute + ")" + literal_text(e.literal) + " + (" +
-                 compute + ")(" + kir::to_string(e.offset) + (v.lanes > 1 ? " + " + std::to_string(l) : "") +
-                 ") * (" + compute + ")" + literal_text(e.step) + ")";
-        }
-        default: SEAM_ASSERT(false);
+    const std::optional<std::string> op = float_operator(e, v.dtype);
+    per_lane(v, depth, [&](int l) { return define_lane(v, l, lane_value(e, v, l, op)); });
+  }
+
+  // The value of lane `l` of `v` = `e` (a lane-wise expression).
+  std::string lane_value(const kir::Expr& e, const kir::Var& v, int l,
+                         const std::optional<std::string>& op) const {
+    const std::string type = kir::c_type(v.dtype);
+    switch (e.kind) {
+      case kir::Expr::Kind::Convert: return "seam_convert<" + type + ">(" + lane(e.args[0], l) + ")";
+      case kir::Expr::Kind::Call: {
+        if (op && e.args.size() == 1) return "(" + *op + lane(e.args[0], l) + ")";
+        if (op && e.args.size() == 2) return "(" + lane(e.args[0], l) + *op + lane(e.args[1], l) + ")";
+        std::string text = "seam_" + std::string(op_name(e.op)) + "(";
+        for (size_t i = 0; i < e.args.size(); ++i) text += (i ? ", " : "") + lane(e.args[i], l);
+        return text + ")";
       }
-      return text;
-    });
+      case kir::Expr::Kind::Select:
+        return "(" + lane(e.args[0], l) + " ? " + lane(e.args[1], l) + " : " + lane(e.args[2], l) + ")";
+      case kir::Expr::Kind::Iota: {
+        const std::string compute = is_floating(v.dtype) ? "double" : "seam_i64";
+        return "seam_convert<" + type + ">((" + compute + ")" + literal_text(e.literal) + " + (" + compute +
+               ")(" + kir::to_string(e.offset) + (v.lanes > 1 ? " + " + std::to_string(l) : "") + ") * (" +
+               compute + ")" + literal_text(e.step) + ")";
+      }
+      default: SEAM_UNREACHABLE("lane-wise expression kind");
+    }
   }
 
   const kir::Kernel& kernel_;
   std::ostringstream& out_;
+  std::set<std::string> arrays_;
 };
 
 // The per-chunk dispatch shared by both entry points: chunk g belongs to the first output whose range
