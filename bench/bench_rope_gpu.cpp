@@ -330,6 +330,9 @@ int run_sweep(double rate, int iterations, const std::string& direction) {
       {"sum loop, unroll 1", [](LaunchParams& p) { p.reduction_loop_unroll = 1; }},
       {"sum loop, unroll 2", [](LaunchParams& p) { p.reduction_loop_unroll = 2; }},
       {"sum loop, unroll 4", [](LaunchParams& p) { p.reduction_loop_unroll = 4; }},
+      {"no register cap", [](LaunchParams& p) { p.min_blocks_per_sm = 0; }},
+      {"registers for 9 blocks/SM", [](LaunchParams& p) { p.min_blocks_per_sm = 9; }},
+      {"registers for 10 blocks/SM", [](LaunchParams& p) { p.min_blocks_per_sm = 10; }},
   };
 
   std::printf(

@@ -305,8 +305,10 @@ void print_kernel_dispatch(const kir::Kernel& kernel, std::ostringstream& out, i
   print_dispatch(kernel, out, depth);
 }
 
-void print_cuda_signature(const kir::Kernel& kernel, int block_size, std::ostringstream& out) {
-  out << "SEAM_KERNEL void __launch_bounds__(" << block_size << ") " << kernel.name << "(";
+void print_cuda_signature(const kir::Kernel& kernel, const CudaLaunchShape& shape, std::ostringstream& out) {
+  out << "SEAM_KERNEL void __launch_bounds__(" << shape.block_size
+      << (shape.min_blocks_per_sm > 0 ? ", " + std::to_string(shape.min_blocks_per_sm) : "") << ") "
+      << kernel.name << "(";
   for (size_t p = 0; p < kernel.params.size(); ++p) {
     const kir::Param& param = kernel.params[p];
     // Scalars arrive in device memory (a fusion input uploaded, or a value an earlier kernel wrote), so
@@ -329,7 +331,7 @@ std::string print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& 
   if (kernel.rows) return print_cuda_row_kernel(kernel);
   std::ostringstream out;
   out << "#include \"seam_device.cuh\"\n\n";
-  print_cuda_signature(kernel, shape.block_size, out);
+  print_cuda_signature(kernel, shape, out);
   out << "  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < " << kernel.total_chunks()
       << "; g += (idx_t)gridDim.x * blockDim.x) {\n";
   print_dispatch(kernel, out, 2);

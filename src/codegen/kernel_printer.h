@@ -11,13 +11,14 @@
 namespace seam {
 
 struct CudaLaunchShape {
-  int block_size = 128;  // __launch_bounds__; the grid-stride loop serves any grid size
+  int block_size = 128;       // __launch_bounds__; the grid-stride loop serves any grid size
+  int min_blocks_per_sm = 0;  // __launch_bounds__'s second argument when > 0 (LaunchParams)
 };
 
 std::string print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& shape);
 // `SEAM_KERNEL void __launch_bounds__(B) NAME(params) {`, the idx_t typedef and the scalar loads: scalar
 // parameters are pointers to device memory holding the value (NAME_ptr), read into NAME once.
-void print_cuda_signature(const kir::Kernel& kernel, int block_size, std::ostringstream& out);
+void print_cuda_signature(const kir::Kernel& kernel, const CudaLaunchShape& shape, std::ostringstream& out);
 std::string print_host_kernel(const kir::Kernel& kernel);
 
 }  // namespace seam

@@ -20,7 +20,7 @@ std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
   const int block = rows.block_size();
   std::ostringstream out;
   out << "#include \"seam_device.cuh\"\n\n";
-  print_cuda_signature(kernel, block, out);
+  print_cuda_signature(kernel, CudaLaunchShape{block, 0}, out);
   out << "  __shared__ __align__(16) unsigned char seam_scratch[" << block * 8 << "];\n";
   out << "  const seam_rows<" << rows.rows_per_block << ", " << rows.threads_per_row << ", "
       << (rows.lanes_contiguous ? "true" : "false") << "> seam_row_ctx(seam_scratch);\n";

@@ -19,7 +19,9 @@
 
 namespace seam {
 
-CudaLaunchShape launch_shape(const LaunchParams& params) { return CudaLaunchShape{params.block_size}; }
+CudaLaunchShape launch_shape(const LaunchParams& params) {
+  return CudaLaunchShape{params.block_size, params.min_blocks_per_sm};
+}
 
 std::string print_cuda_program(const std::vector<CompiledStep>& steps) {
   std::string source;

@@ -70,7 +70,8 @@ std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const Ex
   }
   for (CompiledStep& step : steps)
     step.params = choose_launch_params(
-        {step.kernel.total_chunks(), sums_per_chunk(step.kernel_fusion.fusion)},
+        {step.kernel.total_chunks(), sums_per_chunk(step.kernel_fusion.fusion),
+         kir::loaded_bytes_per_chunk(step.kernel)},
         is_row_group(segmented.groups[step.group]) ? row_options.launch : options.launch);
   return steps;
 }

@@ -1,5 +1,7 @@
 #include "lower/kernel_ir.h"
 
+#include <algorithm>
+
 #include "support/error.h"
 
 namespace seam::kir {
@@ -114,6 +116,27 @@ void collect_assigned(const Block& block, std::set<std::string>& names) {
     collect_assigned(s.then_block, names);
     collect_assigned(s.else_block, names);
   }
+}
+
+int64_t loaded_bytes_on_heaviest_path(const Block& block) {
+  int64_t bytes = 0;
+  for (const Stmt& s : block) {
+    if (s.kind == Stmt::Kind::Define && s.expr.kind == Expr::Kind::Load)
+      bytes += static_cast<int64_t>(s.var.lanes) * dtype_size(s.var.dtype);
+    if (s.kind == Stmt::Kind::Loop)
+      bytes += loaded_bytes_on_heaviest_path(s.then_block) * std::max(1, s.unroll);
+    if (s.kind == Stmt::Kind::If)
+      bytes +=
+          std::max(loaded_bytes_on_heaviest_path(s.then_block), loaded_bytes_on_heaviest_path(s.else_block));
+  }
+  return bytes;
+}
+
+int64_t loaded_bytes_per_chunk(const Kernel& kernel) {
+  int64_t bytes = kernel.rows ? loaded_bytes_on_heaviest_path(kernel.rows->body) : 0;
+  for (const OutputProgram& o : kernel.outputs)
+    bytes = std::max(bytes, loaded_bytes_on_heaviest_path(o.body));
+  return bytes;
 }
 
 void rename_vars(Block& block, const std::map<std::string, std::string>& renamed) {

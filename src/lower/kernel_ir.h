@@ -214,6 +214,12 @@ bool reads_any(const Expr& e, const std::set<std::string>& names);
 // neither merged (value CSE) nor moved (loop-invariant hoisting).
 void collect_assigned(const Block& block, std::set<std::string>& names);
 
+// The bytes a chunk loads on its heaviest path through `block` (the larger side of each branch; a loop's
+// body once per unrolled copy): what its loads, issued before their first use, hold in registers.
+int64_t loaded_bytes_on_heaviest_path(const Block& block);
+// The largest of that over the outputs of a kernel (its row body included).
+int64_t loaded_bytes_per_chunk(const Kernel& kernel);
+
 // Renames every reference to a value (definitions, arguments, sources) in `block` and its nested blocks.
 void rename_vars(Block& block, const std::map<std::string, std::string>& renamed);
 

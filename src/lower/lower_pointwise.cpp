@@ -38,6 +38,22 @@ int64_t row_tile_for(const Type& type, const LoweringOptions& options) {
   return 1;
 }
 
+// 2 for outputs whose rows end inside a 128-byte line (Phi-3.5's head size 96: 192-byte rows), else 1.
+// Such a row shares lines with its neighbour in the input the output reads (the next head of qkv), and
+// row-major order reads that neighbour only a whole slab later; pairs of rows, every head of the pair of
+// positions in turn, read both halves of a line close in time. Measured on W8 forward: +3.5-5% (bench/
+// RESULTS.md, sessions 5 and 6); phi-2 (160-byte rows) unchanged. Only for an otherwise row-major order:
+// not with runs (branches per row, RoPE backward's q/k/v slots, whose runs pairs of rows split: phi-2
+// backward -50%), copies or groups (chosen on the row-major lowering, along any axis, rows included).
+int64_t line_sharing_tile(const Type& type, const LoweringOptions& options) {
+  const Shape& shape = type.shape;
+  if (options.row_tile < 2 || shape.size() < 3) return 1;
+  int64_t outer = 1;
+  for (size_t d = 0; d + 2 < shape.size(); ++d) outer *= shape[d];
+  const bool line_sharing = shape.back() * dtype_size(type.dtype) % 128 != 0;
+  return line_sharing && outer > 1 && shape[shape.size() - 2] % 2 == 0 ? 2 : 1;
+}
+
 // A chunk coordinate: the let variable holding it, its axis and its extent.
 struct Coordinate {
   std::string variable;
@@ -308,7 +324,10 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
     choose_copies(program.body, coordinates, options.max_copies, order);
     choose_group(program.body, coordinates, options.max_group, order);
     if (options.uniform_branches) order.run = choose_run(program.body, lane, t, program.lanes);
-    if (order.copies > 1 || order.run > 0 || order.group > 1) {
+    const int64_t first_tile = order.tile;
+    if (order.tile == 1 && order.run == 0 && order.copies == 1 && order.group == 1)
+      order.tile = line_sharing_tile(t, options);
+    if (order.tile != first_tile || order.copies > 1 || order.run > 0 || order.group > 1) {
       counter = saved;
       bool lowered = lower();
       if (!lowered && order.group > 1) {  // a group's offsets may defeat a vector proof: drop the group

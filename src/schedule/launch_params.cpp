@@ -8,6 +8,9 @@ std::string LaunchParams::to_string() const {
   return "block " + std::to_string(block_size) + ", chunks/thread " +
          (chunks_per_thread > 0 ? std::to_string(chunks_per_thread) : "per kernel") + ", grid " +
          (max_blocks_per_sm > 0 ? "<= " + std::to_string(max_blocks_per_sm) + " blocks/SM" : "uncapped") +
+         (min_blocks_per_sm < 0 ? ", register cap per kernel" : "") +
+         (min_blocks_per_sm > 0 ? ", registers for " + std::to_string(min_blocks_per_sm) + " blocks/SM"
+                                : "") +
          ", vectors <= " + std::to_string(max_vector_bytes) + " B" + (branch_free ? ", branch-free" : "") +
          (row_tile > 1 ? ", rows tiled by " + std::to_string(row_tile) : "") +
          (max_copies > 1 ? ", copies <= " + std::to_string(max_copies) : "") +
@@ -29,6 +32,8 @@ LaunchParams choose_lowering_params(bool sums_per_chunk, const LaunchParams& def
 LaunchParams choose_launch_params(const KernelWork& work, const LaunchParams& defaults) {
   LaunchParams params = choose_lowering_params(work.sums_per_chunk, defaults);
   if (params.chunks_per_thread <= 0) params.chunks_per_thread = work.sums_per_chunk ? 2 : 1;
+  if (params.min_blocks_per_sm < 0)
+    params.min_blocks_per_sm = work.sums_per_chunk && work.loaded_bytes_per_chunk > 56 * 4 ? 9 : 0;
   // A full wave: every multiprocessor holding 2048 threads.
   const int64_t wave_threads = static_cast<int64_t>(std::max(1, defaults.sm_count)) * 2048;
   if (work.total_chunks < wave_threads * params.chunks_per_thread) params.chunks_per_thread = 1;

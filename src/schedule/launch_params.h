@@ -15,6 +15,10 @@ struct LaunchParams {
   // kernel by choose_launch_params.
   int chunks_per_thread = 0;
   int max_blocks_per_sm = 0;  // grid cap per multiprocessor; 0: one block per block_size*chunks chunks
+  // __launch_bounds__'s second argument: ptxas caps the registers so that this many blocks fit on a
+  // multiprocessor (more warps in flight for register-heavy kernels, at the risk of spills); 0: no cap,
+  // -1: chosen per kernel by choose_launch_params.
+  int min_blocks_per_sm = -1;
   int max_vector_bytes = 16;  // widest access; the alignment class of the input addresses bounds it
   bool branch_free = true;    // pad/cat pieces as guarded loads and selects (LoweringOptions::branch_free)
   int row_tile = 32;          // rows per tile of the chunk order (LoweringOptions::row_tile; 0: row-major)
@@ -39,8 +43,9 @@ struct LaunchParams {
 
 // What choose_launch_params needs to know of a kernel.
 struct KernelWork {
-  int64_t total_chunks = 0;     // work items
-  bool sums_per_chunk = false;  // a chunk sums several reads (an inlined reduction, e.g. GQA backward)
+  int64_t total_chunks = 0;            // work items
+  bool sums_per_chunk = false;         // a chunk sums several reads (an inlined reduction, e.g. GQA backward)
+  int64_t loaded_bytes_per_chunk = 0;  // on the heaviest path (kir::loaded_bytes_per_chunk)
 };
 
 // What lowering needs of one kernel's parameters, chosen before it is lowered: max_group (when 0) is 2
@@ -50,7 +55,13 @@ struct KernelWork {
 // body is twice as long: its cold compile rises ~1.7x.
 LaunchParams choose_lowering_params(bool sums_per_chunk, const LaunchParams& defaults);
 
-// The parameters for one kernel: the defaults, with chunks_per_thread (when 0) chosen from the work:
+// The parameters for one kernel: the defaults, with min_blocks_per_sm (when -1) 9 for kernels that sum
+// per chunk and load more per chunk than 56 registers hold (224 bytes), none otherwise. GQA backward (20-36
+// loads of 16 bytes per chunk, 58-61 registers, 8 blocks of 128 threads per SM) capped at 56 registers
+// runs 9 blocks and gains 2-4 points of the floor, W3-W6 (bench/RESULTS.md, session 6); capped at 48 (10
+// blocks) it spills and gains nothing. A kernel below the cap gets slower with it: ptxas then spends up
+// to the cap (MHA backward 30 -> 48 registers, -13%; gemma's GQA backward, 12 loads, 40 -> 51). And
+// chunks_per_thread (when 0) chosen from the work:
 // 2 for kernels that sum per chunk, 1 otherwise (the launch-shape sweep of bench/RESULTS.md, session 4:
 // GQA backward, 55-60 registers, +2-5 points of the floor with half the grid; forward +1-2 points with
 // one chunk per thread). A kernel too small to give every thread of a full wave that many chunks takes

@@ -98,5 +98,12 @@ TEST(KernelPrinter, FloatArithmeticAsOperatorsIntegersThroughWrappingHelpers) {
   EXPECT_EQ(print_host_kernel(small_kernel()).find("v2["), std::string::npos);  // one body printer
 }
 
+TEST(KernelPrinter, LaunchBoundsCarryTheMinimumBlocksPerMultiprocessorWhenAsked) {
+  EXPECT_TRUE(
+      contains(print_cuda_kernel(small_kernel(), CudaLaunchShape{128, 0}), "__launch_bounds__(128) k("));
+  EXPECT_TRUE(
+      contains(print_cuda_kernel(small_kernel(), CudaLaunchShape{256, 10}), "__launch_bounds__(256, 10) k("));
+}
+
 }  // namespace
 }  // namespace seam

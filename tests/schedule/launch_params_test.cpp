@@ -30,7 +30,21 @@ TEST(LaunchParams, SmallKernelsTakeOneChunkPerThreadToFillTheGpu) {
   LaunchParams chosen = choose_launch_params({wave * 8, false}, defaults);
   chosen.chunks_per_thread = defaults.chunks_per_thread;
   chosen.max_group = defaults.max_group;
+  chosen.min_blocks_per_sm = defaults.min_blocks_per_sm;
   EXPECT_EQ(chosen, defaults);
+}
+
+TEST(LaunchParams, RegisterCapFollowsTheWork) {
+  const int64_t wave = 132 * 2048;
+  LaunchParams defaults;  // min_blocks_per_sm -1: chosen per kernel
+  EXPECT_EQ(choose_launch_params({wave * 8, true, 20 * 16}, defaults).min_blocks_per_sm, 9);
+  EXPECT_EQ(choose_launch_params({wave * 8, true, 12 * 16}, defaults).min_blocks_per_sm, 0);
+  EXPECT_EQ(choose_launch_params({wave * 8, false, 20 * 16}, defaults).min_blocks_per_sm, 0);
+  LaunchParams none = defaults;
+  none.min_blocks_per_sm = 0;  // set explicitly: kept
+  EXPECT_EQ(choose_launch_params({wave * 8, true, 20 * 16}, none).min_blocks_per_sm, 0);
+  none.min_blocks_per_sm = 12;
+  EXPECT_EQ(choose_launch_params({wave * 8, false, 0}, none).min_blocks_per_sm, 12);
 }
 
 TEST(LaunchParams, GroupsFollowTheWork) {
@@ -52,7 +66,8 @@ TEST(LaunchParams, PrintsEveryField) {
   p.max_blocks_per_sm = 8;
   p.max_vector_bytes = 4;
   EXPECT_EQ(p.to_string(),
-            "block 128, chunks/thread 2, grid <= 8 blocks/SM, vectors <= 4 B, branch-free, rows tiled by 32, "
+            "block 128, chunks/thread 2, grid <= 8 blocks/SM, register cap per kernel, vectors <= 4 B, "
+            "branch-free, rows tiled by 32, "
             "copies <= 16, uniform branches, groups per kernel, reused loads kept in L2");
   p.max_group = 4;
   EXPECT_NE(p.to_string().find(", groups <= 4"), std::string::npos);
@@ -62,10 +77,13 @@ TEST(LaunchParams, PrintsEveryField) {
   p.max_copies = 1;
   p.uniform_branches = false;
   p.keep_reused_loads = false;
+  p.min_blocks_per_sm = 0;
   EXPECT_EQ(p.to_string(), "block 128, chunks/thread 2, grid <= 8 blocks/SM, vectors <= 4 B");
   p.streaming_stores = true;
+  p.min_blocks_per_sm = 9;
   EXPECT_EQ(p.to_string(),
-            "block 128, chunks/thread 2, grid <= 8 blocks/SM, vectors <= 4 B, streaming stores");
+            "block 128, chunks/thread 2, grid <= 8 blocks/SM, registers for 9 blocks/SM, vectors <= 4 B, "
+            "streaming stores");
 }
 
 }  // namespace
