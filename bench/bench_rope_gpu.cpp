@@ -324,7 +324,7 @@ int run_sweep(double rate, int iterations, const std::string& direction) {
       {"1 chunk/thread", [](LaunchParams& p) { p.chunks_per_thread = 1; }},
       {"2 chunks/thread", [](LaunchParams& p) { p.chunks_per_thread = 2; }},
       {"no groups", [](LaunchParams& p) { p.max_group = 1; }},
-      {"groups of <= 2", [](LaunchParams& p) { p.max_group = 2; }},
+      {"groups of <= 2", [](LaunchParams& p) { p.max_group = 2, p.max_group_loaded_bytes = 0; }},
       {"loads not kept", [](LaunchParams& p) { p.keep_reused_loads = false; }},
       {"streaming stores", [](LaunchParams& p) { p.streaming_stores = true; }},
       {"sum loop, unroll 1", [](LaunchParams& p) { p.reduction_loop_unroll = 1; }},

@@ -25,6 +25,11 @@ namespace {
 
 // Whether a kernel's chunks sum several reads: a reduction inside a pointwise kernel is inlined, unrolled
 // over its elements (launch parameters follow, choose_launch_params).
+bool grouped(const kir::Kernel& kernel) {
+  return std::any_of(kernel.outputs.begin(), kernel.outputs.end(),
+                     [](const kir::OutputProgram& o) { return o.order.group > 1; });
+}
+
 bool sums_per_chunk(const Fusion& kernel_fusion) {
   return std::any_of(kernel_fusion.nodes().begin(), kernel_fusion.nodes().end(),
                      [](const Node& node) { return node.category() == OpCategory::Reduction; });
@@ -71,7 +76,7 @@ std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const Ex
   for (CompiledStep& step : steps)
     step.params = choose_launch_params(
         {step.kernel.total_chunks(), sums_per_chunk(step.kernel_fusion.fusion),
-         kir::loaded_bytes_per_chunk(step.kernel)},
+         kir::loaded_bytes_per_chunk(step.kernel), grouped(step.kernel)},
         is_row_group(segmented.groups[step.group]) ? row_options.launch : options.launch);
   return steps;
 }

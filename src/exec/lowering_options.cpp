@@ -12,6 +12,7 @@ LoweringOptions pointwise_lowering_options(const LaunchParams& launch, std::stri
   options.max_copies = launch.max_copies;
   options.uniform_branches = launch.uniform_branches;
   options.max_group = launch.max_group;
+  options.max_group_loaded_bytes = launch.max_group_loaded_bytes;
   options.keep_reused_loads = launch.keep_reused_loads;
   options.streaming_stores = launch.streaming_stores;
   options.reduction_loop_unroll = launch.reduction_loop_unroll;

@@ -322,7 +322,9 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
       SEAM_ASSERT(program.lanes > 1, "scalar lowering cannot fail to vectorize");
     // What the row-major lowering shows: values invariant along part of an axis, branches per run.
     choose_copies(program.body, coordinates, options.max_copies, order);
-    choose_group(program.body, coordinates, options.max_group, order);
+    const bool light = options.max_group_loaded_bytes <= 0 ||
+                       kir::loaded_bytes_on_heaviest_path(program.body) <= options.max_group_loaded_bytes;
+    if (light) choose_group(program.body, coordinates, options.max_group, order);
     if (options.uniform_branches) order.run = choose_run(program.body, lane, t, program.lanes);
     const int64_t first_tile = order.tile;
     if (order.tile == 1 && order.run == 0 && order.copies == 1 && order.group == 1)

@@ -24,6 +24,10 @@ struct LoweringOptions {
   // Values of an axis per chunk when some loads do not depend on it (RoPE's cos/sin over heads): they
   // are then loaded once per group (1: off; the default until measured on the GPU).
   int max_group = 1;
+  // ... and only for outputs whose ungrouped chunk loads at most this many bytes on its heaviest path
+  // (kir::loaded_bytes_on_heaviest_path; 0: any): a chunk that already has that much in flight gains
+  // nothing from a group but twice the code.
+  int64_t max_group_loaded_bytes = 0;
   // Cache hints: loads other chunks repeat (broadcast inputs) kept in L2, stores streamed past it.
   bool keep_reused_loads = false;
   bool streaming_stores = false;

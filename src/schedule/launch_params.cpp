@@ -17,6 +17,9 @@ std::string LaunchParams::to_string() const {
          (uniform_branches ? ", uniform branches" : "") +
          (max_group > 1 ? ", groups <= " + std::to_string(max_group) : "") +
          (max_group == 0 ? ", groups per kernel" : "") +
+         (max_group != 1 && max_group_loaded_bytes > 0
+              ? " (chunks loading <= " + std::to_string(max_group_loaded_bytes) + " B)"
+              : "") +
          (keep_reused_loads ? ", reused loads kept in L2" : "") +
          (streaming_stores ? ", streaming stores" : "") +
          (reduction_loop_unroll > 0 ? ", reduction loops unrolled " + std::to_string(reduction_loop_unroll)
@@ -31,7 +34,7 @@ LaunchParams choose_lowering_params(bool sums_per_chunk, const LaunchParams& def
 
 LaunchParams choose_launch_params(const KernelWork& work, const LaunchParams& defaults) {
   LaunchParams params = choose_lowering_params(work.sums_per_chunk, defaults);
-  if (params.chunks_per_thread <= 0) params.chunks_per_thread = work.sums_per_chunk ? 2 : 1;
+  if (params.chunks_per_thread <= 0) params.chunks_per_thread = work.sums_per_chunk && !work.grouped ? 2 : 1;
   if (params.min_blocks_per_sm < 0)
     params.min_blocks_per_sm = work.sums_per_chunk && work.loaded_bytes_per_chunk > 56 * 4 ? 9 : 0;
   // A full wave: every multiprocessor holding 2048 threads.

@@ -28,6 +28,10 @@ struct LaunchParams {
   // Values of an axis per chunk, loads that ignore it read once (LoweringOptions::max_group; 1: off).
   // 0: chosen per kernel by choose_lowering_params.
   int max_group = 0;
+  // Groups only for chunks that load at most this many bytes ungrouped (LoweringOptions; 0: any). GQA
+  // backward with 8 queries per group (18 loads of 16 bytes per chunk) runs as fast ungrouped once its
+  // registers are capped (bench/RESULTS.md, session 6), with half the code to compile.
+  int64_t max_group_loaded_bytes = 56 * 4;
   bool keep_reused_loads = true;  // reused loads evict-last in L2 (LoweringOptions)
   bool streaming_stores = false;  // stores evict-first (LoweringOptions)
   // Inlined reductions' terms after the first in a loop unrolled this often; 0: written out. Halves
@@ -46,6 +50,7 @@ struct KernelWork {
   int64_t total_chunks = 0;            // work items
   bool sums_per_chunk = false;         // a chunk sums several reads (an inlined reduction, e.g. GQA backward)
   int64_t loaded_bytes_per_chunk = 0;  // on the heaviest path (kir::loaded_bytes_per_chunk)
+  bool grouped = false;                // its chunks compute groups of values (kir::ChunkOrder::group > 1)
 };
 
 // What lowering needs of one kernel's parameters, chosen before it is lowered: max_group (when 0) is 2
@@ -61,7 +66,7 @@ LaunchParams choose_lowering_params(bool sums_per_chunk, const LaunchParams& def
 // runs 9 blocks and gains 2-4 points of the floor, W3-W6 (bench/RESULTS.md, session 6); capped at 48 (10
 // blocks) it spills and gains nothing. A kernel below the cap gets slower with it: ptxas then spends up
 // to the cap (MHA backward 30 -> 48 registers, -13%; gemma's GQA backward, 12 loads, 40 -> 51). And
-// chunks_per_thread (when 0) chosen from the work:
+// chunks_per_thread (when 0) chosen from the work (a grouped chunk counting as two):
 // 2 for kernels that sum per chunk, 1 otherwise (the launch-shape sweep of bench/RESULTS.md, session 4:
 // GQA backward, 55-60 registers, +2-5 points of the floor with half the grid; forward +1-2 points with
 // one chunk per thread). A kernel too small to give every thread of a full wave that many chunks takes

@@ -52,6 +52,25 @@ TEST(KernelWork, RegisterCapOnlyForChunksLoadingMoreThanItHolds) {
   EXPECT_EQ(choose_launch_params({1 << 24, true, two_to_one}, defaults).min_blocks_per_sm, 0);
 }
 
+// Groups only where the ungrouped chunk loads at most max_group_loaded_bytes: GQA backward with 4
+// queries per group (10 loads of 16 bytes) is grouped, with 8 (18 loads) it is not, unless the limit is
+// lifted.
+TEST(KernelWork, GroupsOnlyForChunksThatLoadLittle) {
+  RopeOptions backward;
+  backward.direction = Direction::Backward;
+  LoweringOptions options = pointwise_lowering_options(choose_lowering_params(true, LaunchParams{}), "k");
+  ASSERT_EQ(options.max_group_loaded_bytes, 224);
+  auto group_of = [&](const char* workload) {
+    return lower_pointwise(run_pipeline(build_rope(rope_config(workload), backward)), options)
+        .outputs[0]
+        .order.group;
+  };
+  EXPECT_EQ(group_of("W3"), 2);
+  EXPECT_EQ(group_of("W5"), 1);
+  options.max_group_loaded_bytes = 0;
+  EXPECT_EQ(group_of("W5"), 2);
+}
+
 // Rows of 96 bf16 (192 bytes) end inside a 128-byte line: the chunk order takes pairs of rows. Rows of
 // 128 bf16 (256 bytes) keep the row-major order, and so does a row-major request (row_tile 0).
 TEST(KernelWork, RowsEndingInsideALineAreTakenInPairs) {

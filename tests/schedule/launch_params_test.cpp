@@ -10,6 +10,7 @@ TEST(LaunchParams, ChunksPerThreadFollowTheWork) {
   const int64_t wave = 132 * 2048;
   EXPECT_EQ(choose_launch_params({wave * 8, false}, defaults).chunks_per_thread, 1);
   EXPECT_EQ(choose_launch_params({wave * 8, true}, defaults).chunks_per_thread, 2);
+  EXPECT_EQ(choose_launch_params({wave * 8, true, 0, true}, defaults).chunks_per_thread, 1);  // grouped
   // Set explicitly, they are kept for any kernel large enough.
   LaunchParams four = defaults;
   four.chunks_per_thread = 4;
@@ -65,10 +66,11 @@ TEST(LaunchParams, PrintsEveryField) {
   p.chunks_per_thread = 2;
   p.max_blocks_per_sm = 8;
   p.max_vector_bytes = 4;
-  EXPECT_EQ(p.to_string(),
-            "block 128, chunks/thread 2, grid <= 8 blocks/SM, register cap per kernel, vectors <= 4 B, "
-            "branch-free, rows tiled by 32, "
-            "copies <= 16, uniform branches, groups per kernel, reused loads kept in L2");
+  EXPECT_EQ(
+      p.to_string(),
+      "block 128, chunks/thread 2, grid <= 8 blocks/SM, register cap per kernel, vectors <= 4 B, "
+      "branch-free, rows tiled by 32, "
+      "copies <= 16, uniform branches, groups per kernel (chunks loading <= 224 B), reused loads kept in L2");
   p.max_group = 4;
   EXPECT_NE(p.to_string().find(", groups <= 4"), std::string::npos);
   p.max_group = 1;
