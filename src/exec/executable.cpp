@@ -25,14 +25,15 @@ namespace {
 
 // Whether a kernel's chunks sum several reads: a reduction inside a pointwise kernel is inlined, unrolled
 // over its elements (launch parameters follow, choose_launch_params).
-bool grouped(const kir::Kernel& kernel) {
-  return std::any_of(kernel.outputs.begin(), kernel.outputs.end(),
-                     [](const kir::OutputProgram& o) { return o.order.group > 1; });
-}
-
 bool sums_per_chunk(const Fusion& kernel_fusion) {
   return std::any_of(kernel_fusion.nodes().begin(), kernel_fusion.nodes().end(),
                      [](const Node& node) { return node.category() == OpCategory::Reduction; });
+}
+
+// Whether a kernel's chunks compute groups of values (lowering chose ChunkOrder::group > 1 somewhere).
+bool grouped(const kir::Kernel& kernel) {
+  return std::any_of(kernel.outputs.begin(), kernel.outputs.end(),
+                     [](const kir::OutputProgram& o) { return o.order.group > 1; });
 }
 
 bool is_row_group(const SegmentGroup& group) {
@@ -42,10 +43,11 @@ bool is_row_group(const SegmentGroup& group) {
 }  // namespace
 
 std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const ExecutableOptions& options) {
-  // Chunk groups are a choice of pointwise lowering: row kernels (and the steps they fall back to) go
-  // without them.
+  // Chunk groups and the register cap are choices for pointwise kernels: row kernels (and the steps they
+  // fall back to) go without them (a row kernel's launch bounds are its block layout's).
   ExecutableOptions row_options = options;
   if (row_options.launch.max_group <= 0) row_options.launch.max_group = 1;
+  if (row_options.launch.min_blocks_per_sm < 0) row_options.launch.min_blocks_per_sm = 0;
   std::vector<CompiledStep> steps;
   for (size_t g = 0; g < segmented.groups.size(); ++g) {
     const SegmentGroup& group = segmented.groups[g];
