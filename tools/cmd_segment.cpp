@@ -83,6 +83,8 @@ int cmd_emit(Args& args) {
   options.launch.chunks_per_thread =
       static_cast<int>(args.get_int("chunks-per-thread", options.launch.chunks_per_thread));
   options.launch.max_group = static_cast<int>(args.get_int("max-group", options.launch.max_group));
+  options.launch.max_group_loaded_bytes =
+      args.get_int("max-group-loaded-bytes", options.launch.max_group_loaded_bytes);
   options.launch.min_blocks_per_sm =
       static_cast<int>(args.get_int("min-blocks-per-sm", options.launch.min_blocks_per_sm));
   if (args.has("loads-not-kept")) options.launch.keep_reused_loads = false;
@@ -98,6 +100,9 @@ int cmd_emit(Args& args) {
   SEAM_CHECK(options.launch.min_blocks_per_sm >= -1 && options.launch.min_blocks_per_sm <= 32,
              "--min-blocks-per-sm must be -1 (per kernel), 0 (no register cap) or up to 32, got ",
              options.launch.min_blocks_per_sm);
+  SEAM_CHECK(options.launch.max_group_loaded_bytes >= 0,
+             "--max-group-loaded-bytes must be 0 (any chunk) or more, got ",
+             options.launch.max_group_loaded_bytes);
   SEAM_CHECK(options.launch.max_group >= 0 && options.launch.max_group <= 16,
              "--max-group must be 0 (per kernel) to 16, got ", options.launch.max_group);
   SEAM_CHECK(options.launch.reduction_loop_unroll >= 0 && options.launch.reduction_loop_unroll <= 64,

@@ -35,11 +35,13 @@ Passes and segmentation:
   segment FILE [--strategy auto|exact|greedy|nvfuser] [--no-passes] [--draw OUT.svg|OUT.dot]
                              partition into kernels and print the segmented fusion
   emit FILE [--target cuda|host] [--compile ARCH] [--block N] [--chunks-per-thread N] [--max-group N]
-       [--min-blocks-per-sm N] [--loads-not-kept] [--streaming-stores] [--reduction-loop-unroll N]
+       [--max-group-loaded-bytes N] [--min-blocks-per-sm N] [--loads-not-kept] [--streaming-stores]
+       [--reduction-loop-unroll N]
                              print the generated code of every kernel; --compile sm_90: also compile
                              it with NVRTC (no GPU needed) and print each kernel's registers per thread
-                             --block, --chunks-per-thread, --max-group, --min-blocks-per-sm
-                             (registers capped for that many blocks per SM), --loads-not-kept
+                             --block, --chunks-per-thread, --max-group, --max-group-loaded-bytes
+                             (groups only for chunks loading at most N bytes; 0: any),
+                             --min-blocks-per-sm (registers capped for N blocks per SM), --loads-not-kept
                              (reused loads without the keep-in-L2 hint), --streaming-stores,
                              --reduction-loop-unroll (inlined sums in a loop): as LaunchParams
 Other:
