@@ -93,8 +93,9 @@ std::optional<std::string> float_operator(const kir::Expr& e, DType dtype) {
 
 class BodyPrinter {
  public:
-  BodyPrinter(const kir::Kernel& kernel, std::ostringstream& out)
-      : kernel_(kernel), out_(out), arrays_(array_values(kernel)) {}
+  // `arrays`: array_values(kernel), computed once per kernel by the caller.
+  BodyPrinter(const kir::Kernel& kernel, const std::set<std::string>& arrays, std::ostringstream& out)
+      : kernel_(kernel), out_(out), arrays_(arrays) {}
 
   void block(const kir::Block& b, int depth) {
     for (const Stmt& s : b) stmt(s, depth);
@@ -263,7 +264,7 @@ class BodyPrinter {
 
   const kir::Kernel& kernel_;
   std::ostringstream& out_;
-  std::set<std::string> arrays_;
+  const std::set<std::string>& arrays_;
 };
 
 // The per-chunk dispatch shared by both entry points: chunk g belongs to the first output whose range
@@ -271,12 +272,13 @@ class BodyPrinter {
 void print_dispatch(const kir::Kernel& kernel, std::ostringstream& out, int depth) {
   std::string pad(2 * depth, ' ');
   int64_t begin = 0;
+  const std::set<std::string> arrays = array_values(kernel);
   for (size_t o = 0; o < kernel.outputs.size(); ++o) {
     const kir::OutputProgram& program = kernel.outputs[o];
     int64_t end = begin + program.chunks;
     out << pad << (o == 0 ? "" : "} else ") << "if (g < " << end << ") {\n";
     out << pad << "  const idx_t " << program.chunk << " = g - " << begin << ";\n";
-    BodyPrinter(kernel, out).block(program.body, depth + 1);
+    BodyPrinter(kernel, arrays, out).block(program.body, depth + 1);
     begin = end;
   }
   if (!kernel.outputs.empty()) out << pad << "}\n";
@@ -296,7 +298,7 @@ std::string param_type(const kir::Param& p) {
 
 void print_kernel_block(const kir::Kernel& kernel, const kir::Block& block, std::ostringstream& out,
                         int depth) {
-  BodyPrinter(kernel, out).block(block, depth);
+  BodyPrinter(kernel, array_values(kernel), out).block(block, depth);
 }
 
 std::string kernel_param_type(const kir::Param& param) { return param_type(param); }

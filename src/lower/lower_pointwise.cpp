@@ -25,11 +25,17 @@ using kir::Index;
 // row_tile_min_bytes: below, row-major order keeps them in L2 anyway and measured a few points faster
 // (bench/RESULTS_SESSIONS_1_2.md: RoPE at T = 32768 went from 54-72% to 87-94% of the floor; at T = 4096, -2
 // points).
+// The product of the extents outside the two innermost axes (the slabs of rows x innermost).
+int64_t slab_count(const Shape& shape) {
+  int64_t outer = 1;
+  for (size_t d = 0; d + 2 < shape.size(); ++d) outer *= shape[d];
+  return outer;
+}
+
 int64_t row_tile_for(const Type& type, const LoweringOptions& options) {
   const Shape& shape = type.shape;
   if (options.row_tile <= 1 || shape.size() < 3) return 1;
-  int64_t outer = 1;
-  for (size_t d = 0; d + 2 < shape.size(); ++d) outer *= shape[d];
+  const int64_t outer = slab_count(shape);
   const int64_t rows = shape[shape.size() - 2];
   const int64_t slab_bytes = rows * shape.back() * dtype_size(type.dtype);
   if (outer <= 1 || slab_bytes < options.row_tile_min_bytes) return 1;
@@ -48,10 +54,8 @@ int64_t row_tile_for(const Type& type, const LoweringOptions& options) {
 int64_t line_sharing_tile(const Type& type, const LoweringOptions& options) {
   const Shape& shape = type.shape;
   if (options.row_tile < 2 || shape.size() < 3) return 1;
-  int64_t outer = 1;
-  for (size_t d = 0; d + 2 < shape.size(); ++d) outer *= shape[d];
   const bool line_sharing = shape.back() * dtype_size(type.dtype) % 128 != 0;
-  return line_sharing && outer > 1 && shape[shape.size() - 2] % 2 == 0 ? 2 : 1;
+  return line_sharing && slab_count(shape) > 1 && shape[shape.size() - 2] % 2 == 0 ? 2 : 1;
 }
 
 // A chunk coordinate: the let variable holding it, its axis and its extent.

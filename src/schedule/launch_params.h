@@ -8,6 +8,12 @@
 
 namespace seam {
 
+// The registers per thread that kernels summing per chunk are capped at (see choose_launch_params), and
+// the bytes of loads in flight they hold: the bound below which a chunk is "light" (groups, no cap).
+inline constexpr int kCappedRegisters = 56;
+inline constexpr int64_t kCappedRegisterBytes = kCappedRegisters * 4;
+inline constexpr int kRegistersPerSm = 65536;
+
 struct LaunchParams {
   int block_size = 128;  // threads per block of pointwise kernels
   // Chunks per thread: the grid has one thread per chunks_per_thread chunks, each thread looping over its
@@ -31,7 +37,7 @@ struct LaunchParams {
   // Groups only for chunks that load at most this many bytes ungrouped (LoweringOptions; 0: any). GQA
   // backward with 8 queries per group (18 loads of 16 bytes per chunk) runs as fast ungrouped once its
   // registers are capped (bench/RESULTS.md, session 6), with half the code to compile.
-  int64_t max_group_loaded_bytes = 56 * 4;
+  int64_t max_group_loaded_bytes = kCappedRegisterBytes;
   bool keep_reused_loads = true;  // reused loads evict-last in L2 (LoweringOptions)
   bool streaming_stores = false;  // stores evict-first (LoweringOptions)
   // Inlined reductions' terms after the first in a loop unrolled this often; 0: written out. Halves
@@ -60,8 +66,9 @@ struct KernelWork {
 // body is twice as long: its cold compile rises ~1.7x.
 LaunchParams choose_lowering_params(bool sums_per_chunk, const LaunchParams& defaults);
 
-// The parameters for one kernel: the defaults, with min_blocks_per_sm (when -1) 9 for kernels that sum
-// per chunk and load more per chunk than 56 registers hold (224 bytes), none otherwise. GQA backward (20-36
+// The parameters for one kernel: the defaults, with min_blocks_per_sm (when -1) the blocks that fit at
+// kCappedRegisters (9 of 128 threads) for kernels that sum per chunk and load more per chunk than those
+// registers hold (224 bytes), none otherwise. GQA backward (20-36
 // loads of 16 bytes per chunk, 58-61 registers, 8 blocks of 128 threads per SM) capped at 56 registers
 // runs 9 blocks and gains 2-4 points of the floor, W3-W6 (bench/RESULTS.md, session 6); capped at 48 (10
 // blocks) it spills and gains nothing. A kernel below the cap gets slower with it: ptxas then spends up

@@ -44,6 +44,9 @@ TEST(LaunchParams, RegisterCapFollowsTheWork) {
   LaunchParams none = defaults;
   none.min_blocks_per_sm = 0;  // set explicitly: kept
   EXPECT_EQ(choose_launch_params({wave * 8, true, 20 * 16}, none).min_blocks_per_sm, 0);
+  LaunchParams wide = defaults;  // the cap is in registers: 256 threads per block fit 4 blocks at 56
+  wide.block_size = 256;
+  EXPECT_EQ(choose_launch_params({wave * 8, true, 20 * 16}, wide).min_blocks_per_sm, 4);
   none.min_blocks_per_sm = 12;
   EXPECT_EQ(choose_launch_params({wave * 8, false, 0}, none).min_blocks_per_sm, 12);
 }
