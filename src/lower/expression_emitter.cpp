@@ -30,8 +30,9 @@ Index ExpressionEmitter::let(const std::string& name, Index value) {
   kir::Stmt s{kir::Stmt::Kind::Let};
   s.name = name;
   s.index = value;
+  const std::optional<int64_t> bound = value->bound;
   block().push_back(std::move(s));
-  return kir::variable(name);
+  return kir::variable(name, bound);  // the value's range, for the bounds of what is built from it
 }
 
 kir::Var ExpressionEmitter::fresh(DType dtype, int lanes) {
@@ -511,7 +512,7 @@ kir::Var ExpressionEmitter::emit_reduction(Value v, const Node& node, const Axis
   loop.unroll = reduction_loop_unroll_;
   blocks_.push_back(&loop.then_block);
   memo_.emplace_back();
-  const kir::Var x = term(kir::variable(loop.name));
+  const kir::Var x = term(kir::variable(loop.name, loop.extent));
   memo_.pop_back();
   blocks_.pop_back();
   const kir::Var sum = declare(compute, std::max(acc.lanes, x.lanes), Number::of_int(0));

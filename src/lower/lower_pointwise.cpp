@@ -85,10 +85,12 @@ class OutputLowering : public ExpressionEmitter {
     const size_t last = shape.empty() ? 0 : shape.size() - 1;
     std::vector<int> dims_of_axis(shape.size(), 0);
     for (const Dim& dim : dims) ++dims_of_axis[dim.axis];
+    // The chunk index runs over [0, chunks): the bound the coordinates' and offsets' bounds come from.
+    const Index chunk_index = kir::variable(chunk, type.numel() / (lanes_ * order.copies * order.group));
     int64_t inner = 1;
     for (size_t k = dims.size(); k-- > 0;) {
       const Dim& dim = dims[k];
-      Index c = kir::div(kir::variable(chunk), inner);
+      Index c = kir::div(chunk_index, inner);
       if (k > 0) c = kir::mod(c, dim.extent);
       // The lane index is a multiple of `lanes` by construction: kept as q * lanes for the proofs.
       const bool lane = k + 1 == dims.size() && dim.axis == last && lanes_ > 1;
@@ -110,7 +112,7 @@ class OutputLowering : public ExpressionEmitter {
       AxisIndex at = idx;
       if (u > 0) at.index[order.group_axis] = kir::add(idx.index[order.group_axis], kir::constant(u));
       // Where the chunk's first element is stored: row-major, or (any other order) its index sum.
-      Index element = kir::mul(kir::variable(chunk), lanes_);
+      Index element = kir::mul(chunk_index, lanes_);
       if (!row_major) {
         element = kir::constant(0);
         int64_t stride = 1;

@@ -74,13 +74,16 @@ class RowEmitter : public ExpressionEmitter {
         axes_(std::move(axes)) {
     for (size_t d = 0; d < shape_.size(); ++d) (is_reduced(d) ? reduced_axes_ : outer_axes_).push_back(d);
     for (size_t d : outer_axes_) rows_ *= shape_[d];
+    for (size_t d : reduced_axes_) reduced_ *= shape_[d];
   }
 
   int64_t rows() const { return rows_; }
   // Outputs of other shapes that read no reduction: for chunk programs.
   const std::vector<int>& chunked() const { return chunked_; }
 
-  void lower(kir::Block& body, RowLowering& result) {
+  // `row_bound`: what `row` stays below (on the GPU the last block's spare slots run past the rows).
+  void lower(kir::Block& body, RowLowering& result, int64_t row_bound) {
+    row_bound_ = std::max<int64_t>(row_bound, 1);
     blocks_.push_back(&body);
     memo_.emplace_back();
     // The row's index on each non-reduced axis of S.
@@ -88,7 +91,7 @@ class RowEmitter : public ExpressionEmitter {
     int64_t inner = 1;
     for (size_t k = outer_axes_.size(); k-- > 0;) {
       const size_t d = outer_axes_[k];
-      Index i = kir::div(kir::variable("row"), inner);
+      Index i = kir::div(row(), inner);
       if (k != 0) i = kir::mod(i, shape_[d]);
       if (shape_[d] == 1) i = kir::constant(0);  // so that reads at 0 match it structurally
       row_index_[d] = let("r" + std::to_string(counter_++), i);
@@ -107,6 +110,8 @@ class RowEmitter : public ExpressionEmitter {
   }
 
  private:
+  Index row() const { return kir::variable("row", row_bound_); }
+
   bool reads_reduction(Value v) const {
     std::vector<bool> seen(static_cast<size_t>(fusion_.num_nodes()), false);
     std::vector<Value> work = {v};
@@ -132,7 +137,7 @@ class RowEmitter : public ExpressionEmitter {
     int64_t inner = 1;
     for (size_t k = reduced_axes_.size(); k-- > 0;) {
       const size_t d = reduced_axes_[k];
-      Index i = kir::div(kir::variable(element), inner);
+      Index i = kir::div(kir::variable(element, std::max<int64_t>(reduced_, 1)), inner);
       if (k != 0) i = kir::mod(i, shape_[d]);
       if (shape_[d] == 1) i = kir::constant(0);
       idx.index[d] = let("j" + std::to_string(counter_++), i);
@@ -236,12 +241,12 @@ class RowEmitter : public ExpressionEmitter {
     for (size_t d = 0; d < shape_.size(); ++d) all_axes[d] = d;
     if (!per_row.empty()) {
       kir::Stmt guard{kir::Stmt::Kind::If};
-      guard.bounds = {kir::Bound{kir::variable("row"), std::nullopt, rows_}};
+      guard.bounds = {kir::Bound{row(), std::nullopt, rows_}};
       blocks_.push_back(&guard.then_block);
       memo_.emplace_back();
       for (int o : per_row) {
         const Type& t = fusion_.type(fusion_.outputs()[static_cast<size_t>(o)].value);
-        write(o, map_axes(t.shape, shape_, outer_axes_, row_index_), kir::variable("row"), result);
+        write(o, map_axes(t.shape, shape_, outer_axes_, row_index_), row(), result);
       }
       memo_.pop_back();
       blocks_.pop_back();
@@ -297,6 +302,8 @@ class RowEmitter : public ExpressionEmitter {
   const std::vector<int64_t> axes_;
   std::vector<size_t> outer_axes_, reduced_axes_;
   int64_t rows_ = 1;
+  int64_t reduced_ = 1;    // elements of a row: the bound of a row loop's variable
+  int64_t row_bound_ = 1;  // see lower()
   std::vector<Index> row_index_;
   std::map<int32_t, kir::Var> reduction_value_;
   std::vector<int> chunked_;
@@ -407,11 +414,14 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
   launch.rows = emitter.rows();
   launch.reduced = 1;
   for (int64_t a : axes) launch.reduced *= shape[static_cast<size_t>(a)];
-  emitter.lower(launch.body, result);
-  if (!result.misaligned_reduction && !emitter.chunked().empty())
-    add_chunk_programs(fusion, emitter.chunked(), options, kernel);
   const bool inner_reduced = !axes.empty() && axes.back() == static_cast<int64_t>(shape.size()) - 1;
   choose_layout(launch, inner_reduced, options.block_size);
+  // Blocks start at multiples of rows_per_block below `rows`: row < rows rounded up to a whole block.
+  const int64_t row_bound =
+      (launch.rows + launch.rows_per_block - 1) / launch.rows_per_block * launch.rows_per_block;
+  emitter.lower(launch.body, result, row_bound);
+  if (!result.misaligned_reduction && !emitter.chunked().empty())
+    add_chunk_programs(fusion, emitter.chunked(), options, kernel);
   kernel.rows = std::move(launch);
   return result;
 }
