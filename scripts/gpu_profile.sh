@@ -52,7 +52,7 @@ vs_torch() {
   while (($# >= 3)); do
     echo "== $1 $2 bs $3: seam"
     "$ncu" --clock-control none --cache-control "$cache_control" --metrics "$metrics" --launch-skip 3 --launch-count 5 --csv --page raw \
-      gpu-bin/bench_rope_gpu --only "$1" --contract "$2" --bs "$3" --iterations 3 2> "$out/ncu_seam.err" | summarize
+      gpu-bin/bench_rope_gpu --no-cupti --only "$1" --contract "$2" --bs "$3" --iterations 3 2> "$out/ncu_seam.err" | summarize
     echo "== $1 $2 bs $3: torch.compile"
     "$ncu" --clock-control none --cache-control "$cache_control" --metrics "$metrics" --nvtx --nvtx-include "ncu_target/" --launch-count 6 \
       --csv --page raw python3 bench/rope_vs_torch.py --ncu-target --rows forward --only "$1" --contract "$2" \
@@ -66,7 +66,7 @@ compact() {
   while (($# >= 3)); do
     echo "== $1 $2 bs $3 ($direction)"
     "$ncu" --clock-control none --cache-control "$cache_control" --metrics "$metrics" --launch-skip 3 --launch-count 3 --csv --page raw \
-      gpu-bin/bench_rope_gpu --direction "$direction" --only "$1" --contract "$2" --bs "$3" --iterations 3 \
+      gpu-bin/bench_rope_gpu --no-cupti --direction "$direction" --only "$1" --contract "$2" --bs "$3" --iterations 3 \
       2> "$out/ncu_compact.err" | summarize
     shift 3
   done
@@ -88,7 +88,7 @@ while (($# >= 3)); do
   name="$1_$2_$3"
   # Skip the 3 warm-up launches of the timer; profile one launch with the full section set.
   "$ncu" --clock-control none --set full --launch-skip 3 --launch-count 1 -f -o "$out/$name" \
-    gpu-bin/bench_rope_gpu --direction "$direction" --only "$1" --contract "$2" --bs "$3" --iterations 1 > "$out/$name.log" 2>&1
+    gpu-bin/bench_rope_gpu --no-cupti --direction "$direction" --only "$1" --contract "$2" --bs "$3" --iterations 1 > "$out/$name.log" 2>&1
   echo "== $name (rc $?)"
   "$ncu" --import "$out/$name.ncu-rep" --page details --print-units base \
     --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
