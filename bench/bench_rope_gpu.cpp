@@ -18,7 +18,8 @@
 //            --no-cupti (events only; also when CUPTI cannot be loaded)
 //            --inputs DIR (set 0 from DIR/NAME.npy)  --out DIR (write set 0's outputs as DIR/NAME.npy)
 //            --compile-only (compile and report, no timing)
-//   modes:   --sweep (code-generation variants side by side; --direction limits its rows)
+//   modes:   --sweep (code-generation variants side by side; --direction, --only, --contract, --bs limit
+//            its rows, --variants "defaults,tiles of 2 rows" its variants)
 //            --host-smoke (no GPU: tiny rows on the host
 //            backend checked against the interpreter, for CI)
 #include <chrono>
@@ -58,6 +59,7 @@ struct Args {
   bool cupti = true;  // kernel durations from CUPTI next to the events
   double copy_rate_tbps = 0;
   std::string inputs_dir, out_dir;
+  std::string variants;  // --sweep: only these variants, comma-separated names ("defaults,row-major")
 };
 
 Args parse_args(int argc, char** argv) {
@@ -92,6 +94,8 @@ Args parse_args(int argc, char** argv) {
       a.flush_l2 = true;
     else if (arg == "--json")
       a.json = true;
+    else if (arg == "--variants")
+      a.variants = value();
     else if (arg == "--no-cupti")
       a.cupti = false;
     else if (arg == "--compile-only")
@@ -349,7 +353,13 @@ void run_row(const RopeRow& row, const Args& args, double rate) {
 
 // Code-generation variants of a few workloads side by side in one run: the defaults, then each choice
 // turned off alone.
-int run_sweep(double rate, int iterations, const std::string& direction) {
+// Whether `name` is in the comma-separated `list` (an empty list holds every name).
+bool listed(const std::string& list, const std::string& name) {
+  return list.empty() || ("," + list + ",").find("," + name + ",") != std::string::npos;
+}
+
+int run_sweep(double rate, int iterations, const RowFilter& limits, const std::string& variant_list,
+              bool cupti) {
   struct Variant {
     const char* name;
     void (*apply)(LaunchParams&);
@@ -378,8 +388,9 @@ int run_sweep(double rate, int iterations, const std::string& direction) {
   };
 
   std::printf(
-      "| workload | contract | bs | T | variant | regs | seam us | %% of floor |\n"
-      "|---|---|---|---|---|---|---|---|\n");
+      "| workload | contract | bs | T | variant | regs | seam us | %% of floor | kernel us | %% of floor "
+      "(kernel) |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n");
   struct Pick {
     const char* id;
     const char* contract;
@@ -387,17 +398,26 @@ int run_sweep(double rate, int iterations, const std::string& direction) {
     int64_t batch, seq_len;
   };
   // Thunder rows whose choices were made here, and rope-only rows where torch.compile is faster.
-  const Pick picks[] = {{"W3", "thunder", "forward", 2, 0},   {"W5", "thunder", "forward", 2, 0},
-                        {"W7", "thunder", "forward", 2, 0},   {"W3", "thunder", "forward", 2, 32768},
-                        {"W8", "thunder", "forward", 1, 0},   {"W9", "thunder", "forward", 2, 0},
-                        {"W2", "rope-only", "forward", 1, 0}, {"W3", "rope-only", "forward", 1, 0},
-                        {"W3", "rope-only", "forward", 2, 0}, {"W1", "rope-only", "forward", 1, 0},
-                        {"W8", "thunder", "forward", 2, 0},   {"W4", "thunder", "forward", 1, 0},
-                        {"W1", "thunder", "backward", 2, 0},  {"W3", "thunder", "backward", 2, 0},
-                        {"W4", "thunder", "backward", 2, 0},  {"W5", "thunder", "backward", 2, 0},
-                        {"W6", "thunder", "backward", 2, 0},  {"W7", "thunder", "backward", 2, 0}};
+  const Pick picks[] = {{"W3", "thunder", "forward", 2, 0},     {"W5", "thunder", "forward", 2, 0},
+                        {"W7", "thunder", "forward", 2, 0},     {"W3", "thunder", "forward", 2, 32768},
+                        {"W8", "thunder", "forward", 1, 0},     {"W9", "thunder", "forward", 2, 0},
+                        {"W2", "rope-only", "forward", 1, 0},   {"W3", "rope-only", "forward", 1, 0},
+                        {"W3", "rope-only", "forward", 2, 0},   {"W1", "rope-only", "forward", 1, 0},
+                        {"W8", "thunder", "forward", 2, 0},     {"W4", "thunder", "forward", 1, 0},
+                        {"W9", "rope-only", "forward", 1, 0},   {"W8", "rope-only", "forward", 2, 0},
+                        {"W9", "rope-only", "forward", 2, 0},   {"W9", "thunder", "forward", 1, 0},
+                        {"W2", "thunder", "forward", 2, 32768}, {"W1", "thunder", "backward", 2, 0},
+                        {"W3", "thunder", "backward", 2, 0},    {"W4", "thunder", "backward", 2, 0},
+                        {"W5", "thunder", "backward", 2, 0},    {"W6", "thunder", "backward", 2, 0},
+                        {"W7", "thunder", "backward", 2, 0}};
   for (const Pick& pick : picks) {
+    const std::string& direction = limits.direction;
     if (!direction.empty() && direction != "both" && direction != pick.direction) continue;
+    if (!limits.only.empty() &&
+        ("," + limits.only + ",").find(std::string(",") + pick.id + ",") == std::string::npos)
+      continue;
+    if (!limits.contract.empty() && limits.contract != pick.contract) continue;
+    if (limits.batch > 0 && limits.batch != pick.batch) continue;
     RowFilter filter;
     filter.only = pick.id;
     filter.contract = pick.contract;
@@ -410,15 +430,24 @@ int run_sweep(double rate, int iterations, const std::string& direction) {
       for (uint64_t s = 0; s < 3; ++s) sets.push_back(fast_random_inputs(fusion, 100 + s));
       const double floor_us = floor_bytes(row) / rate * 1e6;
       for (const Variant& v : variants) {
+        if (!listed(variant_list, v.name)) continue;
         ExecutableOptions options;
         options.backend = Backend::Cuda;
         v.apply(options.launch);
         auto exe = Executable::compile(fusion, options);
         const double us = exe->time_gpu(sets, iterations).median_ms * 1e3;
-        std::printf("| %s %s | %s | %lld | %lld | %s | %s | %.1f | %.0f%% |\n", pick.id,
+        double kernel_us = -1;
+        if (cupti) {
+          ActivityRecording recording;
+          exe->time_gpu(sets, iterations);
+          kernel_us = median_run_us(recording.finish(), ActivityRecord::Kind::Kernel,
+                                    exe->segmented().num_kernels(), iterations);
+        }
+        std::printf("| %s %s | %s | %lld | %lld | %s | %s | %.1f | %.0f%% | %s | %s |\n", pick.id,
                     row.backward() ? "bwd" : "fwd", pick.contract, static_cast<long long>(pick.batch),
                     static_cast<long long>(row.options.seq_len), v.name, registers_of(*exe).c_str(), us,
-                    100.0 * floor_us / us);
+                    100.0 * floor_us / us, us_or_dash(kernel_us).c_str(),
+                    percent_or_dash(floor_us, kernel_us).c_str());
         std::fflush(stdout);
       }
     }
@@ -489,13 +518,13 @@ int run(int argc, char** argv) {
     std::printf("device: %s (%s), copy rate %.2f TB/s (%s, device-to-device, read + write)%s\n\n",
                 device.properties().name.c_str(), device.arch_string().c_str(), rate / 1e12,
                 measured ? "measured" : "given", args.flush_l2 ? ", L2 flushed before every run" : "");
-  if (args.sweep) return run_sweep(rate, args.iterations, args.filter.direction);
   Args row_args = args;
   std::string no_cupti;
   if (row_args.cupti && !activity_available(&no_cupti)) {
     row_args.cupti = false;
     if (!args.json) std::printf("kernel durations: none (%s)\n\n", no_cupti.c_str());
   }
+  if (args.sweep) return run_sweep(rate, args.iterations, args.filter, args.variants, row_args.cupti);
   print_header(args.json);
   for (const RopeRow& row : rows) run_row(row, row_args, rate);
   return 0;

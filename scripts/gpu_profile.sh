@@ -24,7 +24,9 @@ sm__warps_active.avg.pct_of_peak_sustained_active,sm__maximum_warps_per_active_c
 launch__registers_per_thread,launch__block_size,launch__grid_size,smsp__inst_executed.sum,\
 l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,\
 smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,\
-smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio
+smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,l1tex__t_sector_hit_rate.pct,\
+lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,smsp__cycles_active.avg,\
+smsp__average_warps_issue_stalled_drain_per_issue_active.ratio
 summarize() {  # CSV from ncu --page raw on stdin -> one line per kernel
   python3 -c '
 import csv, sys
@@ -41,7 +43,10 @@ short = {"gpu__time_duration.sum": "ns", "dram__throughput.avg.pct_of_peak_susta
          "smsp__inst_executed.sum": "inst", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": "ld_req",
          "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": "st_req",
          "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio": "stall_lsb",
-         "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio": "stall_lgq"}
+         "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio": "stall_lgq",
+         "smsp__average_warps_issue_stalled_drain_per_issue_active.ratio": "stall_drain",
+         "l1tex__t_sector_hit_rate.pct": "l1hit%", "lts__t_sectors_op_read.sum": "l2rd_sec",
+         "lts__t_sectors_op_write.sum": "l2wr_sec", "smsp__cycles_active.avg": "cyc_active"}
 for r in data:
     if len(r) != len(head): continue
     name = r[head.index("Kernel Name")][:40]
