@@ -3,7 +3,9 @@
 // bench/rope_vs_torch.py runs this per row next to PyTorch eager and torch.compile (see bench/README.md).
 //
 // Method: 3 input sets uploaded once and rotated; GPU time = median over N runs of the events around all
-// launches of one run (optionally after an L2 flush outside the events); "wall" = median per call of
+// launches of one run (optionally after an L2 flush outside the events); "kernel" GPU time = median over
+// N runs of the summed kernel durations CUPTI records (BASELINES.md's method for torch.compile; the same
+// N runs timed again with CUPTI on); "wall" = median per call of
 // run_device + stream synchronize with inputs on the GPU; "compile" = fusion text to first result
 // (parse, passes, segmentation, lowering, NVRTC or the binary cache, first run), in this process, with
 // NVRTC's own program cache off (SEAM_NVRTC_NO_CACHE=1 unless set).
@@ -13,9 +15,11 @@
 //   T
 //            --quick (W2 thunder bs 2)  --t-sweep (W2, W3 thunder bs 2, T = 1024 .. 32768)
 //   options: --iterations N  --flush-l2  --copy-rate TBPS (skip measuring it)  --json (one object per row)
+//            --no-cupti (events only; also when CUPTI cannot be loaded)
 //            --inputs DIR (set 0 from DIR/NAME.npy)  --out DIR (write set 0's outputs as DIR/NAME.npy)
 //            --compile-only (compile and report, no timing)
-//   modes:   --sweep (code-generation variants side by side; --direction limits its rows)
+//   modes:   --sweep (code-generation variants side by side; --direction, --only, --contract, --bs limit
+//            its rows, --variants "defaults,tiles of 2 rows" its variants)
 //            --host-smoke (no GPU: tiny rows on the host
 //            backend checked against the interpreter, for CI)
 #include <chrono>
@@ -24,6 +28,7 @@
 #include <cstring>
 #include <string>
 
+#include "common/kernel_activity.h"
 #include "common/rope_rows.h"
 #include "exec/executable.h"
 #include "interp/compare.h"
@@ -51,8 +56,10 @@ struct Args {
   RowFilter filter;
   int iterations = 50;
   bool sweep = false, host_smoke = false, flush_l2 = false, json = false, compile_only = false;
+  bool cupti = true;  // kernel durations from CUPTI next to the events
   double copy_rate_tbps = 0;
   std::string inputs_dir, out_dir;
+  std::string variants;  // --sweep: only these variants, comma-separated names ("defaults,row-major")
 };
 
 Args parse_args(int argc, char** argv) {
@@ -87,6 +94,10 @@ Args parse_args(int argc, char** argv) {
       a.flush_l2 = true;
     else if (arg == "--json")
       a.json = true;
+    else if (arg == "--variants")
+      a.variants = value();
+    else if (arg == "--no-cupti")
+      a.cupti = false;
     else if (arg == "--compile-only")
       a.compile_only = true;
     else if (arg == "--copy-rate")
@@ -188,37 +199,62 @@ struct RowResult {
   double floor_mb = 0, floor_us = 0, seam_us = 0, wall_us = 0, enqueue_us = 0, compile_ms = 0;
   double first_run_ms = 0;  // of compile_ms: the first run_device and its synchronize
   double copy_us = 0;       // a device-to-device copy moving the floor's bytes (read + write), same run
+  // The same by CUPTI's kernel and copy durations (BASELINES.md's method); -1 when not measured.
+  double kernel_us = -1, copy_kernel_us = -1;
   // Binary-cache lookups of the compile: kernels compiled by NVRTC, found on disk, found in memory.
   int64_t cache_misses = 0, cache_disk_hits = 0, cache_memory_hits = 0;
 };
 
 // GPU time of cuMemcpyDtoDAsync moving `bytes` in total (half read, half written): what the copy engine
-// reaches at this size, ramp-up and tail included, measured next to seam's kernel.
-double same_size_copy_us(double bytes, int iterations) {
+// reaches at this size, ramp-up and tail included, measured next to seam's kernel. By events, and (when
+// `cupti`) again with CUPTI recording the copies' own durations; kernel_us stays -1 without it.
+struct CopyTime {
+  double events_us = 0, kernel_us = -1;
+};
+CopyTime same_size_copy(double bytes, int iterations, bool cupti) {
   const size_t half = static_cast<size_t>(bytes / 2) & ~size_t{255};
   DeviceBuffer src(bench_allocator(), half), dst(bench_allocator(), half);
   Stream stream;
-  Timing t = time_launches(
-      [&](CUstream s) {
-        check_cuda(driver().memcpy_dtod_async(dst.get(), src.get(), half, s), "cuMemcpyDtoDAsync");
-      },
-      stream.get(), iterations, 3);
-  return t.median_ms * 1e3;
+  auto copy = [&](CUstream s) {
+    check_cuda(driver().memcpy_dtod_async(dst.get(), src.get(), half, s), "cuMemcpyDtoDAsync");
+  };
+  CopyTime t;
+  t.events_us = time_launches(copy, stream.get(), iterations, 3).median_ms * 1e3;
+  if (cupti) {
+    ActivityRecording recording;
+    time_launches(copy, stream.get(), iterations, 3);
+    t.kernel_us = median_run_us(recording.finish(), ActivityRecord::Kind::Copy, 1, iterations);
+  }
+  return t;
 }
 
 // The device-to-device copy rate (bytes read + written per second) of a 2 GiB transfer.
 double copy_rate_bytes_per_s() {
   const double bytes = 2.0 * double(size_t{1} << 30);
-  return bytes / (same_size_copy_us(bytes, 20) * 1e-6);
+  return bytes / (same_size_copy(bytes, 20, false).events_us * 1e-6);
 }
 
 void print_header(bool json) {
   if (json) return;
-  std::printf("%s\n%s\n",
-              "| workload | contract | dir | bs | T | kernels | lanes | regs | floor MB | floor us | seam us "
-              "| % of floor | "
-              "TB/s | copy us | % of copy | wall us | enqueue us | compile ms | first run ms |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  std::printf(
+      "%s\n%s\n",
+      "| workload | contract | dir | bs | T | kernels | lanes | regs | floor MB | floor us | seam us "
+      "| % of floor | "
+      "TB/s | copy us | % of copy | kernel us | % of floor (kernel) | copy kernel us | % of copy (kernel) "
+      "| wall us | enqueue us | compile ms | first run ms |",
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+}
+
+// "-" for a time not measured (CUPTI off or missing, --compile-only).
+std::string us_or_dash(double us) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", us);
+  return us >= 0 ? text : "-";
+}
+std::string percent_or_dash(double part, double whole) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f%%", 100.0 * part / whole);
+  return part > 0 && whole > 0 ? text : "-";
 }
 
 void print_row(const RopeRow& row, const RowResult& r, bool json, bool flushed) {
@@ -233,24 +269,26 @@ void print_row(const RopeRow& row, const RowResult& r, bool json, bool flushed) 
         "{\"workload\": \"%s\", \"config\": \"%s\", \"contract\": \"%s\", \"direction\": \"%s\", "
         "\"bs\": %lld, \"T\": %lld, \"kernels\": %d, \"lanes\": \"%s\", \"registers\": \"%s\", \"floor_mb\": "
         "%.3f, "
-        "\"floor_us\": %.3f, \"seam_us\": %.3f, \"pct_floor\": %.2f, \"copy_us\": %.3f, \"wall_us\": %.3f, "
+        "\"floor_us\": %.3f, \"seam_us\": %.3f, \"pct_floor\": %.2f, \"copy_us\": %.3f, \"kernel_us\": %.3f, "
+        "\"copy_kernel_us\": %.3f, \"wall_us\": %.3f, "
         "\"enqueue_us\": %.3f, \"compile_ms\": %.3f, \"first_run_ms\": %.3f, \"cache_misses\": %lld, "
         "\"cache_disk_hits\": %lld, "
         "\"cache_memory_hits\": %lld, \"l2_flushed\": %s}\n",
         row.id().c_str(), row.config->name.c_str(), contract.c_str(), dir, bs, T, r.kernels, r.lanes.c_str(),
-        r.registers.c_str(), r.floor_mb, r.floor_us, r.seam_us, pct, r.copy_us, r.wall_us, r.enqueue_us,
-        r.compile_ms, r.first_run_ms, static_cast<long long>(r.cache_misses),
+        r.registers.c_str(), r.floor_mb, r.floor_us, r.seam_us, pct, r.copy_us, r.kernel_us, r.copy_kernel_us,
+        r.wall_us, r.enqueue_us, r.compile_ms, r.first_run_ms, static_cast<long long>(r.cache_misses),
         static_cast<long long>(r.cache_disk_hits), static_cast<long long>(r.cache_memory_hits),
         flushed ? "true" : "false");
   } else {
     std::printf(
         "| %s | %s | %s | %lld | %lld | %d | %s | %s | %.1f | %.1f | %.1f | %.0f%% | %.2f | %.1f | %.0f%% | "
-        "%.1f "
-        "| "
-        "%.1f | %.0f | %.1f |\n",
+        "%s | %s "
+        "| %s | %s | %.1f | %.1f | %.0f | %.1f |\n",
         row.label().c_str(), contract.c_str(), dir, bs, T, r.kernels, r.lanes.c_str(), r.registers.c_str(),
-        r.floor_mb, r.floor_us, r.seam_us, pct, tbps, r.copy_us, of_copy, r.wall_us, r.enqueue_us,
-        r.compile_ms, r.first_run_ms);
+        r.floor_mb, r.floor_us, r.seam_us, pct, tbps, r.copy_us, of_copy, us_or_dash(r.kernel_us).c_str(),
+        percent_or_dash(r.floor_us, r.kernel_us).c_str(), us_or_dash(r.copy_kernel_us).c_str(),
+        percent_or_dash(r.copy_kernel_us, r.kernel_us).c_str(), r.wall_us, r.enqueue_us, r.compile_ms,
+        r.first_run_ms);
   }
   std::fflush(stdout);
 }
@@ -296,7 +334,15 @@ void run_row(const RopeRow& row, const Args& args, double rate) {
   r.floor_us = floor_bytes(row) / rate * 1e6;
   if (!args.compile_only) {
     r.seam_us = exe->time_gpu(sets, args.iterations, args.flush_l2).median_ms * 1e3;
-    r.copy_us = same_size_copy_us(floor_bytes(row), args.iterations);
+    if (args.cupti) {
+      ActivityRecording recording;
+      exe->time_gpu(sets, args.iterations, args.flush_l2);
+      r.kernel_us =
+          median_run_us(recording.finish(), ActivityRecord::Kind::Kernel, r.kernels, args.iterations);
+    }
+    const CopyTime copy = same_size_copy(floor_bytes(row), args.iterations, args.cupti);
+    r.copy_us = copy.events_us;
+    r.copy_kernel_us = copy.kernel_us;
     HostCost cost = host_cost(*exe, device_inputs, args.iterations);
     r.wall_us = cost.wall_us;
     r.enqueue_us = cost.enqueue_us;
@@ -307,7 +353,13 @@ void run_row(const RopeRow& row, const Args& args, double rate) {
 
 // Code-generation variants of a few workloads side by side in one run: the defaults, then each choice
 // turned off alone.
-int run_sweep(double rate, int iterations, const std::string& direction) {
+// Whether `name` is in the comma-separated `list` (an empty list holds every name).
+bool listed(const std::string& list, const std::string& name) {
+  return list.empty() || ("," + list + ",").find("," + name + ",") != std::string::npos;
+}
+
+int run_sweep(double rate, int iterations, const RowFilter& limits, const std::string& variant_list,
+              bool cupti) {
   struct Variant {
     const char* name;
     void (*apply)(LaunchParams&);
@@ -336,8 +388,9 @@ int run_sweep(double rate, int iterations, const std::string& direction) {
   };
 
   std::printf(
-      "| workload | contract | bs | T | variant | regs | seam us | %% of floor |\n"
-      "|---|---|---|---|---|---|---|---|\n");
+      "| workload | contract | bs | T | variant | regs | seam us | %% of floor | kernel us | %% of floor "
+      "(kernel) |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n");
   struct Pick {
     const char* id;
     const char* contract;
@@ -345,17 +398,26 @@ int run_sweep(double rate, int iterations, const std::string& direction) {
     int64_t batch, seq_len;
   };
   // Thunder rows whose choices were made here, and rope-only rows where torch.compile is faster.
-  const Pick picks[] = {{"W3", "thunder", "forward", 2, 0},   {"W5", "thunder", "forward", 2, 0},
-                        {"W7", "thunder", "forward", 2, 0},   {"W3", "thunder", "forward", 2, 32768},
-                        {"W8", "thunder", "forward", 1, 0},   {"W9", "thunder", "forward", 2, 0},
-                        {"W2", "rope-only", "forward", 1, 0}, {"W3", "rope-only", "forward", 1, 0},
-                        {"W3", "rope-only", "forward", 2, 0}, {"W1", "rope-only", "forward", 1, 0},
-                        {"W8", "thunder", "forward", 2, 0},   {"W4", "thunder", "forward", 1, 0},
-                        {"W1", "thunder", "backward", 2, 0},  {"W3", "thunder", "backward", 2, 0},
-                        {"W4", "thunder", "backward", 2, 0},  {"W5", "thunder", "backward", 2, 0},
-                        {"W6", "thunder", "backward", 2, 0},  {"W7", "thunder", "backward", 2, 0}};
+  const Pick picks[] = {{"W3", "thunder", "forward", 2, 0},     {"W5", "thunder", "forward", 2, 0},
+                        {"W7", "thunder", "forward", 2, 0},     {"W3", "thunder", "forward", 2, 32768},
+                        {"W8", "thunder", "forward", 1, 0},     {"W9", "thunder", "forward", 2, 0},
+                        {"W2", "rope-only", "forward", 1, 0},   {"W3", "rope-only", "forward", 1, 0},
+                        {"W3", "rope-only", "forward", 2, 0},   {"W1", "rope-only", "forward", 1, 0},
+                        {"W8", "thunder", "forward", 2, 0},     {"W4", "thunder", "forward", 1, 0},
+                        {"W9", "rope-only", "forward", 1, 0},   {"W8", "rope-only", "forward", 2, 0},
+                        {"W9", "rope-only", "forward", 2, 0},   {"W9", "thunder", "forward", 1, 0},
+                        {"W2", "thunder", "forward", 2, 32768}, {"W1", "thunder", "backward", 2, 0},
+                        {"W3", "thunder", "backward", 2, 0},    {"W4", "thunder", "backward", 2, 0},
+                        {"W5", "thunder", "backward", 2, 0},    {"W6", "thunder", "backward", 2, 0},
+                        {"W7", "thunder", "backward", 2, 0}};
   for (const Pick& pick : picks) {
+    const std::string& direction = limits.direction;
     if (!direction.empty() && direction != "both" && direction != pick.direction) continue;
+    if (!limits.only.empty() &&
+        ("," + limits.only + ",").find(std::string(",") + pick.id + ",") == std::string::npos)
+      continue;
+    if (!limits.contract.empty() && limits.contract != pick.contract) continue;
+    if (limits.batch > 0 && limits.batch != pick.batch) continue;
     RowFilter filter;
     filter.only = pick.id;
     filter.contract = pick.contract;
@@ -368,15 +430,24 @@ int run_sweep(double rate, int iterations, const std::string& direction) {
       for (uint64_t s = 0; s < 3; ++s) sets.push_back(fast_random_inputs(fusion, 100 + s));
       const double floor_us = floor_bytes(row) / rate * 1e6;
       for (const Variant& v : variants) {
+        if (!listed(variant_list, v.name)) continue;
         ExecutableOptions options;
         options.backend = Backend::Cuda;
         v.apply(options.launch);
         auto exe = Executable::compile(fusion, options);
         const double us = exe->time_gpu(sets, iterations).median_ms * 1e3;
-        std::printf("| %s %s | %s | %lld | %lld | %s | %s | %.1f | %.0f%% |\n", pick.id,
+        double kernel_us = -1;
+        if (cupti) {
+          ActivityRecording recording;
+          exe->time_gpu(sets, iterations);
+          kernel_us = median_run_us(recording.finish(), ActivityRecord::Kind::Kernel,
+                                    exe->segmented().num_kernels(), iterations);
+        }
+        std::printf("| %s %s | %s | %lld | %lld | %s | %s | %.1f | %.0f%% | %s | %s |\n", pick.id,
                     row.backward() ? "bwd" : "fwd", pick.contract, static_cast<long long>(pick.batch),
                     static_cast<long long>(row.options.seq_len), v.name, registers_of(*exe).c_str(), us,
-                    100.0 * floor_us / us);
+                    100.0 * floor_us / us, us_or_dash(kernel_us).c_str(),
+                    percent_or_dash(floor_us, kernel_us).c_str());
         std::fflush(stdout);
       }
     }
@@ -447,9 +518,15 @@ int run(int argc, char** argv) {
     std::printf("device: %s (%s), copy rate %.2f TB/s (%s, device-to-device, read + write)%s\n\n",
                 device.properties().name.c_str(), device.arch_string().c_str(), rate / 1e12,
                 measured ? "measured" : "given", args.flush_l2 ? ", L2 flushed before every run" : "");
-  if (args.sweep) return run_sweep(rate, args.iterations, args.filter.direction);
+  Args row_args = args;
+  std::string no_cupti;
+  if (row_args.cupti && !activity_available(&no_cupti)) {
+    row_args.cupti = false;
+    if (!args.json) std::printf("kernel durations: none (%s)\n\n", no_cupti.c_str());
+  }
+  if (args.sweep) return run_sweep(rate, args.iterations, args.filter, args.variants, row_args.cupti);
   print_header(args.json);
-  for (const RopeRow& row : rows) run_row(row, args, rate);
+  for (const RopeRow& row : rows) run_row(row, row_args, rate);
   return 0;
 }
 

@@ -6,7 +6,9 @@ same fusion twice in new processes (an empty binary cache: cold; then the cache 
 seam's kernels with the first input set plus two of its own, and writes seam's outputs for set 0; then
 eager and torch.compile run the identical function (WORKLOADS.md) on the same inputs, timed the same way:
 GPU time = median over N calls of the summed kernel durations (torch.profiler), wall = median per call of
-the call plus a synchronize, kernels per call from the profiler. The max |seam - eager| is reported per
+the call plus a synchronize, kernels per call from the profiler. seam's GPU time is given both ways: by
+events around its launches ("seam us") and, by the same method as torch's, as the summed kernel durations
+CUPTI records ("seam kernel us"; "-" when CUPTI could not be loaded). The max |seam - eager| is reported per
 row. Prints one markdown table (and --json-out writes the raw rows).
 
 Usage: python3 bench/rope_vs_torch.py [--bin gpu-bin/bench_rope_gpu] [--rows forward|backward|t-sweep|quick]
@@ -212,7 +214,8 @@ def main():
     gpu = torch.cuda.get_device_name()
     print(f"device: {gpu}, torch {torch.__version__}, copy rate {rate / 1e12:.2f} TB/s"
           f"{', L2 flushed before every call' if args.flush_l2 else ''}\n")
-    header = ("| workload | contract | dir | bs | T | floor us | seam kernels | seam us | seam % | seam wall us "
+    header = ("| workload | contract | dir | bs | T | floor us | seam kernels | seam us | seam % | seam kernel us "
+              "| seam kernel % | seam wall us "
               "| cold ms | warm ms | eager kernels | eager us | eager wall us | compile kernels | compile us "
               "| compile % | compile wall us | compile cold s | max abs diff |")
     print(header)
@@ -303,8 +306,11 @@ def main():
             torch._dynamo.reset()
         del eager_calls
         results.append(row)
+        k_us = seam.get("kernel_us", -1)
+        k_text = f"| {k_us:.1f} | {100 * seam['floor_us'] / k_us:.0f}% " if k_us > 0 else "| - | - "
         print(f"| {wid} {name} | {contract} | {direction[:3]} | {bs} | {T} | {seam['floor_us']:.1f} "
-              f"| {seam['kernels']} | {seam['seam_us']:.1f} | {seam['pct_floor']:.0f}% | {seam['wall_us']:.1f} "
+              f"| {seam['kernels']} | {seam['seam_us']:.1f} | {seam['pct_floor']:.0f}% {k_text}"
+              f"| {seam['wall_us']:.1f} "
               f"| {cold['compile_ms']:.0f}{cold_flag} | {seam['compile_ms']:.1f} | {e_kernels} | {e_us:.1f} "
               f"| {e_wall:.1f} "
               f"{c_text}| {diff:.4f} |", flush=True)

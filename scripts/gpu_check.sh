@@ -10,6 +10,7 @@
 #                                     # GPU suite (quick) and memcheck, backward rows, then seam vs
 #                                     # PyTorch on forward bs 2 and backward rows
 #   scripts/gpu_check.sh investigate  # the sweep, ncu next to torch.compile, cold GQA backward compiles
+#   scripts/gpu_check.sh probe        # bench/probes/copy_probe.cu: what a plain copy reaches per size
 #   scripts/gpu_check.sh compare [forward|backward|t-sweep|quick|flush]
 #                                     # seam next to PyTorch eager and torch.compile (bench/rope_vs_torch.py)
 #
@@ -82,6 +83,16 @@ if [[ "$mode" == "investigate" ]]; then
   exit 0
 fi
 
+if [[ "$mode" == "probe" ]]; then
+  out="${OUT:-gpu-out}"
+  mkdir -p "$out"
+  nvcc -O3 -arch=sm_90 -o "$out/copy_probe" bench/probes/copy_probe.cu -lcuda || exit 1
+  "$out/copy_probe" | tee "$out/copy_probe.md"
+  rc=${PIPESTATUS[0]}
+  rm -f "$out/copy_probe"
+  exit "$rc"
+fi
+
 if [[ "$mode" == "compare" ]]; then
   out="${OUT:-gpu-out}"
   mkdir -p "$out"
@@ -99,7 +110,7 @@ if [[ "$mode" == "compare" ]]; then
   exit $rc
 fi
 
-[[ "$mode" == "run" ]] || { echo "usage: scripts/gpu_check.sh build|run [quick]|report|investigate|compare ROWS..."; exit 2; }
+[[ "$mode" == "run" ]] || { echo "usage: scripts/gpu_check.sh build|run [quick]|report|investigate|probe|compare ROWS..."; exit 2; }
 quick="${2:-}"
 out="${OUT:-gpu-out}"
 # The device tool brings back at most 8 files: every log goes into $logs, which ends up as logs.tgz next to

@@ -24,7 +24,9 @@ sm__warps_active.avg.pct_of_peak_sustained_active,sm__maximum_warps_per_active_c
 launch__registers_per_thread,launch__block_size,launch__grid_size,smsp__inst_executed.sum,\
 l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,\
 smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,\
-smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio
+smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,l1tex__t_sector_hit_rate.pct,\
+lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,smsp__cycles_active.avg,\
+smsp__average_warps_issue_stalled_drain_per_issue_active.ratio
 summarize() {  # CSV from ncu --page raw on stdin -> one line per kernel
   python3 -c '
 import csv, sys
@@ -41,7 +43,10 @@ short = {"gpu__time_duration.sum": "ns", "dram__throughput.avg.pct_of_peak_susta
          "smsp__inst_executed.sum": "inst", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": "ld_req",
          "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": "st_req",
          "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio": "stall_lsb",
-         "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio": "stall_lgq"}
+         "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio": "stall_lgq",
+         "smsp__average_warps_issue_stalled_drain_per_issue_active.ratio": "stall_drain",
+         "l1tex__t_sector_hit_rate.pct": "l1hit%", "lts__t_sectors_op_read.sum": "l2rd_sec",
+         "lts__t_sectors_op_write.sum": "l2wr_sec", "smsp__cycles_active.avg": "cyc_active"}
 for r in data:
     if len(r) != len(head): continue
     name = r[head.index("Kernel Name")][:40]
@@ -52,7 +57,7 @@ vs_torch() {
   while (($# >= 3)); do
     echo "== $1 $2 bs $3: seam"
     "$ncu" --clock-control none --cache-control "$cache_control" --metrics "$metrics" --launch-skip 3 --launch-count 5 --csv --page raw \
-      gpu-bin/bench_rope_gpu --only "$1" --contract "$2" --bs "$3" --iterations 3 2> "$out/ncu_seam.err" | summarize
+      gpu-bin/bench_rope_gpu --no-cupti --only "$1" --contract "$2" --bs "$3" --iterations 3 2> "$out/ncu_seam.err" | summarize
     echo "== $1 $2 bs $3: torch.compile"
     "$ncu" --clock-control none --cache-control "$cache_control" --metrics "$metrics" --nvtx --nvtx-include "ncu_target/" --launch-count 6 \
       --csv --page raw python3 bench/rope_vs_torch.py --ncu-target --rows forward --only "$1" --contract "$2" \
@@ -66,7 +71,7 @@ compact() {
   while (($# >= 3)); do
     echo "== $1 $2 bs $3 ($direction)"
     "$ncu" --clock-control none --cache-control "$cache_control" --metrics "$metrics" --launch-skip 3 --launch-count 3 --csv --page raw \
-      gpu-bin/bench_rope_gpu --direction "$direction" --only "$1" --contract "$2" --bs "$3" --iterations 3 \
+      gpu-bin/bench_rope_gpu --no-cupti --direction "$direction" --only "$1" --contract "$2" --bs "$3" --iterations 3 \
       2> "$out/ncu_compact.err" | summarize
     shift 3
   done
@@ -88,7 +93,7 @@ while (($# >= 3)); do
   name="$1_$2_$3"
   # Skip the 3 warm-up launches of the timer; profile one launch with the full section set.
   "$ncu" --clock-control none --set full --launch-skip 3 --launch-count 1 -f -o "$out/$name" \
-    gpu-bin/bench_rope_gpu --direction "$direction" --only "$1" --contract "$2" --bs "$3" --iterations 1 > "$out/$name.log" 2>&1
+    gpu-bin/bench_rope_gpu --no-cupti --direction "$direction" --only "$1" --contract "$2" --bs "$3" --iterations 1 > "$out/$name.log" 2>&1
   echo "== $name (rc $?)"
   "$ncu" --import "$out/$name.ncu-rep" --page details --print-units base \
     --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
