@@ -367,9 +367,12 @@ int run_sweep(double rate, int iterations, const RowFilter& limits, const std::s
   const Variant variants[] = {
       {"defaults", [](LaunchParams&) {}},
       {"row-major", [](LaunchParams& p) { p.row_tile = 0; }},
-      {"tiles of 2 rows", [](LaunchParams& p) { p.row_tile = 2, p.row_tile_min_bytes = 0; }},
-      {"tiles of 8 rows", [](LaunchParams& p) { p.row_tile = 8, p.row_tile_min_bytes = 0; }},
-      {"tiles of 32 rows", [](LaunchParams& p) { p.row_tile = 32, p.row_tile_min_bytes = 0; }},
+      {"tiles of 2 rows", [](LaunchParams& p) { p.row_tile = p.run_row_tile = 2, p.row_tile_min_bytes = 0; }},
+      {"tiles of 8 rows", [](LaunchParams& p) { p.row_tile = p.run_row_tile = 8, p.row_tile_min_bytes = 0; }},
+      {"tiles of 32 rows",
+       [](LaunchParams& p) { p.row_tile = p.run_row_tile = 32, p.row_tile_min_bytes = 0; }},
+      // Session 6's default: tiles of 32 rows for every output with slabs of >= 4 MiB.
+      {"tiles of 32 rows on 4 MiB slabs", [](LaunchParams& p) { p.row_tile = 32; }},
       {"no copies", [](LaunchParams& p) { p.max_copies = 1; }},
       {"no runs", [](LaunchParams& p) { p.uniform_branches = false; }},
       {"block 256", [](LaunchParams& p) { p.block_size = 256; }},
@@ -406,10 +409,10 @@ int run_sweep(double rate, int iterations, const RowFilter& limits, const std::s
                         {"W8", "thunder", "forward", 2, 0},     {"W4", "thunder", "forward", 1, 0},
                         {"W9", "rope-only", "forward", 1, 0},   {"W8", "rope-only", "forward", 2, 0},
                         {"W9", "rope-only", "forward", 2, 0},   {"W9", "thunder", "forward", 1, 0},
-                        {"W2", "thunder", "forward", 2, 32768}, {"W1", "thunder", "backward", 2, 0},
-                        {"W3", "thunder", "backward", 2, 0},    {"W4", "thunder", "backward", 2, 0},
-                        {"W5", "thunder", "backward", 2, 0},    {"W6", "thunder", "backward", 2, 0},
-                        {"W7", "thunder", "backward", 2, 0}};
+                        {"W2", "thunder", "forward", 2, 32768}, {"W9", "thunder", "backward", 2, 0},
+                        {"W1", "thunder", "backward", 2, 0},    {"W3", "thunder", "backward", 2, 0},
+                        {"W4", "thunder", "backward", 2, 0},    {"W5", "thunder", "backward", 2, 0},
+                        {"W6", "thunder", "backward", 2, 0},    {"W7", "thunder", "backward", 2, 0}};
   for (const Pick& pick : picks) {
     const std::string& direction = limits.direction;
     if (!direction.empty() && direction != "both" && direction != pick.direction) continue;

@@ -8,6 +8,7 @@ LoweringOptions pointwise_lowering_options(const LaunchParams& launch, std::stri
   options.max_vector_bytes = launch.max_vector_bytes;
   options.branch_free = launch.branch_free;
   options.row_tile = launch.row_tile;
+  options.run_row_tile = launch.run_row_tile;
   options.row_tile_min_bytes = launch.row_tile_min_bytes;
   options.max_copies = launch.max_copies;
   options.uniform_branches = launch.uniform_branches;

@@ -24,7 +24,12 @@ using kir::Index;
 // are read while still in L2. Only for slabs (rows x innermost, one [b, h]) of at least
 // row_tile_min_bytes: below, row-major order keeps them in L2 anyway and measured a few points faster
 // (bench/RESULTS_SESSIONS_1_2.md: RoPE at T = 32768 went from 54-72% to 87-94% of the floor; at T = 4096, -2
-// points).
+// points). Tiles of 2 rows measured as fast as or faster than 8 or 32 on every tiled row (bench/RESULTS.md,
+// session 7: gemma's 4 MiB slabs -0.6 to -3.9% of the time, T = 32768 -0.3 to -0.4%): the rows of every
+// head of two positions read in turn are two whole rows of qkv. Outputs taken in runs (RoPE backward's
+// dqkv, which reads [B, H, T, D] gradients) keep tiles of 32 (run_row_tile): there a tile is a run of 32
+// rows read from each gradient head, and tiles of 2 measured 1-6% slower (46% on phi-2, whose runs of 10
+// chunks then split warps; bench/RESULTS.md, session 6).
 // The product of the extents outside the two innermost axes (the slabs of rows x innermost).
 int64_t slab_count(const Shape& shape) {
   int64_t outer = 1;
@@ -32,14 +37,15 @@ int64_t slab_count(const Shape& shape) {
   return outer;
 }
 
-int64_t row_tile_for(const Type& type, const LoweringOptions& options) {
+// `tile`: the largest tile tried (options.row_tile, or run_row_tile for an output taken in runs).
+int64_t row_tile_for(const Type& type, const LoweringOptions& options, int tile) {
   const Shape& shape = type.shape;
-  if (options.row_tile <= 1 || shape.size() < 3) return 1;
+  if (options.row_tile <= 1 || tile <= 1 || shape.size() < 3) return 1;
   const int64_t outer = slab_count(shape);
   const int64_t rows = shape[shape.size() - 2];
   const int64_t slab_bytes = rows * shape.back() * dtype_size(type.dtype);
   if (outer <= 1 || slab_bytes < options.row_tile_min_bytes) return 1;
-  for (int64_t t = options.row_tile; t > 1; t /= 2)
+  for (int64_t t = tile; t > 1; t /= 2)
     if (rows % t == 0 && rows / t >= 2) return t;
   return 1;
 }
@@ -304,7 +310,7 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
     program.numel = t.numel();
     program.chunk = "chunk" + std::to_string(o);
     kir::ChunkOrder& order = program.order;
-    order.tile = row_tile_for(t, options);
+    order.tile = row_tile_for(t, options, options.row_tile);
     std::vector<Coordinate> coordinates;
     std::optional<Coordinate> lane;
     // Lowers at `program.lanes` in `order`; false when a movement op or load breaks the vector proof.
@@ -331,8 +337,9 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
     const bool light = options.max_group_loaded_bytes <= 0 ||
                        kir::loaded_bytes_on_heaviest_path(program.body) <= options.max_group_loaded_bytes;
     if (light) choose_group(program.body, coordinates, options.max_group, order);
-    if (options.uniform_branches) order.run = choose_run(program.body, lane, t, program.lanes);
     const int64_t first_tile = order.tile;
+    if (options.uniform_branches) order.run = choose_run(program.body, lane, t, program.lanes);
+    if (order.run > 0) order.tile = row_tile_for(t, options, options.run_row_tile);
     if (order.tile == 1 && order.run == 0 && order.copies == 1 && order.group == 1)
       order.tile = line_sharing_tile(t, options);
     if (order.tile != first_tile || order.copies > 1 || order.run > 0 || order.group > 1) {

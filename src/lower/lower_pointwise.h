@@ -17,7 +17,8 @@ struct LoweringOptions {
   std::string kernel_name = "seam_kernel";
   int max_vector_bytes = 16;  // widest access per thread per output (16: 128-bit loads and stores)
   bool branch_free = true;    // pad and cat pieces as guarded loads and selects, not branches
-  int row_tile = 32;          // chunk order tiles the second-innermost axis by this (0: row-major) ...
+  int row_tile = 2;           // chunk order tiles the second-innermost axis by this (0: row-major) ...
+  int run_row_tile = 32;      // ... or by this for outputs taken in runs (uniform_branches) ...
   int64_t row_tile_min_bytes = 4 << 20;  // ... when one slab of it (rows x innermost) has this many bytes
   int max_copies = 16;  // stores per computed chunk of an output invariant along part of an axis (1: off)
   bool uniform_branches = true;  // chunk order keeping a warp on one side of outer-axis branches

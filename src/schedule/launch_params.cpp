@@ -12,7 +12,9 @@ std::string LaunchParams::to_string() const {
          (min_blocks_per_sm > 0 ? ", registers for " + std::to_string(min_blocks_per_sm) + " blocks/SM"
                                 : "") +
          ", vectors <= " + std::to_string(max_vector_bytes) + " B" + (branch_free ? ", branch-free" : "") +
-         (row_tile > 1 ? ", rows tiled by " + std::to_string(row_tile) : "") +
+         (row_tile > 1 ? ", rows tiled by " + std::to_string(row_tile) + " (" + std::to_string(run_row_tile) +
+                             " in runs)"
+                       : "") +
          (max_copies > 1 ? ", copies <= " + std::to_string(max_copies) : "") +
          (uniform_branches ? ", uniform branches" : "") +
          (max_group > 1 ? ", groups <= " + std::to_string(max_group) : "") +

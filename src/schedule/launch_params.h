@@ -27,7 +27,8 @@ struct LaunchParams {
   int min_blocks_per_sm = -1;
   int max_vector_bytes = 16;  // widest access; the alignment class of the input addresses bounds it
   bool branch_free = true;    // pad/cat pieces as guarded loads and selects (LoweringOptions::branch_free)
-  int row_tile = 32;          // rows per tile of the chunk order (LoweringOptions::row_tile; 0: row-major)
+  int row_tile = 2;           // rows per tile of the chunk order (LoweringOptions::row_tile; 0: row-major)
+  int run_row_tile = 32;      // ... of outputs taken in runs (LoweringOptions::run_row_tile)
   int64_t row_tile_min_bytes = 4 << 20;  // ... for slabs of at least this size (LoweringOptions)
   int max_copies = 16;           // stores per computed chunk of an expanded output (LoweringOptions; 1: off)
   bool uniform_branches = true;  // warps on one side of outer-axis branches (LoweringOptions)

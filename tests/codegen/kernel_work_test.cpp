@@ -1,6 +1,6 @@
 // Per-kernel choices made from the lowered kernel: the bytes a chunk loads on its heaviest path (which
 // decides the register cap of kernels that sum per chunk) and the chunk order of outputs whose rows end
-// inside a cache line (pairs of rows).
+// inside a cache line (pairs of rows), and the row tile of large slabs.
 #include <gtest/gtest.h>
 
 #include "exec/lowering_options.h"
@@ -85,6 +85,22 @@ TEST(KernelWork, RowsEndingInsideALineAreTakenInPairs) {
   row_major.row_tile = 0;
   EXPECT_EQ(lower_pointwise(build_rope({"hs96", 4, 4, 96, 96, 16}, forward), row_major).outputs[0].order.tile,
             1);
+}
+
+// Slabs of at least row_tile_min_bytes are tiled: by 2 rows (row_tile) where the output is enumerated
+// plainly (RoPE forward), by 32 (run_row_tile) where it is taken in runs (RoPE backward's dqkv).
+TEST(KernelWork, RowTilesOfTwoExceptInRuns) {
+  RopeOptions forward, backward;
+  backward.direction = Direction::Backward;
+  LoweringOptions options = pointwise_lowering_options(choose_lowering_params(true, LaunchParams{}), "k");
+  options.row_tile_min_bytes = 0;  // tile these small slabs
+  const kir::OutputProgram q = lower_pointwise(build_rope(rope_config("W2"), forward), options).outputs[0];
+  EXPECT_EQ(q.order.tile, 2);
+  EXPECT_EQ(q.order.run, 0);
+  const kir::OutputProgram dqkv =
+      lower_pointwise(run_pipeline(build_rope(rope_config("W2"), backward)), options).outputs[0];
+  EXPECT_GT(dqkv.order.run, 0);
+  EXPECT_EQ(dqkv.order.tile, 32);
 }
 
 }  // namespace

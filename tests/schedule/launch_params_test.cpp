@@ -72,7 +72,7 @@ TEST(LaunchParams, PrintsEveryField) {
   EXPECT_EQ(
       p.to_string(),
       "block 128, chunks/thread 2, grid <= 8 blocks/SM, register cap per kernel, vectors <= 4 B, "
-      "branch-free, rows tiled by 32, "
+      "branch-free, rows tiled by 2 (32 in runs), "
       "copies <= 16, uniform branches, groups per kernel (chunks loading <= 224 B), reused loads kept in L2");
   p.max_group = 4;
   EXPECT_NE(p.to_string().find(", groups <= 4"), std::string::npos);
