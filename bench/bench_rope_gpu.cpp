@@ -20,6 +20,8 @@
 //            --compile-only (compile and report, no timing)
 //   modes:   --sweep (code-generation variants side by side; --direction, --only, --contract, --bs limit
 //            its rows, --variants "defaults,tiles of 2 rows" its variants)
+//            --host-floor (an empty kernel's launch, launch + synchronize and driver queries: what any
+//            launcher pays per call here; then the selected rows)
 //            --host-smoke (no GPU: tiny rows on the host
 //            backend checked against the interpreter, for CI)
 #include <chrono>
@@ -28,6 +30,7 @@
 #include <cstring>
 #include <string>
 
+#include "common/host_floor.h"
 #include "common/kernel_activity.h"
 #include "common/rope_rows.h"
 #include "exec/executable.h"
@@ -56,6 +59,7 @@ struct Args {
   RowFilter filter;
   int iterations = 50;
   bool sweep = false, host_smoke = false, flush_l2 = false, json = false, compile_only = false;
+  bool host_floor = false;
   bool cupti = true;  // kernel durations from CUPTI next to the events
   double copy_rate_tbps = 0;
   std::string inputs_dir, out_dir;
@@ -88,6 +92,8 @@ Args parse_args(int argc, char** argv) {
       a.filter.t_sweep = true;
     else if (arg == "--sweep")
       a.sweep = true;
+    else if (arg == "--host-floor")
+      a.host_floor = true;
     else if (arg == "--host-smoke")
       a.host_smoke = true;
     else if (arg == "--flush-l2")
@@ -528,6 +534,13 @@ int run(int argc, char** argv) {
     if (!args.json) std::printf("kernel durations: none (%s)\n\n", no_cupti.c_str());
   }
   if (args.sweep) return run_sweep(rate, args.iterations, args.filter, args.variants, row_args.cupti);
+  if (args.host_floor && !args.json) {
+    const HostFloor floor = measure_host_floor(2000);
+    std::printf(
+        "empty kernel, medians of 2000 calls: cuLaunchKernel %.2f us, launch + cuStreamSynchronize %.2f us, "
+        "cuPointerGetAttribute %.3f us, cuCtxSetCurrent %.3f us\n\n",
+        floor.launch_us, floor.launch_and_sync_us, floor.pointer_query_us, floor.set_context_us);
+  }
   print_header(args.json);
   for (const RopeRow& row : rows) run_row(row, row_args, rate);
   return 0;

@@ -108,6 +108,9 @@ class CudaExecutable final : public Executable {
                    std::move(options)),
         device_(device) {
     plans_.emplace(options_.launch.max_vector_bytes, std::make_unique<CudaPlan>(std::move(plan)));
+    const Fusion& f = segmented_.fusion;
+    for (Value input : f.inputs())
+      input_strides_.push_back(f.type(input).is_scalar ? Shape{} : f.input_strides(input));
   }
 
   std::vector<HostTensor> run(const std::vector<HostTensor>& inputs) override {
@@ -199,7 +202,7 @@ class CudaExecutable final : public Executable {
       const DeviceTensor& x = inputs[i];
       SEAM_CHECK(x.dtype == t.dtype && x.shape == t.shape, input_label(i), ": expected ", t.to_string(),
                  ", got ", Type::tensor(x.dtype, x.shape).to_string());
-      const Shape strides = t.is_scalar ? Shape{} : f.input_strides(f.inputs()[i]);
+      const Shape& strides = input_strides_[i];
       SEAM_CHECK(x.strides == strides, input_label(i), ": expected strides ", shape_to_string(strides),
                  ", got ", shape_to_string(x.strides));
       if (t.numel() == 0) continue;
@@ -308,6 +311,7 @@ class CudaExecutable final : public Executable {
 
   Device& device_;
   std::map<int, std::unique_ptr<CudaPlan>> plans_;  // by alignment class of the input addresses
+  std::vector<Shape> input_strides_;                // what each input's strides must be, per call
 };
 
 }  // namespace
