@@ -381,7 +381,6 @@ int run_sweep(double rate, int iterations, const RowFilter& limits, const std::s
       {"tiles of 32 rows on 4 MiB slabs", [](LaunchParams& p) { p.row_tile = 32; }},
       {"no copies", [](LaunchParams& p) { p.max_copies = 1; }},
       {"no runs", [](LaunchParams& p) { p.uniform_branches = false; }},
-      {"outputs interleaved", [](LaunchParams& p) { p.interleave_outputs = true; }},
       {"block 256", [](LaunchParams& p) { p.block_size = 256; }},
       {"1 chunk/thread", [](LaunchParams& p) { p.chunks_per_thread = 1; }},
       {"2 chunks/thread", [](LaunchParams& p) { p.chunks_per_thread = 2; }},

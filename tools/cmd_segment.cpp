@@ -89,7 +89,6 @@ int cmd_emit(Args& args) {
       static_cast<int>(args.get_int("min-blocks-per-sm", options.launch.min_blocks_per_sm));
   if (args.has("loads-not-kept")) options.launch.keep_reused_loads = false;
   if (args.has("streaming-stores")) options.launch.streaming_stores = true;
-  if (args.has("interleave-outputs")) options.launch.interleave_outputs = true;
   options.launch.reduction_loop_unroll =
       static_cast<int>(args.get_int("reduction-loop-unroll", options.launch.reduction_loop_unroll));
   args.reject_unused();

@@ -36,15 +36,14 @@ Passes and segmentation:
                              partition into kernels and print the segmented fusion
   emit FILE [--target cuda|host] [--compile ARCH] [--block N] [--chunks-per-thread N] [--max-group N]
        [--max-group-loaded-bytes N] [--min-blocks-per-sm N] [--loads-not-kept] [--streaming-stores]
-       [--reduction-loop-unroll N] [--interleave-outputs]
+       [--reduction-loop-unroll N]
                              print the generated code of every kernel; --compile sm_90: also compile
                              it with NVRTC (no GPU needed) and print each kernel's registers per thread
                              --block, --chunks-per-thread, --max-group, --max-group-loaded-bytes
                              (groups only for chunks loading at most N bytes; 0: any),
                              --min-blocks-per-sm (registers capped for N blocks per SM), --loads-not-kept
                              (reused loads without the keep-in-L2 hint), --streaming-stores,
-                             --reduction-loop-unroll (inlined sums in a loop), --interleave-outputs
-                             (outputs' chunks a block at a time in turn): as LaunchParams
+                             --reduction-loop-unroll (inlined sums in a loop): as LaunchParams
 Other:
   demo                       the default example: build Llama-2-13b RoPE, print, verify, run it small
   help                       this text
@@ -75,7 +74,7 @@ int main(int argc, char** argv) {
       {"passes", cmd_passes, {"each"}},
       {"pass", cmd_pass, {}},
       {"segment", cmd_segment, {"no-passes"}},
-      {"emit", cmd_emit, {"loads-not-kept", "streaming-stores", "interleave-outputs"}},
+      {"emit", cmd_emit, {"loads-not-kept", "streaming-stores"}},
       {"demo", cmd_demo, {}},
   };
   try {

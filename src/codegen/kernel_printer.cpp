@@ -267,38 +267,12 @@ class BodyPrinter {
   const std::set<std::string>& arrays_;
 };
 
-// Interleaved outputs (kir::Kernel::interleave_unit): work item g is lane g % U of unit g / U; a round
-// of L units gives output o its weight w_o of them, so its chunk is (round * w_o + unit in its share) * U
-// + lane.
-void print_interleaved_dispatch(const kir::Kernel& kernel, const std::set<std::string>& arrays,
-                                std::ostringstream& out, int depth) {
-  const std::string pad(2 * depth, ' ');
-  const int64_t unit = kernel.interleave_unit;
-  const std::vector<int64_t> weights = kernel.interleave_weights();
-  int64_t round = 0;
-  for (int64_t w : weights) round += w;
-  out << pad << "const idx_t unit = g / " << unit << ", slot = unit % " << round << ";\n";
-  int64_t begin = 0;
-  for (size_t o = 0; o < kernel.outputs.size(); ++o) {
-    const kir::OutputProgram& program = kernel.outputs[o];
-    const int64_t end = begin + weights[o];
-    out << pad << (o == 0 ? "" : "} else ") << "if (slot < " << end << ") {\n";
-    out << pad << "  const idx_t " << program.chunk << " = ((unit / " << round << ") * " << weights[o]
-        << " + (slot - " << begin << ")) * " << unit << " + g % " << unit << ";\n";
-    BodyPrinter(kernel, arrays, out).block(program.body, depth + 1);
-    begin = end;
-  }
-  out << pad << "}\n";
-}
-
 // The per-chunk dispatch shared by both entry points: chunk g belongs to the first output whose range
-// contains it, or (interleaved outputs) to the output whose share of g's round holds it.
+// contains it.
 void print_dispatch(const kir::Kernel& kernel, std::ostringstream& out, int depth) {
   std::string pad(2 * depth, ' ');
   int64_t begin = 0;
   const std::set<std::string> arrays = array_values(kernel);
-  if (kernel.interleave_unit > 0 && !kernel.rows)
-    return print_interleaved_dispatch(kernel, arrays, out, depth);
   for (size_t o = 0; o < kernel.outputs.size(); ++o) {
     const kir::OutputProgram& program = kernel.outputs[o];
     int64_t end = begin + program.chunks;

@@ -12,7 +12,6 @@ LoweringOptions pointwise_lowering_options(const LaunchParams& launch, std::stri
   options.row_tile_min_bytes = launch.row_tile_min_bytes;
   options.max_copies = launch.max_copies;
   options.uniform_branches = launch.uniform_branches;
-  options.interleave_unit = launch.interleave_outputs ? launch.block_size : 0;
   options.max_group = launch.max_group;
   options.max_group_loaded_bytes = launch.max_group_loaded_bytes;
   options.keep_reused_loads = launch.keep_reused_loads;

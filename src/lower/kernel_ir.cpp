@@ -248,18 +248,6 @@ int64_t Kernel::total_chunks() const {
   return total;
 }
 
-std::vector<int64_t> Kernel::interleave_weights() const {
-  SEAM_ASSERT(interleave_unit > 0, "interleave_weights of a kernel whose outputs are not interleaved");
-  int64_t common = 0;
-  for (const OutputProgram& o : outputs) {
-    SEAM_ASSERT(o.chunks > 0 && o.chunks % interleave_unit == 0, "output chunks not a whole number of units");
-    common = std::gcd(common, o.chunks / interleave_unit);
-  }
-  std::vector<int64_t> weights;
-  for (const OutputProgram& o : outputs) weights.push_back(o.chunks / interleave_unit / common);
-  return weights;
-}
-
 std::string c_type(DType dtype) {
   switch (dtype) {
     case DType::Bool: return "bool";

@@ -198,14 +198,7 @@ struct Kernel {
   // Cache hints (LoweringOptions): reused loads kept in L2 (evict-last), stores streamed (evict-first).
   bool keep_reused_loads = false;
   bool streaming_stores = false;
-  // > 0: the outputs' chunks interleaved in units of this many (a block's worth), output o taking
-  // interleave_weights()[o] units of every round, so that all outputs advance through their index spaces
-  // together (RoPE's q and k programs read neighbouring parts of qkv at the same time). 0: output after
-  // output. Lowering sets it only where every output's chunks are a whole number of units.
-  int64_t interleave_unit = 0;
   int64_t total_chunks() const;  // work items: chunks of the outputs, or the rows of a row kernel
-  // Units per round of each output: its units over the greatest common divisor of all outputs' units.
-  std::vector<int64_t> interleave_weights() const;
 };
 
 std::string c_type(DType dtype);  // the storage/compute C type of a dtype in generated code

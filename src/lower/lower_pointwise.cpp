@@ -358,11 +358,6 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
     program.param = static_cast<int>(fusion.inputs().size() + o);
     kernel.outputs.push_back(std::move(program));
   }
-  if (options.interleave_unit > 0 && kernel.outputs.size() >= 2 &&
-      std::all_of(kernel.outputs.begin(), kernel.outputs.end(), [&](const kir::OutputProgram& p) {
-        return p.chunks > 0 && p.chunks % options.interleave_unit == 0;
-      }))
-    kernel.interleave_unit = options.interleave_unit;
   return kernel;
 }
 

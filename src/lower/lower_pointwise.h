@@ -29,9 +29,6 @@ struct LoweringOptions {
   // (kir::loaded_bytes_on_heaviest_path; 0: any): a chunk that already has that much in flight gains
   // nothing from a group but twice the code.
   int64_t max_group_loaded_bytes = 0;
-  // > 0: interleave the outputs' chunks in units of this many (kir::Kernel::interleave_unit) where every
-  // output has a whole number of units; 0: output after output.
-  int64_t interleave_unit = 0;
   // Cache hints: loads other chunks repeat (broadcast inputs) kept in L2, stores streamed past it.
   bool keep_reused_loads = false;
   bool streaming_stores = false;

@@ -17,7 +17,6 @@ std::string LaunchParams::to_string() const {
                        : "") +
          (max_copies > 1 ? ", copies <= " + std::to_string(max_copies) : "") +
          (uniform_branches ? ", uniform branches" : "") +
-         (interleave_outputs ? ", outputs interleaved" : "") +
          (max_group > 1 ? ", groups <= " + std::to_string(max_group) : "") +
          (max_group == 0 ? ", groups per kernel" : "") +
          (max_group != 1 && max_group_loaded_bytes > 0

@@ -32,8 +32,6 @@ struct LaunchParams {
   int64_t row_tile_min_bytes = 4 << 20;  // ... for slabs of at least this size (LoweringOptions)
   int max_copies = 16;           // stores per computed chunk of an expanded output (LoweringOptions; 1: off)
   bool uniform_branches = true;  // warps on one side of outer-axis branches (LoweringOptions)
-  // Outputs' chunks interleaved a block at a time (LoweringOptions::interleave_unit = block_size).
-  bool interleave_outputs = false;
   // Values of an axis per chunk, loads that ignore it read once (LoweringOptions::max_group; 1: off).
   // 0: chosen per kernel by choose_lowering_params.
   int max_group = 0;

@@ -10,7 +10,6 @@
 #include "lower/lower_pointwise.h"
 #include "testing/random_fusion.h"
 #include "text/printer.h"
-#include "workloads/rope.h"
 
 namespace seam {
 namespace {
@@ -43,7 +42,7 @@ void check_random_fusions(uint64_t first_seed, int count, RandomFusionOptions op
     cases.push_back({std::move(fusion), std::move(kernel)});
   }
   auto module = compile_host_kernels(sources);
-  int vectorized = 0, tiled = 0, grouped = 0, interleaved = 0;
+  int vectorized = 0, tiled = 0, grouped = 0;
   for (Case& c : cases) {
     const uint64_t seed = std::stoull(c.kernel.name.substr(7));
     std::vector<HostTensor> inputs = random_inputs(c.fusion, seed * 7 + 1);
@@ -51,7 +50,6 @@ void check_random_fusions(uint64_t first_seed, int count, RandomFusionOptions op
     std::vector<Type> types;
     for (const FusionOutput& o : c.fusion.outputs()) types.push_back(c.fusion.type(o.value));
     std::vector<HostTensor> actual = run_host_kernel(*module, c.kernel, inputs, types);
-    interleaved += c.kernel.interleave_unit > 0;
     for (const kir::OutputProgram& p : c.kernel.outputs)
       vectorized += p.lanes > 1, tiled += p.order.tile > 1, grouped += p.order.group > 1;
     for (size_t o = 0; o < actual.size(); ++o) {
@@ -69,9 +67,6 @@ void check_random_fusions(uint64_t first_seed, int count, RandomFusionOptions op
   }
   if (lowering.max_group > 1) {
     EXPECT_GT(grouped, count / 10) << "chunk groups barely exercised";
-  }
-  if (lowering.interleave_unit > 0) {
-    EXPECT_GT(interleaved, count / 10) << "interleaved outputs barely exercised";
   }
 }
 
@@ -128,43 +123,6 @@ TEST(HostCodegen, RandomFusionsWithChunkGroupsMatchInterpreter) {
   grouped.max_group = 4;
   check_random_fusions(9000, 100, wide_pointwise_options(), grouped);
   check_random_fusions(9500, 100, wide_pointwise_options(), tiled_rows(grouped));
-}
-
-// Outputs interleaved (LoweringOptions::interleave_unit): units of 1 apply to every kernel whose outputs
-// all have chunks (random fusions have many outputs, of all sizes).
-TEST(HostCodegen, RandomFusionsWithInterleavedOutputsMatchInterpreter) {
-  LoweringOptions interleaved;
-  interleaved.interleave_unit = 1;
-  check_random_fusions(10000, 100, wide_pointwise_options(), interleaved);
-  check_random_fusions(10500, 100, wide_pointwise_options(), tiled_rows(interleaved));
-}
-
-// Units of several chunks, outputs of different sizes: Llama-3's rope-only forward (q of 32 heads, k and v
-// of 8 take 4, 1 and 1 units of every round; v, a view of qkv in an executable, is computed here), small
-// enough for the host.
-TEST(HostCodegen, RopeOutputsInterleavedInUnitsMatchInterpreter) {
-  RopeOptions small;
-  small.seq_len = 16;
-  small.contract = RopeContract::RopeOnly;
-  Fusion fusion = build_rope(rope_config("W3"), small);
-  LoweringOptions lowering;
-  lowering.kernel_name = "rope_interleaved";
-  lowering.interleave_unit = 32;
-  kir::Kernel kernel = lower_pointwise(fusion, lowering);
-  ASSERT_EQ(kernel.interleave_unit, 32);
-  EXPECT_EQ(kernel.interleave_weights(), (std::vector<int64_t>{4, 1, 1}));
-  auto module = compile_host_kernels({print_host_kernel(kernel)});
-  std::vector<HostTensor> inputs = random_inputs(fusion, 5);
-  std::vector<HostTensor> expected = interpret(fusion, inputs);
-  std::vector<Type> types;
-  for (const FusionOutput& o : fusion.outputs()) types.push_back(fusion.type(o.value));
-  std::vector<HostTensor> actual = run_host_kernel(*module, kernel, inputs, types);
-  for (size_t o = 0; o < actual.size(); ++o) {
-    Comparison cmp = compare_tensors(actual[o], expected[o], codegen_tolerance(types[o].dtype));
-    EXPECT_TRUE(cmp.ok) << "output " << o << ": " << cmp.message;
-  }
-  lowering.interleave_unit = 3;  // 3 divides no output's chunks: output after output
-  EXPECT_EQ(lower_pointwise(fusion, lowering).interleave_unit, 0);
 }
 
 }  // namespace
