@@ -18,10 +18,10 @@ if ((${#rows[@]} == 0)); then
         backward:W7:thunder:2)
 fi
 
-# The compile ms column of one bench_rope_gpu row (--compile-only prints the table without timings).
+# The compile time of one bench_rope_gpu row (--compile-only: no timings), from its JSON line.
 compile_ms() {
-  gpu-bin/bench_rope_gpu --compile-only --copy-rate 4.2 --direction "$1" --only "$2" --contract "$3" --bs "$4" |
-    awk -F'|' '/^\| W/ { gsub(/ /, "", $19); print $19 }'
+  gpu-bin/bench_rope_gpu --compile-only --json --copy-rate 4.2 --direction "$1" --only "$2" --contract "$3" \
+    --bs "$4" | sed -n 's/.*"compile_ms": \([0-9.]*\).*/\1/p'
 }
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
