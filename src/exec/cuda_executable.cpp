@@ -94,10 +94,41 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
   return plan;
 }
 
-// Device addresses bound to the values of the segmented fusion during one run.
-struct Bindings {
-  std::map<int32_t, DevicePtr> address;
-  std::map<int32_t, std::shared_ptr<DeviceBuffer>> owned;  // buffers seam allocated in this run
+// Device addresses bound to the values of the segmented fusion during one run, by value id (vectors: a
+// run binds a few values and is on the per-call path).
+class Bindings {
+ public:
+  explicit Bindings(int32_t values)
+      : address_(static_cast<size_t>(values), 0),
+        bound_(static_cast<size_t>(values), 0),
+        owned_(static_cast<size_t>(values)) {}
+  void bind(Value v, DevicePtr address) {
+    address_.at(static_cast<size_t>(v.id)) = address;
+    bound_[static_cast<size_t>(v.id)] = 1;
+  }
+  void own(Value v, std::shared_ptr<DeviceBuffer> buffer) {
+    bind(v, buffer->get());
+    owned_[static_cast<size_t>(v.id)] = std::move(buffer);
+  }
+  DevicePtr address(Value v) const {
+    SEAM_ASSERT(bound_.at(static_cast<size_t>(v.id)), "value %", v.id, " has no device address in this run");
+    return address_[static_cast<size_t>(v.id)];
+  }
+  // The buffer seam allocated for `v` in this run, or null.
+  const std::shared_ptr<DeviceBuffer>& owned(Value v) const { return owned_.at(static_cast<size_t>(v.id)); }
+
+ private:
+  std::vector<DevicePtr> address_;
+  std::vector<char> bound_;
+  std::vector<std::shared_ptr<DeviceBuffer>> owned_;  // buffers seam allocated in this run
+};
+
+// Where a fusion output of run_device comes from, decided once per executable.
+struct OutputSource {
+  enum class Kind { Input, Computed, View } kind = Kind::Computed;
+  size_t input = 0;      // Input, View: the fusion input returned or viewed
+  StridedLayout layout;  // View: the output as a strided alias of that input
+  Shape strides;         // Computed: contiguous strides
 };
 
 class CudaExecutable final : public Executable {
@@ -111,6 +142,7 @@ class CudaExecutable final : public Executable {
     const Fusion& f = segmented_.fusion;
     for (Value input : f.inputs())
       input_strides_.push_back(f.type(input).is_scalar ? Shape{} : f.input_strides(input));
+    for (const FusionOutput& out : f.outputs()) output_sources_.push_back(output_source(out.value));
   }
 
   std::vector<HostTensor> run(const std::vector<HostTensor>& inputs) override {
@@ -126,28 +158,28 @@ class CudaExecutable final : public Executable {
     const int alignment = check_device_inputs(inputs);
     device_.make_current();
     const Fusion& f = segmented_.fusion;
-    Bindings bindings;
-    for (size_t i = 0; i < inputs.size(); ++i) bindings.address[f.inputs()[i].id] = inputs[i].data;
+    Bindings bindings(f.num_nodes());
+    for (size_t i = 0; i < inputs.size(); ++i) bindings.bind(f.inputs()[i], inputs[i].data);
     enqueue(plan_for(alignment), bindings, stream);
     std::vector<DeviceTensor> outputs;
-    for (const FusionOutput& out : f.outputs()) {
-      const Type& t = f.type(out.value);
-      if (f.node(out.value).op == OpKind::Input) {
-        outputs.push_back(inputs[input_index(out.value)]);
-        continue;
+    outputs.reserve(output_sources_.size());
+    for (size_t o = 0; o < output_sources_.size(); ++o) {
+      const OutputSource& source = output_sources_[o];
+      const Value value = f.outputs()[o].value;
+      const Type& t = f.type(value);
+      switch (source.kind) {
+        case OutputSource::Kind::Input: outputs.push_back(inputs[source.input]); break;
+        case OutputSource::Kind::Computed:
+          outputs.push_back(
+              {bindings.address(value), t.dtype, t.shape, source.strides, bindings.owned(value)});
+          break;
+        case OutputSource::Kind::View: {  // a strided alias of the caller's memory, no launch
+          const DeviceTensor& base = inputs[source.input];
+          outputs.push_back({base.data + static_cast<DevicePtr>(source.layout.offset * dtype_size(t.dtype)),
+                             t.dtype, source.layout.shape, source.layout.strides, base.owner});
+          break;
+        }
       }
-      auto owned = bindings.owned.find(out.value.id);
-      if (owned != bindings.owned.end()) {
-        outputs.push_back({bindings.address.at(out.value.id), t.dtype, t.shape, contiguous_strides(t.shape),
-                           owned->second});
-        continue;
-      }
-      // A view of an input: a strided alias of the caller's memory, no launch.
-      std::optional<StridedLayout> layout = view_of_input(f, out.value);
-      SEAM_ASSERT(layout.has_value(), "output %", out.value.id, " is neither computed nor a view");
-      const DeviceTensor& base = inputs[input_index(viewed_input(f, out.value))];
-      outputs.push_back({base.data + static_cast<DevicePtr>(layout->offset * dtype_size(t.dtype)), t.dtype,
-                         layout->shape, layout->strides, base.owner});
     }
     return outputs;
   }
@@ -178,6 +210,29 @@ class CudaExecutable final : public Executable {
   }
 
  private:
+  // Computed outputs are those some step writes; the others are inputs or views of one.
+  OutputSource output_source(Value value) const {
+    const Fusion& f = segmented_.fusion;
+    OutputSource source;
+    if (f.node(value).op == OpKind::Input) {
+      source.kind = OutputSource::Kind::Input;
+      source.input = input_index(value);
+      return source;
+    }
+    for (const CompiledStep& step : steps_)
+      for (Value written : step.kernel_fusion.outputs)
+        if (written == value) {
+          source.strides = contiguous_strides(f.type(value).shape);
+          return source;
+        }
+    std::optional<StridedLayout> layout = view_of_input(f, value);
+    SEAM_ASSERT(layout.has_value(), "output %", value.id, " is neither computed nor a view");
+    source.kind = OutputSource::Kind::View;
+    source.input = input_index(viewed_input(f, value));
+    source.layout = std::move(*layout);
+    return source;
+  }
+
   size_t input_index(Value input) const {
     const auto& ins = segmented_.fusion.inputs();
     return static_cast<size_t>(std::find(ins.begin(), ins.end(), input) - ins.begin());
@@ -234,16 +289,14 @@ class CudaExecutable final : public Executable {
 
   Bindings upload(const std::vector<HostTensor>& inputs) {
     const Driver& cu = driver();
-    Bindings bindings;
+    Bindings bindings(segmented_.fusion.num_nodes());
     for (size_t i = 0; i < inputs.size(); ++i) {
       const auto& storage = inputs[i].storage();
       auto buffer = std::make_shared<DeviceBuffer>(device_allocator(), std::max<size_t>(storage.size(), 1));
       if (!storage.empty())
         check_cuda(cu.memcpy_htod(buffer->get(), storage.data(), storage.size()), "cuMemcpyHtoD",
                    input_label(i));
-      const int32_t id = segmented_.fusion.inputs()[i].id;
-      bindings.address[id] = buffer->get();
-      bindings.owned[id] = std::move(buffer);
+      bindings.own(segmented_.fusion.inputs()[i], std::move(buffer));
     }
     return bindings;
   }
@@ -271,10 +324,9 @@ class CudaExecutable final : public Executable {
                                           static_cast<size_t>(t.bytes()), stream),
                        "cuMemsetD8Async", "poisoning an output");
           pointers.push_back(out->get());
-          bindings.address[v.id] = out->get();
-          bindings.owned[v.id] = std::move(out);
+          bindings.own(v, std::move(out));
         } else {  // inputs and scalars: both are device memory
-          pointers.push_back(bindings.address.at(step.kernel_fusion.inputs[i].id));
+          pointers.push_back(bindings.address(step.kernel_fusion.inputs[i]));
         }
         args.push_back(&pointers.back());
       }
@@ -294,16 +346,15 @@ class CudaExecutable final : public Executable {
         results.push_back(inputs[input_index(out.value)].contiguous());
         continue;
       }
-      if (!bindings.owned.count(out.value.id)) {
+      if (!bindings.owned(out.value)) {
         results.push_back(materialize_view(out.value, inputs));
         continue;
       }
       const Type& t = f.type(out.value);
       HostTensor host = HostTensor::zeros(t.dtype, t.shape);
       if (!host.storage().empty())
-        check_cuda(
-            cu.memcpy_dtoh(host.storage().data(), bindings.address.at(out.value.id), host.storage().size()),
-            "cuMemcpyDtoH", "fusion output");
+        check_cuda(cu.memcpy_dtoh(host.storage().data(), bindings.address(out.value), host.storage().size()),
+                   "cuMemcpyDtoH", "fusion output");
       results.push_back(std::move(host));
     }
     return results;
@@ -312,6 +363,7 @@ class CudaExecutable final : public Executable {
   Device& device_;
   std::map<int, std::unique_ptr<CudaPlan>> plans_;  // by alignment class of the input addresses
   std::vector<Shape> input_strides_;                // what each input's strides must be, per call
+  std::vector<OutputSource> output_sources_;        // per fusion output, for run_device
 };
 
 }  // namespace
