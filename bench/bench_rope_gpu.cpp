@@ -199,6 +199,22 @@ HostCost host_cost(Executable& exe, const std::vector<DeviceTensor>& inputs, int
   return {median(wall), median(enqueue)};
 }
 
+// Kernel durations (CUPTI) of runs launched one at a time, each waited for before the next (3 input sets
+// rotated): next to the back-to-back "kernel us", what a launch gains or loses from its neighbours.
+double isolated_kernel_us(Executable& exe, const std::vector<std::vector<DeviceTensor>>& sets,
+                          int iterations) {
+  Stream stream;
+  for (int i = 0; i < 3; ++i) exe.run_device(sets[static_cast<size_t>(i) % sets.size()], stream.get());
+  stream.synchronize();
+  ActivityRecording recording;
+  for (int i = 0; i < iterations; ++i) {
+    exe.run_device(sets[static_cast<size_t>(i) % sets.size()], stream.get());
+    stream.synchronize();
+  }
+  return median_run_us(recording.finish(), ActivityRecord::Kind::Kernel, exe.segmented().num_kernels(),
+                       iterations);
+}
+
 struct RowResult {
   int kernels = 0;
   std::string lanes, registers;
@@ -207,6 +223,7 @@ struct RowResult {
   double copy_us = 0;       // a device-to-device copy moving the floor's bytes (read + write), same run
   // The same by CUPTI's kernel and copy durations (BASELINES.md's method); -1 when not measured.
   double kernel_us = -1, copy_kernel_us = -1;
+  double isolated_kernel_us = -1;  // kernel durations of launches waited for one by one
   // Binary-cache lookups of the compile: kernels compiled by NVRTC, found on disk, found in memory.
   int64_t cache_misses = 0, cache_disk_hits = 0, cache_memory_hits = 0;
 };
@@ -247,8 +264,8 @@ void print_header(bool json) {
       "| workload | contract | dir | bs | T | kernels | lanes | regs | floor MB | floor us | seam us "
       "| % of floor | "
       "TB/s | copy us | % of copy | kernel us | % of floor (kernel) | copy kernel us | % of copy (kernel) "
-      "| wall us | enqueue us | compile ms | first run ms |",
-      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+      "| wall us | enqueue us | compile ms | first run ms | isolated kernel us |",
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 }
 
 // "-" for a time not measured (CUPTI off or missing, --compile-only).
@@ -276,25 +293,25 @@ void print_row(const RopeRow& row, const RowResult& r, bool json, bool flushed) 
         "\"bs\": %lld, \"T\": %lld, \"kernels\": %d, \"lanes\": \"%s\", \"registers\": \"%s\", \"floor_mb\": "
         "%.3f, "
         "\"floor_us\": %.3f, \"seam_us\": %.3f, \"pct_floor\": %.2f, \"copy_us\": %.3f, \"kernel_us\": %.3f, "
-        "\"copy_kernel_us\": %.3f, \"wall_us\": %.3f, "
+        "\"copy_kernel_us\": %.3f, \"isolated_kernel_us\": %.3f, \"wall_us\": %.3f, "
         "\"enqueue_us\": %.3f, \"compile_ms\": %.3f, \"first_run_ms\": %.3f, \"cache_misses\": %lld, "
         "\"cache_disk_hits\": %lld, "
         "\"cache_memory_hits\": %lld, \"l2_flushed\": %s}\n",
         row.id().c_str(), row.config->name.c_str(), contract.c_str(), dir, bs, T, r.kernels, r.lanes.c_str(),
         r.registers.c_str(), r.floor_mb, r.floor_us, r.seam_us, pct, r.copy_us, r.kernel_us, r.copy_kernel_us,
-        r.wall_us, r.enqueue_us, r.compile_ms, r.first_run_ms, static_cast<long long>(r.cache_misses),
-        static_cast<long long>(r.cache_disk_hits), static_cast<long long>(r.cache_memory_hits),
-        flushed ? "true" : "false");
+        r.isolated_kernel_us, r.wall_us, r.enqueue_us, r.compile_ms, r.first_run_ms,
+        static_cast<long long>(r.cache_misses), static_cast<long long>(r.cache_disk_hits),
+        static_cast<long long>(r.cache_memory_hits), flushed ? "true" : "false");
   } else {
     std::printf(
         "| %s | %s | %s | %lld | %lld | %d | %s | %s | %.1f | %.1f | %.1f | %.0f%% | %.2f | %.1f | %.0f%% | "
         "%s | %s "
-        "| %s | %s | %.1f | %.1f | %.0f | %.1f |\n",
+        "| %s | %s | %.1f | %.1f | %.0f | %.1f | %s |\n",
         row.label().c_str(), contract.c_str(), dir, bs, T, r.kernels, r.lanes.c_str(), r.registers.c_str(),
         r.floor_mb, r.floor_us, r.seam_us, pct, tbps, r.copy_us, of_copy, us_or_dash(r.kernel_us).c_str(),
         percent_or_dash(r.floor_us, r.kernel_us).c_str(), us_or_dash(r.copy_kernel_us).c_str(),
         percent_or_dash(r.copy_kernel_us, r.kernel_us).c_str(), r.wall_us, r.enqueue_us, r.compile_ms,
-        r.first_run_ms);
+        r.first_run_ms, us_or_dash(r.isolated_kernel_us).c_str());
   }
   std::fflush(stdout);
 }
@@ -352,6 +369,10 @@ void run_row(const RopeRow& row, const Args& args, double rate) {
     HostCost cost = host_cost(*exe, device_inputs, args.iterations);
     r.wall_us = cost.wall_us;
     r.enqueue_us = cost.enqueue_us;
+    if (args.cupti) {
+      std::vector<std::vector<DeviceTensor>> device_sets = {device_inputs, upload(sets[1]), upload(sets[2])};
+      r.isolated_kernel_us = isolated_kernel_us(*exe, device_sets, args.iterations);
+    }
   }
   if (!args.out_dir.empty()) write_outputs(fusion, exe->run(sets[0]), args.out_dir);
   print_row(row, r, args.json, args.flush_l2);
