@@ -9,20 +9,6 @@ namespace seam {
 
 using kir::Index;
 
-bool divisible(const Index& i, int64_t n) {
-  if (n == 1) return true;
-  switch (i->op) {
-    case kir::IndexNode::Op::Const: return i->value % n == 0;
-    case kir::IndexNode::Op::Var: return false;
-    case kir::IndexNode::Op::Add: return divisible(i->a, n) && divisible(i->b, n);
-    case kir::IndexNode::Op::Mul: return i->value % n == 0 || divisible(i->a, n);
-    case kir::IndexNode::Op::Mod: return i->value % n == 0 && divisible(i->a, n);
-    case kir::IndexNode::Op::Div: return false;
-    case kir::IndexNode::Op::Select: return divisible(i->a, n) && divisible(i->b, n);
-  }
-  return false;
-}
-
 kir::Block& ExpressionEmitter::block() { return *blocks_.back(); }
 
 Index ExpressionEmitter::let(const std::string& name, Index value) {
@@ -140,7 +126,7 @@ kir::Var ExpressionEmitter::emit_leaf(Value v, const Node& node, const AxisIndex
       if (idx.lane_axis >= 0 && strides[static_cast<size_t>(idx.lane_axis)] != 0) {
         if (strides[static_cast<size_t>(idx.lane_axis)] != 1)
           throw NotVectorizable{"input %" + std::to_string(v.id) + " is strided along the vector axis"};
-        if (!divisible(offset, lanes_))
+        if (!kir::multiple_of(offset, lanes_))
           throw NotVectorizable{"input %" + std::to_string(v.id) + " is read at an unaligned offset"};
         lanes = lanes_;
       }
@@ -268,7 +254,7 @@ kir::Var ExpressionEmitter::emit_movement(const Node& node, const AxisIndex& idx
         if (!check_low && !check_high) continue;
         within_rows = within_rows || d + 1 == out.size() || static_cast<int>(d) == lane;
         if (static_cast<int>(d) == lane &&
-            (low[d] % lanes_ != 0 || in[d] % lanes_ != 0 || !divisible(idx.index[d], lanes_)))
+            (low[d] % lanes_ != 0 || in[d] % lanes_ != 0 || !kir::multiple_of(idx.index[d], lanes_)))
           throw NotVectorizable{"pad boundary inside a vector"};
         kir::Bound b{i, std::nullopt, std::nullopt};
         if (check_low) b.lo = 0;
@@ -304,7 +290,7 @@ kir::Var ExpressionEmitter::emit_cat(const Node& node, const AxisIndex& idx) {
   const size_t axis = static_cast<size_t>(node.attrs.get_int("axis"));
   const bool on_lane_axis = static_cast<int>(axis) == idx.lane_axis;
   const int lanes = idx.lane_axis >= 0 ? lanes_ : 1;
-  if (on_lane_axis && !divisible(idx.index[axis], lanes_))
+  if (on_lane_axis && !kir::multiple_of(idx.index[axis], lanes_))
     throw NotVectorizable{"cat of an unaligned vector"};
   std::vector<int64_t> ends;
   int64_t offset = 0;
@@ -432,7 +418,7 @@ kir::Var ExpressionEmitter::emit_reshape(Value x, const Shape& in, const Shape& 
       while (last_in > i && in[last_in - 1] == 1) --last_in;
       // The run must start on a multiple of `lanes` of the group's linear index, or it could cross
       // from one row of the innermost input axis into the next (e.g. after an unaligned slice).
-      if (last_in == i || in[last_in - 1] % lanes_ != 0 || !divisible(linear, lanes_))
+      if (last_in == i || in[last_in - 1] % lanes_ != 0 || !kir::multiple_of(linear, lanes_))
         throw NotVectorizable{"reshape splits a vector across rows"};
       next.lane_axis = static_cast<int>(last_in - 1);
     }

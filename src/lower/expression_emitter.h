@@ -26,10 +26,6 @@ struct AxisIndex {
   int lane_axis = -1;
 };
 
-// Whether an index is a multiple of `n` for every value of its variables. Chunk-derived variables are
-// built so that this can be proven structurally.
-bool divisible(const kir::Index& i, int64_t n);
-
 // Emits statements into the innermost open block (`blocks_`); subclasses open blocks and scopes and
 // decide what a reduction means (a pointwise kernel cannot contain one).
 class ExpressionEmitter {

@@ -78,8 +78,6 @@ int64_t evident_factor(const Index& i) {
   SEAM_ASSERT(false);
 }
 
-bool multiple_of(const Index& i, int64_t k) { return evident_factor(i) % k == 0; }
-
 // i / k for an index multiple_of(i, k): exact for values of either sign.
 Index exact_quotient(const Index& i, int64_t k) {
   if (k == 1) return i;
@@ -133,6 +131,8 @@ Index div_node(Index a, int64_t b) { return make(Op::Div, b, std::move(a)); }
 Index mod_node(Index a, int64_t b) { return make(Op::Mod, b, std::move(a)); }
 
 }  // namespace
+
+bool multiple_of(const Index& i, int64_t k) { return evident_factor(i) % k == 0; }
 
 Index constant(int64_t value) { return make(Op::Const, value); }
 

@@ -49,6 +49,8 @@ Index div(Index a, int64_t b);
 Index mod(Index a, int64_t b);
 Index select_below(Index c, int64_t bound, Index a, Index b);  // c < bound ? a : b
 std::optional<int64_t> constant_value(const Index& index);
+// Whether every value of `index` is a multiple of k, as its structure shows (x * 8 + 16 of 8; not x).
+bool multiple_of(const Index& index, int64_t k);
 std::string to_string(const Index& index);
 
 // ---- values ------------------------------------------------------------------------------------------

@@ -118,13 +118,13 @@ TEST(IndexRewrites, RecursivelyDivisibleTerms) {
   EXPECT_EQ(str(kir::mod(sum, 16)), "q");
 }
 
-// Simpler forms keep the 16-byte vector proofs (`divisible`) of the forms they replace.
+// Simpler forms keep the 16-byte vector proofs (`kir::multiple_of`) of the forms they replace.
 TEST(IndexRewrites, VectorProofsHold) {
   const Index q = kir::variable("q", 10), i = kir::variable("i", 96);
   const Index sum = kir::add(kir::mul(q, 8), kir::mul(i, 80));
-  EXPECT_TRUE(divisible(kir::mod(sum, 80), 8));
-  EXPECT_TRUE(divisible(kir::mod(kir::add(sum, kir::mul(kir::variable("x"), 16)), 80), 8));
-  EXPECT_TRUE(divisible(kir::mod(kir::mod(kir::mul(kir::variable("x"), 8), 160), 80), 8));
+  EXPECT_TRUE(kir::multiple_of(kir::mod(sum, 80), 8));
+  EXPECT_TRUE(kir::multiple_of(kir::mod(kir::add(sum, kir::mul(kir::variable("x"), 16)), 80), 8));
+  EXPECT_TRUE(kir::multiple_of(kir::mod(kir::mod(kir::mul(kir::variable("x"), 8), 160), 80), 8));
 }
 
 // ---- every rewrite computes what C computes ------------------------------------------------------------
