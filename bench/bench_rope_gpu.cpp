@@ -199,6 +199,15 @@ HostCost host_cost(Executable& exe, const std::vector<DeviceTensor>& inputs, int
   return {median(wall), median(enqueue)};
 }
 
+// Kernel durations (CUPTI) of the runs Executable::time_gpu launches back to back: the median run's sum.
+double back_to_back_kernel_us(Executable& exe, const std::vector<std::vector<HostTensor>>& sets,
+                              int iterations, bool flush_l2) {
+  ActivityRecording recording;
+  exe.time_gpu(sets, iterations, flush_l2);
+  return median_run_us(recording.finish(), ActivityRecord::Kind::Kernel, exe.segmented().num_kernels(),
+                       iterations);
+}
+
 // Kernel durations (CUPTI) of runs launched one at a time, each waited for before the next (3 input sets
 // rotated): next to the back-to-back "kernel us", what a launch gains or loses from its neighbours.
 double isolated_kernel_us(Executable& exe, const std::vector<std::vector<DeviceTensor>>& sets,
@@ -357,12 +366,7 @@ void run_row(const RopeRow& row, const Args& args, double rate) {
   r.floor_us = floor_bytes(row) / rate * 1e6;
   if (!args.compile_only) {
     r.seam_us = exe->time_gpu(sets, args.iterations, args.flush_l2).median_ms * 1e3;
-    if (args.cupti) {
-      ActivityRecording recording;
-      exe->time_gpu(sets, args.iterations, args.flush_l2);
-      r.kernel_us =
-          median_run_us(recording.finish(), ActivityRecord::Kind::Kernel, r.kernels, args.iterations);
-    }
+    if (args.cupti) r.kernel_us = back_to_back_kernel_us(*exe, sets, args.iterations, args.flush_l2);
     const CopyTime copy = same_size_copy(floor_bytes(row), args.iterations, args.cupti);
     r.copy_us = copy.events_us;
     r.copy_kernel_us = copy.kernel_us;
@@ -466,13 +470,7 @@ int run_sweep(double rate, int iterations, const RowFilter& limits, const std::s
         v.apply(options.launch);
         auto exe = Executable::compile(fusion, options);
         const double us = exe->time_gpu(sets, iterations).median_ms * 1e3;
-        double kernel_us = -1;
-        if (cupti) {
-          ActivityRecording recording;
-          exe->time_gpu(sets, iterations);
-          kernel_us = median_run_us(recording.finish(), ActivityRecord::Kind::Kernel,
-                                    exe->segmented().num_kernels(), iterations);
-        }
+        const double kernel_us = cupti ? back_to_back_kernel_us(*exe, sets, iterations, false) : -1;
         std::printf("| %s %s | %s | %lld | %lld | %s | %s | %.1f | %.0f%% | %s | %s |\n", pick.id,
                     row.backward() ? "bwd" : "fwd", pick.contract, static_cast<long long>(pick.batch),
                     static_cast<long long>(row.options.seq_len), v.name, registers_of(*exe).c_str(), us,

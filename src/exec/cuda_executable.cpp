@@ -123,7 +123,7 @@ class Bindings {
   std::vector<std::shared_ptr<DeviceBuffer>> owned_;  // buffers seam allocated in this run
 };
 
-// Where a fusion output of run_device comes from, decided once per executable.
+// Where a fusion output comes from (run and run_device), decided once per executable.
 struct OutputSource {
   enum class Kind { Input, Computed, View } kind = Kind::Computed;
   size_t input = 0;      // Input, View: the fusion input returned or viewed
@@ -341,19 +341,21 @@ class CudaExecutable final : public Executable {
     const Driver& cu = driver();
     const Fusion& f = segmented_.fusion;
     std::vector<HostTensor> results;
-    for (const FusionOutput& out : f.outputs()) {
-      if (f.node(out.value).op == OpKind::Input) {  // returned unchanged
-        results.push_back(inputs[input_index(out.value)].contiguous());
+    for (size_t o = 0; o < output_sources_.size(); ++o) {
+      const OutputSource& source = output_sources_[o];
+      const Value value = f.outputs()[o].value;
+      if (source.kind == OutputSource::Kind::Input) {  // returned unchanged
+        results.push_back(inputs[source.input].contiguous());
         continue;
       }
-      if (!bindings.owned(out.value)) {
-        results.push_back(materialize_view(out.value, inputs));
+      if (source.kind == OutputSource::Kind::View) {
+        results.push_back(materialize_view(value, inputs));
         continue;
       }
-      const Type& t = f.type(out.value);
+      const Type& t = f.type(value);
       HostTensor host = HostTensor::zeros(t.dtype, t.shape);
       if (!host.storage().empty())
-        check_cuda(cu.memcpy_dtoh(host.storage().data(), bindings.address(out.value), host.storage().size()),
+        check_cuda(cu.memcpy_dtoh(host.storage().data(), bindings.address(value), host.storage().size()),
                    "cuMemcpyDtoH", "fusion output");
       results.push_back(std::move(host));
     }
@@ -363,7 +365,7 @@ class CudaExecutable final : public Executable {
   Device& device_;
   std::map<int, std::unique_ptr<CudaPlan>> plans_;  // by alignment class of the input addresses
   std::vector<Shape> input_strides_;                // what each input's strides must be, per call
-  std::vector<OutputSource> output_sources_;        // per fusion output, for run_device
+  std::vector<OutputSource> output_sources_;        // per fusion output: how run and run_device return it
 };
 
 }  // namespace
