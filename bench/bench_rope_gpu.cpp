@@ -6,9 +6,11 @@
 // launches of one run (optionally after an L2 flush outside the events); "kernel" GPU time = median over
 // N runs of the summed kernel durations CUPTI records (BASELINES.md's method for torch.compile; the same
 // N runs timed again with CUPTI on); "wall" = median per call of
-// run_device + stream synchronize with inputs on the GPU; "compile" = fusion text to first result
-// (parse, passes, segmentation, lowering, NVRTC or the binary cache, first run), in this process, with
-// NVRTC's own program cache off (SEAM_NVRTC_NO_CACHE=1 unless set).
+// run_device + stream synchronize with inputs on the GPU, by the host clock; "call" = median per call of
+// the events recorded on the stream right before and after run_device (BASELINES.md's wall method for
+// torch.compile: events around the call, host overhead included, no wake-up from a synchronize); "compile" =
+// fusion text to first result (parse, passes, segmentation, lowering, NVRTC or the binary cache, first run),
+// in this process, with NVRTC's own program cache off (SEAM_NVRTC_NO_CACHE=1 unless set).
 //
 // Usage: bench_rope_gpu [rows] [options]
 //   rows:    --only W2[,W3...]  --contract thunder|rope-only  --direction forward|backward|both  --bs N --seq
@@ -162,6 +164,7 @@ std::string registers_of(const Executable& exe) {
 struct HostCost {
   double wall_us;     // median per call: run_device + stream synchronize, inputs already on the GPU
   double enqueue_us;  // median per call: run_device alone (checks, allocation, launches), no wait
+  double call_us;     // median per call: events recorded right before and after run_device
 };
 
 // Device memory of the benchmark itself (inputs, copy buffers); kept until exit.
@@ -196,7 +199,17 @@ HostCost host_cost(Executable& exe, const std::vector<DeviceTensor>& inputs, int
     enqueue.push_back(us(t1 - t0));
     wall.push_back(us(t2 - t0));
   }
-  return {median(wall), median(enqueue)};
+  // The GPU is idle when `before` is recorded, so the pair spans the host's work up to the launch too.
+  Event before, after;
+  std::vector<double> call;
+  for (int i = 0; i < iterations; ++i) {
+    before.record(stream.get());
+    std::vector<DeviceTensor> outputs = exe.run_device(inputs, stream.get());
+    after.record(stream.get());
+    after.synchronize();
+    call.push_back(after.elapsed_ms_since(before) * 1e3);
+  }
+  return {median(wall), median(enqueue), median(call)};
 }
 
 // Kernel durations (CUPTI) of the runs Executable::time_gpu launches back to back: the median run's sum.
@@ -227,7 +240,7 @@ double isolated_kernel_us(Executable& exe, const std::vector<std::vector<DeviceT
 struct RowResult {
   int kernels = 0;
   std::string lanes, registers;
-  double floor_mb = 0, floor_us = 0, seam_us = 0, wall_us = 0, enqueue_us = 0, compile_ms = 0;
+  double floor_mb = 0, floor_us = 0, seam_us = 0, wall_us = 0, enqueue_us = 0, call_us = 0, compile_ms = 0;
   double first_run_ms = 0;  // of compile_ms: the first run_device and its synchronize
   double copy_us = 0;       // a device-to-device copy moving the floor's bytes (read + write), same run
   // The same by CUPTI's kernel and copy durations (BASELINES.md's method); -1 when not measured.
@@ -273,8 +286,9 @@ void print_header(bool json) {
       "| workload | contract | dir | bs | T | kernels | lanes | regs | floor MB | floor us | seam us "
       "| % of floor | "
       "TB/s | copy us | % of copy | kernel us | % of floor (kernel) | copy kernel us | % of copy (kernel) "
-      "| wall us | enqueue us | compile ms | first run ms | isolated kernel us |",
-      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+      "| wall us | enqueue us | compile ms | first run ms | isolated kernel us | call us (events) |",
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---"
+      "|");
 }
 
 // "-" for a time not measured (CUPTI off or missing, --compile-only).
@@ -302,25 +316,25 @@ void print_row(const RopeRow& row, const RowResult& r, bool json, bool flushed) 
         "\"bs\": %lld, \"T\": %lld, \"kernels\": %d, \"lanes\": \"%s\", \"registers\": \"%s\", \"floor_mb\": "
         "%.3f, "
         "\"floor_us\": %.3f, \"seam_us\": %.3f, \"pct_floor\": %.2f, \"copy_us\": %.3f, \"kernel_us\": %.3f, "
-        "\"copy_kernel_us\": %.3f, \"isolated_kernel_us\": %.3f, \"wall_us\": %.3f, "
+        "\"copy_kernel_us\": %.3f, \"isolated_kernel_us\": %.3f, \"wall_us\": %.3f, \"call_us\": %.3f, "
         "\"enqueue_us\": %.3f, \"compile_ms\": %.3f, \"first_run_ms\": %.3f, \"cache_misses\": %lld, "
         "\"cache_disk_hits\": %lld, "
         "\"cache_memory_hits\": %lld, \"l2_flushed\": %s}\n",
         row.id().c_str(), row.config->name.c_str(), contract.c_str(), dir, bs, T, r.kernels, r.lanes.c_str(),
         r.registers.c_str(), r.floor_mb, r.floor_us, r.seam_us, pct, r.copy_us, r.kernel_us, r.copy_kernel_us,
-        r.isolated_kernel_us, r.wall_us, r.enqueue_us, r.compile_ms, r.first_run_ms,
+        r.isolated_kernel_us, r.wall_us, r.call_us, r.enqueue_us, r.compile_ms, r.first_run_ms,
         static_cast<long long>(r.cache_misses), static_cast<long long>(r.cache_disk_hits),
         static_cast<long long>(r.cache_memory_hits), flushed ? "true" : "false");
   } else {
     std::printf(
         "| %s | %s | %s | %lld | %lld | %d | %s | %s | %.1f | %.1f | %.1f | %.0f%% | %.2f | %.1f | %.0f%% | "
         "%s | %s "
-        "| %s | %s | %.1f | %.1f | %.0f | %.1f | %s |\n",
+        "| %s | %s | %.1f | %.1f | %.0f | %.1f | %s | %.1f |\n",
         row.label().c_str(), contract.c_str(), dir, bs, T, r.kernels, r.lanes.c_str(), r.registers.c_str(),
         r.floor_mb, r.floor_us, r.seam_us, pct, tbps, r.copy_us, of_copy, us_or_dash(r.kernel_us).c_str(),
         percent_or_dash(r.floor_us, r.kernel_us).c_str(), us_or_dash(r.copy_kernel_us).c_str(),
         percent_or_dash(r.copy_kernel_us, r.kernel_us).c_str(), r.wall_us, r.enqueue_us, r.compile_ms,
-        r.first_run_ms, us_or_dash(r.isolated_kernel_us).c_str());
+        r.first_run_ms, us_or_dash(r.isolated_kernel_us).c_str(), r.call_us);
   }
   std::fflush(stdout);
 }
@@ -373,6 +387,7 @@ void run_row(const RopeRow& row, const Args& args, double rate) {
     HostCost cost = host_cost(*exe, device_inputs, args.iterations);
     r.wall_us = cost.wall_us;
     r.enqueue_us = cost.enqueue_us;
+    r.call_us = cost.call_us;
     if (args.cupti) {
       std::vector<std::vector<DeviceTensor>> device_sets = {device_inputs, upload(sets[1]), upload(sets[2])};
       r.isolated_kernel_us = isolated_kernel_us(*exe, device_sets, args.iterations);

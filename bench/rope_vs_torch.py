@@ -6,7 +6,8 @@ same fusion twice in new processes (an empty binary cache: cold; then the cache 
 seam's kernels with the first input set plus two of its own, and writes seam's outputs for set 0; then
 eager and torch.compile run the identical function (WORKLOADS.md) on the same inputs, timed the same way:
 GPU time = median over N calls of the summed kernel durations (torch.profiler), wall = median per call of
-the call plus a synchronize, kernels per call from the profiler. seam's GPU time is given both ways: by
+the call plus a synchronize (host clock), call = median per call of the CUDA events recorded right before and
+after the call (BASELINES.md's wall method), kernels per call from the profiler. seam's GPU time is given both ways: by
 events around its launches ("seam us") and, by the same method as torch's, as the summed kernel durations
 CUPTI records ("seam kernel us"; "-" when CUPTI could not be loaded). The max |seam - eager| is reported per
 row. Prints one markdown table (and --json-out writes the raw rows).
@@ -119,8 +120,8 @@ def copy_rate(torch):
 
 
 def time_torch(torch, calls, iterations, flush):
-    """(GPU us per call from the profiler's kernel sums, kernels per call, wall us per call); `calls` are
-    zero-argument callables, one per input set, rotated."""
+    """(GPU us per call from the profiler's kernel sums, kernels per call, wall us per call, call us by
+    events); `calls` are zero-argument callables, one per input set, rotated."""
     from torch.profiler import ProfilerActivity, profile
 
     # The flush writes random numbers (a kernel no RoPE function launches, so it can be told apart).
@@ -137,6 +138,17 @@ def time_torch(torch, calls, iterations, flush):
         calls[i % len(calls)]()
         torch.cuda.synchronize()
         wall.append((time.perf_counter() - t0) * 1e6)
+    before, after = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    call = []
+    for i in range(iterations):
+        if flush:
+            scratch.uniform_()
+            torch.cuda.synchronize()
+        before.record()
+        calls[i % len(calls)]()
+        after.record()
+        after.synchronize()
+        call.append(before.elapsed_time(after) * 1e3)
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         for i in range(iterations):
             if flush:
@@ -148,7 +160,7 @@ def time_torch(torch, calls, iterations, flush):
     kernels.sort(key=lambda e: e.time_range.start)
     per = max(1, len(kernels) // iterations)  # every call launches the same kernels
     per_call = [sum(e.time_range.elapsed_us() for e in kernels[i * per:(i + 1) * per]) for i in range(iterations)]
-    return statistics.median(per_call), per, statistics.median(wall)
+    return statistics.median(per_call), per, statistics.median(wall), statistics.median(call)
 
 
 def backward_calls(torch, fn, sets, qkv_shape):
@@ -215,9 +227,9 @@ def main():
     print(f"device: {gpu}, torch {torch.__version__}, copy rate {rate / 1e12:.2f} TB/s"
           f"{', L2 flushed before every call' if args.flush_l2 else ''}\n")
     header = ("| workload | contract | dir | bs | T | floor us | seam kernels | seam us | seam % | seam kernel us "
-              "| seam kernel % | seam wall us "
+              "| seam kernel % | seam wall us | seam call us "
               "| cold ms | warm ms | eager kernels | eager us | eager wall us | compile kernels | compile us "
-              "| compile % | compile wall us | compile cold s | max abs diff |")
+              "| compile % | compile wall us | compile call us | compile cold s | max abs diff |")
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     results = []
@@ -286,11 +298,11 @@ def main():
         for i, ref in enumerate(reference):
             got = from_npy(torch, os.path.join(out_dir, seam_names[i] + ".npy")).to("cuda").float()
             diff = max(diff, (got - ref).abs().max().item())
-        e_us, e_kernels, e_wall = time_torch(torch, eager_calls, args.iterations, args.flush_l2)
+        e_us, e_kernels, e_wall, e_call = time_torch(torch, eager_calls, args.iterations, args.flush_l2)
         row = {"workload": wid, "config": name, "contract": contract, "direction": direction, "bs": bs, "T": T,
                "seam": seam, "seam_cold_ms": cold["compile_ms"], "eager_us": e_us, "eager_kernels": e_kernels,
-               "eager_wall_us": e_wall, "max_abs_diff": diff}
-        c_text = "| - | - | - | - | - "
+               "eager_wall_us": e_wall, "eager_call_us": e_call, "max_abs_diff": diff}
+        c_text = "| - | - | - | - | - | - "
         if not args.no_compile:
             compiled = torch.compile(eager, dynamic=False)
             t0 = time.perf_counter()
@@ -298,9 +310,10 @@ def main():
             compiled_calls[0]()
             torch.cuda.synchronize()
             cold_s = time.perf_counter() - t0
-            c_us, c_kernels, c_wall = time_torch(torch, compiled_calls, args.iterations, args.flush_l2)
-            row.update(compile_us=c_us, compile_kernels=c_kernels, compile_wall_us=c_wall, compile_cold_s=cold_s)
-            c_text = (f"| {c_kernels} | {c_us:.1f} | {100 * seam['floor_us'] / c_us:.0f}% | {c_wall:.1f} "
+            c_us, c_kernels, c_wall, c_call = time_torch(torch, compiled_calls, args.iterations, args.flush_l2)
+            row.update(compile_us=c_us, compile_kernels=c_kernels, compile_wall_us=c_wall, compile_call_us=c_call,
+                       compile_cold_s=cold_s)
+            c_text = (f"| {c_kernels} | {c_us:.1f} | {100 * seam['floor_us'] / c_us:.0f}% | {c_wall:.1f} | {c_call:.1f} "
                       f"| {cold_s:.2f} ")
             del compiled_calls
             torch._dynamo.reset()
@@ -310,7 +323,7 @@ def main():
         k_text = f"| {k_us:.1f} | {100 * seam['floor_us'] / k_us:.0f}% " if k_us > 0 else "| - | - "
         print(f"| {wid} {name} | {contract} | {direction[:3]} | {bs} | {T} | {seam['floor_us']:.1f} "
               f"| {seam['kernels']} | {seam['seam_us']:.1f} | {seam['pct_floor']:.0f}% {k_text}"
-              f"| {seam['wall_us']:.1f} "
+              f"| {seam['wall_us']:.1f} | {seam.get('call_us', -1):.1f} "
               f"| {cold['compile_ms']:.0f}{cold_flag} | {seam['compile_ms']:.1f} | {e_kernels} | {e_us:.1f} "
               f"| {e_wall:.1f} "
               f"{c_text}| {diff:.4f} |", flush=True)

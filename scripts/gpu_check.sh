@@ -10,7 +10,8 @@
 #                                     # GPU suite (quick) and memcheck, backward rows, then seam vs
 #                                     # PyTorch on forward bs 2 and backward rows
 #   scripts/gpu_check.sh investigate  # the sweep, ncu next to torch.compile, cold GQA backward compiles
-#   scripts/gpu_check.sh probe        # bench/probes/copy_probe.cu: what a plain copy reaches per size
+#   scripts/gpu_check.sh probe [NAME] # bench/probes/NAME.cu (default copy_probe): copy_probe, what a plain
+#                                     # copy reaches per size; gather_probe, RoPE's memory pattern by hand
 #   scripts/gpu_check.sh compare [forward|backward|t-sweep|quick|flush]
 #                                     # seam next to PyTorch eager and torch.compile (bench/rope_vs_torch.py)
 #
@@ -86,10 +87,11 @@ fi
 if [[ "$mode" == "probe" ]]; then
   out="${OUT:-gpu-out}"
   mkdir -p "$out"
-  nvcc -O3 -arch=sm_90 -o "$out/copy_probe" bench/probes/copy_probe.cu -lcuda || exit 1
-  "$out/copy_probe" | tee "$out/copy_probe.md"
+  probe="${2:-copy_probe}"
+  nvcc -O3 -arch=sm_90 -o "$out/$probe" "bench/probes/$probe.cu" -lcuda || exit 1
+  "$out/$probe" | tee "$out/$probe.md"
   rc=${PIPESTATUS[0]}
-  rm -f "$out/copy_probe"
+  rm -f "$out/$probe"
   exit "$rc"
 fi
 

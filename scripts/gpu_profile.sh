@@ -8,6 +8,8 @@
 #   Forward rows only: the same metrics for seam's kernel and torch.compile's kernels, one compact line per
 #   kernel (what differs where torch.compile is faster). NCU_CACHE_CONTROL=none keeps the caches between
 #   kernels (steady state) instead of flushing them before each profiled kernel.
+# Usage: scripts/gpu_profile.sh --probe   the compact metrics of bench/probes/gather_probe.cu's kernels
+#   (RoPE's memory pattern by hand, bs 2 of W8 and W1, each kernel once)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-gpu-out}"
@@ -81,6 +83,15 @@ if [[ "${1:-}" == "--compact" ]]; then
   shift
   compact "$@"
   exit 0
+fi
+
+if [[ "${1:-}" == "--probe" ]]; then
+  nvcc -O3 -arch=sm_90 -o "$out/gather_probe" bench/probes/gather_probe.cu || exit 1
+  "$ncu" --clock-control none --cache-control "$cache_control" --metrics "$metrics" -k regex:"rope_probe|move_|copy_one" \
+    --csv --page raw "$out/gather_probe" --once 2> "$out/ncu_probe.err" | summarize
+  rc=${PIPESTATUS[0]}
+  rm -f "$out/gather_probe"
+  exit "$rc"
 fi
 
 if [[ "${1:-}" == "--vs-torch" ]]; then

@@ -14,14 +14,8 @@
 #include <functional>
 #include <vector>
 
-#define CHECK(x)                                                                                 \
-  do {                                                                                           \
-    cudaError_t err_ = (x);                                                                      \
-    if (err_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(err_)); \
-      std::exit(1);                                                                              \
-    }                                                                                            \
-  } while (0)
+#include "probe_check.cuh"
+
 
 // One 16-byte vector per thread, a thread per vector: seam's forward launch shape.
 __global__ void copy_one(const uint4* __restrict__ src, uint4* __restrict__ dst, long n) {
