@@ -572,8 +572,10 @@ int run(int argc, char** argv) {
     const HostFloor floor = measure_host_floor(2000);
     std::printf(
         "empty kernel, medians of 2000 calls: cuLaunchKernel %.2f us, launch + cuStreamSynchronize %.2f us, "
-        "cuPointerGetAttribute %.3f us, cuCtxSetCurrent %.3f us\n\n",
-        floor.launch_us, floor.launch_and_sync_us, floor.pointer_query_us, floor.set_context_us);
+        "cuPointerGetAttribute %.3f us, cuCtxSetCurrent %.3f us; events around the launch %.2f us, with "
+        "%.0f us of host work after the first event %.2f us\n\n",
+        floor.launch_us, floor.launch_and_sync_us, floor.pointer_query_us, floor.set_context_us,
+        floor.call_events_us, floor.spin_us, floor.call_events_with_spin_us);
   }
   print_header(args.json);
   for (const RopeRow& row : rows) run_row(row, row_args, rate);

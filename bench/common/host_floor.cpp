@@ -70,6 +70,24 @@ HostFloor measure_host_floor(int iterations) {
                "cuPointerGetAttribute");
   });
   floor.set_context_us = median_call_us(iterations, [&](int) { device.make_current(); });
+  floor.spin_us = 20;
+  Event before, after;
+  auto call_events = [&](double spin_us) {
+    std::vector<double> samples;
+    for (int i = 0; i < iterations; ++i) {
+      before.record(stream.get());
+      const auto t0 = Clock::now();
+      while (std::chrono::duration<double, std::micro>(Clock::now() - t0).count() < spin_us) {
+      }
+      launch(kernel, config, args);
+      after.record(stream.get());
+      after.synchronize();
+      samples.push_back(after.elapsed_ms_since(before) * 1e3);
+    }
+    return median(std::move(samples));
+  };
+  floor.call_events_us = call_events(0);
+  floor.call_events_with_spin_us = call_events(floor.spin_us);
   return floor;
 }
 

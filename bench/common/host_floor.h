@@ -9,6 +9,10 @@ struct HostFloor {
   double launch_and_sync_us = 0;  // cuLaunchKernel + cuStreamSynchronize: the wall of an empty launch
   double pointer_query_us = 0;    // cuPointerGetAttribute (device ordinal) of a device address
   double set_context_us = 0;      // cuCtxSetCurrent of the current context
+  // Events recorded right before and after the launch (GPU time between them): what the "events around
+  // the call" method reads for an empty kernel, and the same with `spin_us` of host work between the first
+  // event and the launch. If the events see host time, the second reads about spin_us more.
+  double call_events_us = 0, call_events_with_spin_us = 0, spin_us = 0;
 };
 
 // Compiles an empty kernel with NVRTC for the current device and times it; needs a GPU.
