@@ -87,7 +87,7 @@ fi
 
 if [[ "${1:-}" == "--probe" ]]; then
   nvcc -O3 -arch=sm_90 -o "$out/gather_probe" bench/probes/gather_probe.cu || exit 1
-  "$ncu" --clock-control none --cache-control "$cache_control" --metrics "$metrics" -k regex:"rope_probe|move_|copy_one" \
+  "$ncu" --clock-control none --cache-control "$cache_control" --metrics "$metrics" -k regex:"rope_probe|rope_halves|move_|copy_one" \
     --csv --page raw "$out/gather_probe" --once 2> "$out/ncu_probe.err" | summarize
   rc=${PIPESTATUS[0]}
   rm -f "$out/gather_probe"

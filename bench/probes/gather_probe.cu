@@ -105,6 +105,26 @@ __global__ void __launch_bounds__(128)
   out[((long)(p.b * NH + p.h) * T + p.t) * V + p.lane] = x;
 }
 
+// Both halves of a rotation per thread (lanes l and l + V/2): each x vector is loaded once, as its own and
+// as its partner, where rope_probe loads it twice (the partner load mostly from L1).
+template <int B, int T, int NH, int HS, int ORDER>
+__global__ void __launch_bounds__(128)
+    rope_halves(const uint4* __restrict__ qkv, const uint4* __restrict__ cos, const uint4* __restrict__ sin,
+                uint4* __restrict__ q, uint4* __restrict__ k) {
+  constexpr int V = HS / 8, H = V / 2;
+  const int g = blockIdx.x * 128 + threadIdx.x;
+  if (g >= 2 * B * NH * T * H) return;
+  const Place p = place_of<B, T, NH, HS / 2, ORDER>(g);  // lane in [0, H): the first half's vector
+  const long row = ((long)(p.b * T + p.t) * NH * 3 + p.h * 3 + p.slot) * V;
+  const uint4 x0 = qkv[row + p.lane], x1 = qkv[row + p.lane + H];
+  const uint4* c = cos + p.t * V + p.lane;
+  const uint4* s = sin + p.t * V + p.lane;
+  const uint4 y0 = rotate(x0, x1, __ldg(c), __ldg(s), true), y1 = rotate(x1, x0, __ldg(c + H), __ldg(s + H), false);
+  uint4* out = (p.slot ? k : q) + ((long)(p.b * NH + p.h) * T + p.t) * V + p.lane;
+  out[0] = y0;
+  out[H] = y1;
+}
+
 // `per` row-major chunks per thread, a block apart, all loads before the stores: more bytes in flight.
 template <int B, int T, int NH, int HS, int per>
 __global__ void __launch_bounds__(128)
@@ -228,6 +248,12 @@ void launch_probe(const Buffers& m, int set, cudaStream_t s) {
       <<<(chunks + 127) / 128, 128, 0, s>>>(m.qkv[set], m.cos, m.sin, m.q[set], m.k[set]);
 }
 
+template <int B, int T, int NH, int HS, int ORDER>
+void launch_halves(const Buffers& m, int set, cudaStream_t s) {
+  constexpr long threads = 2L * B * NH * T * (HS / 16);
+  rope_halves<B, T, NH, HS, ORDER><<<(threads + 127) / 128, 128, 0, s>>>(m.qkv[set], m.cos, m.sin, m.q[set], m.k[set]);
+}
+
 template <int B, int T, int NH, int HS, int per>
 void launch_many(const Buffers& m, int set, cudaStream_t s) {
   constexpr long chunks = 2L * B * NH * T * (HS / 8);
@@ -289,6 +315,8 @@ void shape(const char* name, double rate, bool once) {
       {"rope, pairs", launch_probe<B, T, NH, HS, kPairs, true>, true},
       {"rope, token-major", launch_probe<B, T, NH, HS, kTokenMajor, true>, true},
       {"rope, q and k together", launch_probe<B, T, NH, HS, kQkTogether, true>, true},
+      {"rope, both halves a thread, row-major", launch_halves<B, T, NH, HS, kRowMajor>, true},
+      {"rope, both halves a thread, pairs", launch_halves<B, T, NH, HS, kPairs>, true},
   };
   // Every order must write the same outputs as row-major (with and without the rotation).
   std::vector<unsigned char> want_q[2], want_k[2];
