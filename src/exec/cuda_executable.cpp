@@ -5,6 +5,7 @@
 
 #include "codegen/embedded_headers.h"
 #include "codegen/kernel_printer.h"
+#include "exec/cublas_matmul.h"
 #include "exec/row_steps.h"
 #include "runtime/cubin_info.h"
 #include "runtime/cuda_driver.h"
@@ -61,24 +62,43 @@ CachingDeviceAllocator& device_allocator() {
 struct CudaPlan {
   std::vector<CompiledStep> steps;
   std::optional<Module> module;
-  std::vector<Kernel> kernels;
-  std::vector<LaunchConfig> configs;  // per step, computed once
+  std::vector<std::optional<Kernel>> kernels;           // per step; none for library steps
+  std::vector<LaunchConfig> configs;                    // per step, computed once
+  std::vector<std::unique_ptr<CublasMatmul>> products;  // per step; library steps only
+  DeviceBuffer workspace;                               // for the library steps, the largest need
 };
 
-CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> steps, const Device& device) {
+// `input_alignment`: bytes every input address is aligned to in this plan's alignment class.
+CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> steps, const Device& device,
+                    int input_alignment) {
   CudaPlan plan;
   plan.steps = std::move(steps);
-  if (plan.steps.empty()) return plan;
-  CompileRequest request = cuda_compile_request(plan.steps, segmented.fusion.name(), device.arch_string());
-  request.reproducer = print_fusion(segmented.fusion);
-  CompiledKernel compiled = compile_cuda_cached(request, BinaryCache::shared());
-  plan.module = Module::load(compiled.binary);
+  const bool generated = std::any_of(plan.steps.begin(), plan.steps.end(),
+                                     [](const CompiledStep& step) { return !step.library; });
+  std::optional<CompiledKernel> compiled;
+  if (generated) {
+    CompileRequest request = cuda_compile_request(plan.steps, segmented.fusion.name(), device.arch_string());
+    request.reproducer = print_fusion(segmented.fusion);
+    compiled = compile_cuda_cached(request, BinaryCache::shared());
+    plan.module = Module::load(compiled->binary);
+  }
   for (CompiledStep& step : plan.steps)
-    if (compiled.is_cubin)
-      step.registers = cubin_registers(compiled.binary, compiled.symbol(step.kernel.name)).value_or(-1);
+    if (!step.library && compiled->is_cubin)
+      step.registers = cubin_registers(compiled->binary, compiled->symbol(step.kernel.name)).value_or(-1);
   const int sm_count = device.properties().sm_count;
+  size_t workspace_bytes = 0;
   for (const CompiledStep& step : plan.steps) {
-    plan.kernels.push_back(plan.module->kernel(compiled.symbol(step.kernel.name)));
+    if (step.library) {
+      plan.products.push_back(
+          std::make_unique<CublasMatmul>(plan_matmul(step.kernel_fusion), input_alignment,
+                                         segmented.fusion.name() + " group " + std::to_string(step.group)));
+      workspace_bytes = std::max(workspace_bytes, plan.products.back()->workspace_bytes());
+      plan.kernels.emplace_back();
+      plan.configs.emplace_back();
+      continue;
+    }
+    plan.products.emplace_back();
+    plan.kernels.push_back(plan.module->kernel(compiled->symbol(step.kernel.name)));
     const LaunchParams& params = step.params;
     const int64_t chunks = step.kernel.total_chunks();
     const int64_t per_block = static_cast<int64_t>(params.block_size) * std::max(1, params.chunks_per_thread);
@@ -91,6 +111,7 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
     if (step.kernel.rows) config = row_launch_config(step.kernel, sm_count, params.max_blocks_per_sm);
     plan.configs.push_back(config);
   }
+  if (workspace_bytes > 0) plan.workspace = DeviceBuffer(device_allocator(), workspace_bytes);
   return plan;
 }
 
@@ -282,8 +303,8 @@ class CudaExecutable final : public Executable {
     if (it != plans_.end()) return *it->second;
     ExecutableOptions narrower = options_;
     narrower.launch.max_vector_bytes = alignment;
-    auto plan =
-        std::make_unique<CudaPlan>(build_plan(segmented_, lower_steps(segmented_, narrower), device_));
+    auto plan = std::make_unique<CudaPlan>(
+        build_plan(segmented_, lower_steps(segmented_, narrower), device_, alignment));
     return *plans_.emplace(alignment, std::move(plan)).first->second;
   }
 
@@ -309,6 +330,10 @@ class CudaExecutable final : public Executable {
     const Fusion& f = segmented_.fusion;
     for (size_t s = 0; s < plan.steps.size(); ++s) {
       const CompiledStep& step = plan.steps[s];
+      if (step.library) {
+        enqueue_product(*plan.products[s], plan.workspace.get(), step, bindings, stream);
+        continue;
+      }
       std::vector<DevicePtr> pointers;
       std::vector<void*> args;
       pointers.reserve(step.kernel.params.size());  // args point into it: no reallocation
@@ -333,8 +358,25 @@ class CudaExecutable final : public Executable {
       if (step.kernel.total_chunks() == 0) continue;
       LaunchConfig config = plan.configs[s];
       config.stream = stream;
-      launch(const_cast<Kernel&>(plan.kernels[s]), config, args);
+      launch(const_cast<Kernel&>(*plan.kernels[s]), config, args);
     }
+  }
+
+  // A library step: its one output allocated like a kernel's, then the library call.
+  void enqueue_product(const CublasMatmul& product, DevicePtr workspace, const CompiledStep& step,
+                       Bindings& bindings, CUstream stream) {
+    std::vector<DevicePtr> inputs;
+    for (Value v : step.kernel_fusion.inputs) inputs.push_back(bindings.address(v));
+    const Value v = step.kernel_fusion.outputs.at(0);
+    const Type& t = segmented_.fusion.type(v);
+    auto out = std::make_shared<DeviceBuffer>(device_allocator(),
+                                              static_cast<size_t>(std::max<int64_t>(t.bytes(), 1)));
+    if (options_.poison_outputs)
+      check_cuda(driver().memset_d8_async(out->get(), 0x7f, static_cast<size_t>(t.bytes()), stream),
+                 "cuMemsetD8Async", "poisoning an output");
+    const DevicePtr output = out->get();
+    bindings.own(v, std::move(out));
+    product.enqueue(inputs, output, workspace, stream);
   }
 
   std::vector<HostTensor> download(const Bindings& bindings, const std::vector<HostTensor>& inputs) {
@@ -375,16 +417,12 @@ std::unique_ptr<Executable> compile_cuda_executable(Fusion fusion, SegmentedFusi
                                                     const ExecutableOptions& options) {
   const DriverStatus& status = driver_status();
   SEAM_CHECK(status.available, "the CUDA backend needs a GPU: ", status.reason);
-  for (const CompiledStep& step : steps)
-    SEAM_CHECK(
-        !step.library, "group ", step.group,
-        " is a matrix product, which the CUDA backend runs through a vendor library: not integrated yet");
   Device& device = Device::shared();
   device.make_current();
   std::vector<std::string> sources;
   for (const CompiledStep& step : steps)
-    sources.push_back(print_cuda_kernel(step.kernel, launch_shape(step.params)));
-  CudaPlan plan = build_plan(segmented, std::move(steps), device);
+    if (!step.library) sources.push_back(print_cuda_kernel(step.kernel, launch_shape(step.params)));
+  CudaPlan plan = build_plan(segmented, std::move(steps), device, options.launch.max_vector_bytes);
   return std::make_unique<CudaExecutable>(std::move(fusion), std::move(segmented), std::move(sources),
                                           options, device, std::move(plan));
 }

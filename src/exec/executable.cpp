@@ -6,6 +6,7 @@
 #include "exec/cuda_executable.h"
 #include "exec/host_executable.h"
 #include "exec/lowering_options.h"
+#include "exec/matmul_plan.h"
 #include "exec/row_steps.h"
 #include "interp/interpreter.h"
 #include "lower/lower_pointwise.h"
@@ -58,8 +59,24 @@ std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const Ex
         steps.push_back(std::move(step));
       continue;
     }
+    auto add_pointwise = [&](KernelFusion kernel_fusion) {
+      const LaunchParams lowering =
+          choose_lowering_params(sums_per_chunk(kernel_fusion.fusion), options.launch);
+      kir::Kernel kernel = lower_pointwise(
+          kernel_fusion.fusion, pointwise_lowering_options(
+                                    lowering, segmented.fusion.name() + "_k" + std::to_string(steps.size())));
+      steps.push_back({g, std::move(kernel_fusion), std::move(kernel)});
+    };
     if (group.kind == SchedulerKind::Matmul) {
-      CompiledStep step{g, extract_kernel_fusion(segmented, g), kir::Kernel{}};
+      // Operands the library cannot read in place (a broadcast matrix axis) are written out first.
+      KernelFusion product = extract_kernel_fusion(segmented, g);
+      std::set<int32_t> copied;
+      for (Value view : views_without_gemm_form(product)) {
+        add_pointwise(extract_view_copy(segmented, view));
+        copied.insert(view.id);
+      }
+      if (!copied.empty()) product = extract_kernel_fusion(segmented, g, copied);
+      CompiledStep step{g, std::move(product), kir::Kernel{}};
       step.library = true;
       steps.push_back(std::move(step));
       continue;
@@ -67,13 +84,7 @@ std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const Ex
     SEAM_CHECK(group.kind == SchedulerKind::Pointwise, "group ", g, " needs a ", scheduler_name(group.kind),
                " kernel, which this backend cannot generate yet (only pointwise, reduction and normalization "
                "kernels and views)");
-    KernelFusion kernel_fusion = extract_kernel_fusion(segmented, g);
-    const LaunchParams lowering =
-        choose_lowering_params(sums_per_chunk(kernel_fusion.fusion), options.launch);
-    kir::Kernel kernel = lower_pointwise(
-        kernel_fusion.fusion,
-        pointwise_lowering_options(lowering, segmented.fusion.name() + "_k" + std::to_string(steps.size())));
-    steps.push_back({g, std::move(kernel_fusion), std::move(kernel)});
+    add_pointwise(extract_kernel_fusion(segmented, g));
   }
   for (CompiledStep& step : steps)
     step.params = choose_launch_params(

@@ -9,38 +9,48 @@
 
 namespace seam {
 
-KernelFusion extract_kernel_fusion(const SegmentedFusion& segmented, size_t group_index) {
-  const Fusion& fusion = segmented.fusion;
-  const SegmentGroup& group = segmented.groups.at(group_index);
-  SEAM_ASSERT(group.kind != SchedulerKind::NoOp, "no-launch groups have no kernel");
+namespace {
 
-  // Which group computes each node, to tell values written by kernels from views.
-  std::vector<int> owner(static_cast<size_t>(fusion.num_nodes()), -1);
+// Which group computes each node (-1: none, a cheap op recomputed where it is used).
+std::vector<int> node_owners(const SegmentedFusion& segmented) {
+  std::vector<int> owner(static_cast<size_t>(segmented.fusion.num_nodes()), -1);
   for (size_t g = 0; g < segmented.groups.size(); ++g)
     for (int32_t id : segmented.groups[g].nodes) owner[static_cast<size_t>(id)] = static_cast<int>(g);
+  return owner;
+}
 
-  std::set<int32_t> included(group.nodes.begin(), group.nodes.end());
-  included.insert(group.duplicated.begin(), group.duplicated.end());
-  // Pull in view chains: a value from a no-launch group is recomputed from the fusion input it views.
+// Pulls view chains into `included`: a value from a no-launch group is recomputed from the fusion input
+// it views, and a cheap op no group owns where it is used; `materialized` values stay kernel inputs.
+void pull_views(const SegmentedFusion& segmented, const std::vector<int>& owner, std::set<int32_t>& included,
+                const std::set<int32_t>& materialized) {
+  const Fusion& fusion = segmented.fusion;
   std::vector<int32_t> work(included.begin(), included.end());
   while (!work.empty()) {
     int32_t id = work.back();
     work.pop_back();
     for (Value operand : fusion.node(Value{id}).operands) {
       const Node& producer = fusion.node(operand);
-      if (producer.op == OpKind::Input || included.count(operand.id)) continue;
+      if (producer.op == OpKind::Input || included.count(operand.id) || materialized.count(operand.id))
+        continue;
       int o = owner[static_cast<size_t>(operand.id)];
       bool is_view = o >= 0 && segmented.groups[static_cast<size_t>(o)].kind == SchedulerKind::NoOp;
-      bool is_duplicable = o < 0;  // a cheap op no group owns is recomputed where it is used
+      bool is_duplicable = o < 0;
       if (is_view || is_duplicable) {
         included.insert(operand.id);
         work.push_back(operand.id);
       }
     }
   }
+}
 
+// The kernel fusion computing `included` (ids, topologically ordered by id) and writing `outputs`; every
+// operand outside `included` becomes a kernel input.
+KernelFusion build_kernel_fusion(const SegmentedFusion& segmented, const std::vector<int>& owner,
+                                 const std::set<int32_t>& included, const std::vector<Value>& outputs,
+                                 const std::string& name, const std::set<int32_t>& materialized) {
+  const Fusion& fusion = segmented.fusion;
   KernelFusion result{Fusion("unused", {}, {}), {}, {}, {}};
-  Builder b("kernel" + std::to_string(group_index));
+  Builder b(name);
   std::map<int32_t, Value> mapped;
   // Kernel inputs first, in ascending value order, so the calling convention is deterministic.
   std::set<int32_t> outside;
@@ -53,9 +63,10 @@ KernelFusion extract_kernel_fusion(const SegmentedFusion& segmented, size_t grou
     if (n.op == OpKind::Input) {
       if (const AttrValue* s = n.attrs.find("strides")) strides = std::get<std::vector<int64_t>>(*s);
     } else {
-      SEAM_ASSERT(owner[static_cast<size_t>(id)] >= 0 &&
-                      owner[static_cast<size_t>(id)] < static_cast<int>(group_index),
-                  "kernel input %", id, " is not written by an earlier kernel");
+      const int o = owner[static_cast<size_t>(id)];
+      SEAM_ASSERT(materialized.count(id) ||
+                      (o >= 0 && segmented.groups[static_cast<size_t>(o)].kind != SchedulerKind::NoOp),
+                  "kernel input %", id, " is not written by a kernel");
     }
     mapped[id] = b.input(n.type, "", strides);
     result.inputs.push_back(Value{id});
@@ -66,15 +77,37 @@ KernelFusion extract_kernel_fusion(const SegmentedFusion& segmented, size_t grou
     for (Value operand : n.operands) operands.push_back(mapped.at(operand.id));
     mapped[id] = b.copy(n, std::move(operands));
   }
-  std::vector<Value> outputs;
-  for (Value v : group.outputs) {
-    outputs.push_back(mapped.at(v.id));
+  std::vector<Value> kernel_outputs;
+  for (Value v : outputs) {
+    kernel_outputs.push_back(mapped.at(v.id));
     result.outputs.push_back(v);
   }
-  result.fusion = b.finish(outputs);
+  result.fusion = b.finish(kernel_outputs);
   result.sources.resize(static_cast<size_t>(result.fusion.num_nodes()));
   for (const auto& [id, value] : mapped) result.sources[static_cast<size_t>(value.id)] = Value{id};
   return result;
+}
+
+}  // namespace
+
+KernelFusion extract_kernel_fusion(const SegmentedFusion& segmented, size_t group_index,
+                                   const std::set<int32_t>& materialized) {
+  const SegmentGroup& group = segmented.groups.at(group_index);
+  SEAM_ASSERT(group.kind != SchedulerKind::NoOp, "no-launch groups have no kernel");
+  const std::vector<int> owner = node_owners(segmented);
+  std::set<int32_t> included(group.nodes.begin(), group.nodes.end());
+  included.insert(group.duplicated.begin(), group.duplicated.end());
+  pull_views(segmented, owner, included, materialized);
+  return build_kernel_fusion(segmented, owner, included, group.outputs,
+                             "kernel" + std::to_string(group_index), materialized);
+}
+
+KernelFusion extract_view_copy(const SegmentedFusion& segmented, Value view) {
+  const std::vector<int> owner = node_owners(segmented);
+  SEAM_ASSERT(segmented.fusion.node(view).op != OpKind::Input, "a copy of a view, not of an input");
+  std::set<int32_t> included = {view.id};
+  pull_views(segmented, owner, included, {});
+  return build_kernel_fusion(segmented, owner, included, {view}, "copy" + std::to_string(view.id), {});
 }
 
 }  // namespace seam

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "device_tensors.h"
 #include "exec/executable.h"
 #include "interp/compare.h"
 #include "interp/interpreter.h"
@@ -14,44 +15,6 @@
 
 namespace seam {
 namespace {
-
-#define SKIP_WITHOUT_GPU() \
-  if (!driver_status().available) GTEST_SKIP() << driver_status().reason
-
-CachingDeviceAllocator& allocator() {
-  static CachingDeviceAllocator* a = new CachingDeviceAllocator(cuda_driver_backend());
-  return *a;
-}
-
-// Copies a host tensor's storage to a new device buffer, `shift` bytes past an aligned address.
-DeviceTensor to_device(const HostTensor& x, size_t shift = 0) {
-  auto buffer = std::make_shared<DeviceBuffer>(allocator(), x.storage().size() + shift + 1);
-  DevicePtr data = buffer->get() + shift;
-  if (!x.storage().empty())
-    check_cuda(driver().memcpy_htod(data, x.storage().data(), x.storage().size()), "cuMemcpyHtoD");
-  return {data, x.dtype(), x.shape(), x.strides(), buffer};
-}
-
-// Reads a (possibly strided) device tensor back as a contiguous host tensor.
-HostTensor to_host(const DeviceTensor& t) {
-  HostTensor out = HostTensor::zeros(t.dtype, t.shape);
-  const int size = dtype_size(t.dtype);
-  int64_t span = 1;
-  for (size_t d = 0; d < t.shape.size(); ++d) span += (t.shape[d] - 1) * t.strides[d];
-  std::vector<std::byte> raw(static_cast<size_t>(span * size));
-  if (out.numel() > 0) check_cuda(driver().memcpy_dtoh(raw.data(), t.data, raw.size()), "cuMemcpyDtoH");
-  Shape idx(t.shape.size(), 0);
-  for (int64_t e = 0; e < out.numel(); ++e) {
-    int64_t offset = 0;
-    for (size_t d = 0; d < idx.size(); ++d) offset += idx[d] * t.strides[d];
-    std::memcpy(out.storage().data() + e * size, raw.data() + offset * size, static_cast<size_t>(size));
-    for (size_t d = idx.size(); d-- > 0;) {
-      if (++idx[d] < t.shape[d]) break;
-      idx[d] = 0;
-    }
-  }
-  return out;
-}
 
 std::unique_ptr<Executable> compile_cuda(const Fusion& fusion) {
   ExecutableOptions options;
