@@ -1,8 +1,10 @@
 #include "exec/cublas_matmul.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "runtime/cuda_driver.h"
+#include "runtime/runtime_env.h"
 #include "support/error.h"
 
 namespace seam {
@@ -10,6 +12,8 @@ namespace {
 
 // Workspace offered to the heuristic: what NVIDIA recommends for Hopper's kernels.
 constexpr uint64_t kMaxWorkspaceBytes = 32ull << 20;
+// Algorithms asked of the heuristic, best first.
+constexpr int kCandidates = 16;
 
 cublaslt::DataType data_type(DType dtype) {
   switch (dtype) {
@@ -78,22 +82,61 @@ CublasMatmul::CublasMatmul(MatmulPlan plan, int input_alignment, std::string ste
                     "cublasLtMatmulPreferenceSetAttribute", name_);
   };
   set_preference(cublaslt::kPrefMaxWorkspaceBytes, kMaxWorkspaceBytes);
+  // Partial sums of a split contraction stay in float: one rounding to the output dtype, as promised.
+  set_preference(cublaslt::kPrefReductionSchemeMask, uint32_t{cublaslt::kReductionComputeType});
   const uint32_t input_bytes = static_cast<uint32_t>(std::clamp(input_alignment, 1, 256));
   set_preference(cublaslt::kPrefMinAlignmentA, std::min<uint32_t>(input_bytes, plan_.offset_alignment_a));
   set_preference(cublaslt::kPrefMinAlignmentB, std::min<uint32_t>(input_bytes, plan_.offset_alignment_b));
   set_preference(cublaslt::kPrefMinAlignmentC, static_cast<uint32_t>(plan_.offset_alignment_d));
   set_preference(cublaslt::kPrefMinAlignmentD, static_cast<uint32_t>(plan_.offset_alignment_d));
-  cublaslt::HeuristicResult result{};
+  cublaslt::HeuristicResult results[kCandidates] = {};
   int found = 0;
   const cublaslt::Status status = lib.heuristic(cublaslt::handle(), desc_, layout_a_, layout_b_, layout_d_,
-                                                layout_d_, preference, 1, &result, &found);
+                                                layout_d_, preference, kCandidates, results, &found);
   lib.preference_destroy(preference);
   cublaslt::check(status, "cublasLtMatmulAlgoGetHeuristic", name_);
-  SEAM_CHECK(found > 0 && result.state == 0, "cuBLASLt has no algorithm for ", name_, " (",
-             dtype_name(plan_.dtype), ", m ", plan_.m, " n ", plan_.n, " k ", plan_.k, ", batch ",
-             plan_.batch, ")");
+  // The heuristic's best that keeps one rounding: with a bias and a half-precision output, no split
+  // contraction (measured: its reduction rounds the sum to the output dtype, then adds the bias; a sum
+  // cancelled by its bias is then off by an ulp of the sum).
+  const bool narrow = plan_.dtype == DType::BFloat16 || plan_.dtype == DType::Float16;
+  const cublaslt::HeuristicResult* chosen = nullptr;
+  for (int i = 0; i < found && chosen == nullptr; ++i) {
+    if (results[i].state != 0) continue;
+    int32_t split = 1;
+    size_t written = 0;
+    lib.algo_config_get(&results[i].algo, cublaslt::kConfigSplitK, &split, sizeof split, &written);
+    if (!plan_.input_bias || !narrow || split <= 1) chosen = &results[i];
+  }
+  SEAM_CHECK(chosen != nullptr, "cuBLASLt has no algorithm for ", name_, " (", dtype_name(plan_.dtype),
+             ", m ", plan_.m, " n ", plan_.n, " k ", plan_.k, ", batch ", plan_.batch, ", ", found,
+             " candidates", plan_.input_bias ? ", none without a split contraction" : "", ")");
+  const cublaslt::HeuristicResult& result = *chosen;
   algo_ = result.algo;
-  workspace_bytes_ = result.workspace_size;
+  if (env_flag("SEAM_DEBUG_CUBLASLT")) {  // what the heuristic chose (docs/DEBUGGING.md)
+    int32_t config[4] = {-1, -1, -1, -1};
+    for (int attribute = 0; attribute < 4; ++attribute) {
+      size_t written = 0;
+      lib.algo_config_get(&algo_, attribute, &config[attribute], sizeof config[attribute], &written);
+    }
+    std::fprintf(
+        stderr,
+        "seam: cuBLASLt for %s: %s m %lld n %lld k %lld batch %lld calls %zu trans %d%d ld %lld %lld %lld, "
+        "alignment A %u B %u D %u, algorithm %d tile %d split-K %d reduction %d, workspace %zu, waves %.2f\n",
+        name_.c_str(), std::string(dtype_name(plan_.dtype)).c_str(), static_cast<long long>(plan_.m),
+        static_cast<long long>(plan_.n), static_cast<long long>(plan_.k), static_cast<long long>(plan_.batch),
+        plan_.calls.size(), plan_.transpose_a, plan_.transpose_b, static_cast<long long>(plan_.lda),
+        static_cast<long long>(plan_.ldb), static_cast<long long>(plan_.ldd),
+        std::min<uint32_t>(input_bytes, plan_.offset_alignment_a),
+        std::min<uint32_t>(input_bytes, plan_.offset_alignment_b),
+        static_cast<uint32_t>(plan_.offset_alignment_d), config[0], config[1], config[2], config[3],
+        result.workspace_size, result.waves_count);
+  }
+  algorithm_workspace_bytes_ = result.workspace_size;
+  workspace_bytes_ = algorithm_workspace_bytes_;
+  if (plan_.input_bias) {  // room for a 16-byte aligned copy of a bias that is not
+    bias_copy_offset_ = (workspace_bytes_ + 255) / 256 * 256;
+    workspace_bytes_ = bias_copy_offset_ + static_cast<size_t>(plan_.m * dtype_size(plan_.dtype));
+  }
 }
 
 CublasMatmul::~CublasMatmul() {
@@ -127,7 +170,13 @@ void CublasMatmul::enqueue(const std::vector<DevicePtr>& inputs, DevicePtr outpu
   if (plan_.calls.empty()) return;
   const cublaslt::Library& lib = cublaslt::library();
   if (plan_.input_bias) {
-    const DevicePtr bias = inputs.at(*plan_.input_bias) + static_cast<DevicePtr>(plan_.bias_offset * size);
+    DevicePtr bias = inputs.at(*plan_.input_bias) + static_cast<DevicePtr>(plan_.bias_offset * size);
+    if (bias % 16 != 0) {  // the library's bias epilogue reads 16-byte aligned vectors
+      const DevicePtr copy = workspace + static_cast<DevicePtr>(bias_copy_offset_);
+      check_cuda(driver().memcpy_dtod_async(copy, bias, static_cast<size_t>(plan_.m * size), stream),
+                 "cuMemcpyDtoDAsync", name_ + " (aligning the bias)");
+      bias = copy;
+    }
     set_desc(desc_, cublaslt::kDescBiasPointer, bias, name_);
   }
   const float alpha_f = 1.0f, beta_f = 0.0f;
@@ -144,7 +193,7 @@ void CublasMatmul::enqueue(const std::vector<DevicePtr>& inputs, DevicePtr outpu
         lib.matmul(cublaslt::handle(), desc_, alpha, reinterpret_cast<const void*>(pa), layout_a_,
                    reinterpret_cast<const void*>(pb), layout_b_, beta, reinterpret_cast<const void*>(pd),
                    layout_d_, reinterpret_cast<void*>(pd), layout_d_, &algo_,
-                   reinterpret_cast<void*>(workspace), workspace_bytes_, stream),
+                   reinterpret_cast<void*>(workspace), algorithm_workspace_bytes_, stream),
         "cublasLtMatmul", name_);
   }
 }

@@ -24,7 +24,7 @@ class CublasMatmul {
   CublasMatmul& operator=(const CublasMatmul&) = delete;
 
   const MatmulPlan& plan() const { return plan_; }
-  // Workspace the chosen algorithm needs (bytes); the caller passes at least this much to enqueue.
+  // Scratch memory (bytes) enqueue needs: the algorithm's workspace and room to align a bias.
   size_t workspace_bytes() const { return workspace_bytes_; }
 
   // Enqueues the product on `stream`: `inputs` are the kernel inputs' addresses in KernelFusion order,
@@ -39,6 +39,8 @@ class CublasMatmul {
   cublaslt::MatmulDesc desc_ = nullptr;
   cublaslt::MatrixLayout layout_a_ = nullptr, layout_b_ = nullptr, layout_d_ = nullptr;
   cublaslt::Algo algo_{};
+  size_t algorithm_workspace_bytes_ = 0;
+  size_t bias_copy_offset_ = 0;
   size_t workspace_bytes_ = 0;
 };
 

@@ -57,6 +57,7 @@ Load load() {
   resolve(lib.preference_destroy, "cublasLtMatmulPreferenceDestroy");
   resolve(lib.preference_set, "cublasLtMatmulPreferenceSetAttribute");
   resolve(lib.heuristic, "cublasLtMatmulAlgoGetHeuristic");
+  resolve(lib.algo_config_get, "cublasLtMatmulAlgoConfigGetAttribute");
   resolve(lib.matmul, "cublasLtMatmul");
   if (!result.unavailable.empty()) {
     dlclose(handle);

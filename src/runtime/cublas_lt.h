@@ -36,9 +36,18 @@ enum DataType : int { kDataF32 = 0, kDataF64 = 1, kDataF16 = 2, kDataBF16 = 14 }
 enum Operation : int32_t { kOpN = 0, kOpT = 1 };
 enum MatmulDescAttribute : int { kDescTransA = 3, kDescTransB = 4, kDescEpilogue = 7, kDescBiasPointer = 8 };
 enum Epilogue : uint32_t { kEpilogueDefault = 1, kEpilogueBias = 4 };
+enum AlgoConfigAttribute : int {
+  kConfigId = 0,
+  kConfigTileId = 1,
+  kConfigSplitK = 2,
+  kConfigReductionScheme = 3
+};
+// Split-K reductions: in the compute type (float) only; the others round partial sums to the output type.
+enum ReductionScheme : uint32_t { kReductionComputeType = 2 };
 enum LayoutAttribute : int { kLayoutBatchCount = 5, kLayoutStridedBatchOffset = 6 };
 enum PreferenceAttribute : int {
   kPrefMaxWorkspaceBytes = 1,
+  kPrefReductionSchemeMask = 3,
   kPrefMinAlignmentA = 5,
   kPrefMinAlignmentB = 6,
   kPrefMinAlignmentC = 7,
@@ -63,6 +72,7 @@ struct Library {
   Status (*preference_set)(Preference, int attribute, const void* value, size_t bytes) = nullptr;
   Status (*heuristic)(Handle, MatmulDesc, MatrixLayout a, MatrixLayout b, MatrixLayout c, MatrixLayout d,
                       Preference, int requested, HeuristicResult* results, int* returned) = nullptr;
+  Status (*algo_config_get)(const Algo*, int attribute, void* value, size_t bytes, size_t* written) = nullptr;
   Status (*matmul)(Handle, MatmulDesc, const void* alpha, const void* a, MatrixLayout, const void* b,
                    MatrixLayout, const void* beta, const void* c, MatrixLayout, void* d, MatrixLayout,
                    const Algo*, void* workspace, size_t workspace_bytes, CUstream) = nullptr;

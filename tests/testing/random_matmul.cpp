@@ -97,6 +97,13 @@ const char* const kCases[] = {
       %3 = slice %2 {starts=[0], stops=[16], steps=[2]} : {T}[8]
       %4 = linear %0, %1, %3 : {T}[4,8]
       return y=%4 })",
+    // a contiguous bias at an address off 16 bytes: aligned by a copy for the library's epilogue
+    R"(fusion f { %0 = input {name="x"} : {T}[4,16]
+      %1 = input {name="w"} : {T}[8,16]
+      %2 = input {name="b"} : {T}[9]
+      %3 = slice %2 {starts=[1], stops=[9], steps=[1]} : {T}[8]
+      %4 = linear %0, %1, %3 : {T}[4,8]
+      return y=%4 })",
     // empty contractions: zeros, and the bias in every row
     R"(fusion f { %0 = input {name="a"} : {T}[3,0]
       %1 = input {name="b"} : {T}[0,4]

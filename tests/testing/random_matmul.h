@@ -16,7 +16,8 @@ std::string random_matmul_text(std::mt19937& rng, DType dtype);
 
 // Hand-picked products in `dtype`, as fusion text: a linear of the transformer's size with a bias, a
 // vector input, odd batched extents, operands shared by a batch, batch axes without a common stride,
-// transposed inputs, a permuted view, a broadcast matrix axis and a strided bias (both copied first),
+// transposed inputs, a permuted view, a broadcast matrix axis and a strided bias (both copied first), a bias
+// off 16-byte alignment,
 // empty contractions and an empty output.
 std::vector<std::string> matmul_cases(DType dtype);
 
