@@ -4,8 +4,9 @@
 #   scripts/gpu_check.sh build        # here (no GPU needed): Release build, binaries copied to gpu-bin/
 #   scripts/gpu_check.sh run [quick]  # on the GPU machine, over a copy of the tree carrying gpu-bin/:
 #                                     # smoke test, runtime tests, the GPU suite, the suite under
-#                                     # compute-sanitizer memcheck, and the RoPE benchmark (forward,
-#                                     # backward, T sweep, code-generation variants)
+#                                     # compute-sanitizer memcheck, the RoPE benchmark (forward,
+#                                     # backward, T sweep, code-generation variants) and the matrix
+#                                     # products' benchmark
 #   scripts/gpu_check.sh report       # the short version for a tight GPU budget, few output files:
 #                                     # GPU suite (quick) and memcheck, backward rows, then seam vs
 #                                     # PyTorch on forward bs 2 and backward rows
@@ -27,7 +28,7 @@ if [[ "$mode" == "build" ]]; then
   scripts/build.sh build-gpu
   rm -rf gpu-bin && mkdir -p gpu-bin
   cp build-gpu/tests/gpu/seam_gpu_smoke build-gpu/tests/gpu/seam_gpu_tests build-gpu/tests/seam_runtime_tests \
-     build-gpu/bench/bench_rope_gpu build-gpu/tools/seam gpu-bin/
+     build-gpu/bench/bench_rope_gpu build-gpu/bench/bench_matmul_gpu build-gpu/tools/seam gpu-bin/
   strip gpu-bin/* 2>/dev/null || true
   du -sh gpu-bin
   exit 0
@@ -142,10 +143,11 @@ step bench gpu-bin/bench_rope_gpu $([[ "$quick" == "quick" ]] && echo --quick)
 if [[ "$quick" != "quick" ]]; then
   step bench_bwd gpu-bin/bench_rope_gpu --direction backward
   step bench_t gpu-bin/bench_rope_gpu --t-sweep
+  step bench_matmul gpu-bin/bench_matmul_gpu
 fi
 step sweep gpu-bin/bench_rope_gpu --sweep --iterations 30
 printf '%s\n' "${status[@]}" > "$logs/summary.txt"
-for name in bench bench_bwd bench_t sweep; do
+for name in bench bench_bwd bench_t bench_matmul sweep; do
   [[ -f "$logs/$name.log" ]] && cp "$logs/$name.log" "$out/"
 done
 cp "$logs/summary.txt" "$out/"
