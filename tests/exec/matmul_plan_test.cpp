@@ -324,8 +324,11 @@ TEST(MatmulPlan, HandPickedCasesRunOnTheHostBackend) {
       ExecutableOptions options;
       options.poison_outputs = true;
       auto exe = Executable::compile(fusion, options);
-      for (const CompiledStep& step : exe->steps())
-        if (step.library) EXPECT_NO_THROW(plan_matmul(step.kernel_fusion));
+      for (const CompiledStep& step : exe->steps()) {
+        if (step.library) {
+          EXPECT_NO_THROW(plan_matmul(step.kernel_fusion));
+        }
+      }
       std::vector<HostTensor> inputs = random_inputs(fusion, 5);
       Comparison c =
           compare_tensors(exe->run(inputs)[0], interpret(fusion, inputs)[0], default_tolerance(dtype));
