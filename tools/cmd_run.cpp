@@ -46,6 +46,57 @@ std::string summarize(const HostTensor& t) {
   return buffer;
 }
 
+// Makes DIR usable for outputs before anything runs, with a message of seam's instead of the library's.
+void prepare_output_dir(const std::string& dir) {
+  std::error_code error;
+  if (std::filesystem::exists(dir, error)) {
+    SEAM_CHECK(std::filesystem::is_directory(dir, error), "--out ", dir, " is not a directory");
+    return;
+  }
+  std::filesystem::create_directories(dir, error);
+  SEAM_CHECK(!error, "--out ", dir, ": cannot create the directory: ", error.message());
+}
+
+// Reads every expected output before anything runs, so that a missing or unreadable file is reported
+// (all of them at once) before a single output is written.
+std::vector<HostTensor> read_expected(const Fusion& fusion, const std::string& dir) {
+  std::vector<HostTensor> expected;
+  std::string problems;
+  for (size_t i = 0; i < fusion.outputs().size(); ++i) {
+    const std::string path = dir + "/" + output_name(fusion, i) + ".npy";
+    try {
+      expected.push_back(read_npy(path, fusion.type(fusion.outputs()[i].value).dtype));
+    } catch (const Error& e) {
+      problems += detail::concat("\n  output ", output_name(fusion, i), ": ", e.what());
+    }
+  }
+  SEAM_CHECK(problems.empty(), "--expect ", dir,
+             ": cannot read the expected outputs (nothing was run):", problems);
+  return expected;
+}
+
+// Writes all outputs or none: each goes to a hidden temporary file first, renamed into place once every
+// file is written.
+void write_outputs(const Fusion& fusion, const std::vector<HostTensor>& outputs, const std::string& dir) {
+  std::vector<std::pair<std::string, std::string>> written;  // temporary, final
+  try {
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const std::string name = output_name(fusion, i);
+      written.emplace_back(dir + "/." + name + ".npy.partial", dir + "/" + name + ".npy");
+      write_npy(written.back().first, outputs[i]);
+    }
+  } catch (...) {
+    std::error_code ignored;
+    for (const auto& [temporary, final_path] : written) std::filesystem::remove(temporary, ignored);
+    throw;
+  }
+  for (const auto& [temporary, final_path] : written) {
+    std::error_code error;
+    std::filesystem::rename(temporary, final_path, error);
+    SEAM_CHECK(!error, "cannot move ", temporary, " to ", final_path, ": ", error.message());
+  }
+}
+
 }  // namespace
 
 int cmd_run(Args& args) {
@@ -62,6 +113,9 @@ int cmd_run(Args& args) {
   SEAM_CHECK(backend == "interp" || backend == "host" || backend == "cuda", "unknown backend '", backend,
              "' (expected interp, host or cuda)");
   const Fusion fusion = load_fusion(args.positional_at(0, "FILE"));
+  if (out_dir) prepare_output_dir(*out_dir);
+  const std::vector<HostTensor> expected =
+      expect_dir ? read_expected(fusion, *expect_dir) : std::vector<HostTensor>{};
 
   // Resolve each input: explicit --input, then --inputs DIR, then random.
   std::map<std::string, std::string> paths;
@@ -115,23 +169,26 @@ int cmd_run(Args& args) {
               << " kernel(s)\n";
     outputs = executable->run(inputs);
   }
-  if (out_dir) std::filesystem::create_directories(*out_dir);
-  bool all_match = true;
+  if (out_dir) write_outputs(fusion, outputs, *out_dir);
+  int mismatches = 0;
   for (size_t i = 0; i < outputs.size(); ++i) {
     const std::string name = output_name(fusion, i);
     std::cout << "output " << name << ": " << fusion.type(fusion.outputs()[i].value).to_string() << "  "
               << summarize(outputs[i]) << "\n";
-    if (out_dir) write_npy(*out_dir + "/" + name + ".npy", outputs[i]);
-    if (expect_dir) {
-      const std::string path = *expect_dir + "/" + name + ".npy";
-      HostTensor expected = read_npy(path, outputs[i].dtype());
-      Tolerance tolerance = custom_tolerance ? Tolerance{rtol, atol} : default_tolerance(outputs[i].dtype());
-      Comparison c = compare_tensors(outputs[i], expected, tolerance);
-      std::cout << "  vs " << path << ": " << (c.ok ? "match" : "MISMATCH: " + c.message) << " (max abs diff "
-                << c.max_abs_diff << ")\n";
-      all_match = all_match && c.ok;
-    }
+    if (!expect_dir) continue;
+    Tolerance tolerance = custom_tolerance ? Tolerance{rtol, atol} : default_tolerance(outputs[i].dtype());
+    Comparison c = compare_tensors(outputs[i], expected[i], tolerance);
+    std::cout << "  vs " << *expect_dir << "/" << name
+              << ".npy: " << (c.ok ? "match" : "MISMATCH: " + c.message) << " (max abs diff "
+              << c.max_abs_diff << ")\n";
+    mismatches += c.ok ? 0 : 1;
   }
+  if (expect_dir)
+    std::cout << (mismatches ? std::to_string(mismatches) + " of " + std::to_string(outputs.size()) +
+                                   " outputs differ from " + *expect_dir
+                             : "all " + std::to_string(outputs.size()) + " outputs match " + *expect_dir)
+              << "\n";
+  const bool all_match = mismatches == 0;
   return all_match ? kExitOk : kExitMismatch;
 }
 

@@ -13,6 +13,7 @@
 #include "segment/segment.h"
 #include "support/error.h"
 #include "support/hash.h"
+#include "support/process.h"
 
 namespace seam::tool {
 namespace {
@@ -27,9 +28,17 @@ void draw(const SegmentedFusion& segmented, const std::string& path) {
   }
   const std::string dot_path = path.substr(0, path.size() - 4) + ".dot";
   write_text(dot_path, dot);
-  const std::string command = "dot -Tsvg '" + dot_path + "' -o '" + path + "' 2>/dev/null";
-  SEAM_CHECK(std::system(command.c_str()) == 0, "could not run Graphviz `dot` to draw ", path,
-             "; the graph is in ", dot_path, " (install graphviz, or pass a .dot path)");
+  // A path that starts with '-' would read as an option to `dot`.
+  auto as_operand = [](const std::string& p) { return p.starts_with("-") ? "./" + p : p; };
+  ProcessResult rendered;
+  try {
+    rendered = run_process({"dot", "-Tsvg", as_operand(dot_path), "-o", as_operand(path)});
+  } catch (const Error& e) {
+    throw Error(
+        detail::concat(e.what(), " (install graphviz, or pass a .dot path); the graph is in ", dot_path));
+  }
+  SEAM_CHECK(rendered.exit_code == 0, "Graphviz `dot` could not draw ", path, " (exit ", rendered.exit_code,
+             "): ", rendered.output, "the graph is in ", dot_path);
 }
 
 // Compiles the kernels as the CUDA backend would (one NVRTC program, no GPU needed) and prints what

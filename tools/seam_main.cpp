@@ -32,9 +32,13 @@ Workloads:
 Passes and segmentation:
   passes FILE [--each]       run the pre-segmentation pipeline (--each: print after every pass)
   pass NAME FILE             run one pass alone
-  segment FILE [--strategy auto|exact|greedy|nvfuser] [--no-passes] [--draw OUT.svg|OUT.dot]
+  segment FILE [--strategy S] [--budget SECONDS] [--no-passes] [--draw OUT.svg|OUT.dot]
                              partition into kernels and print the segmented fusion
-  emit FILE [--target cuda|host] [--compile ARCH] [--block N] [--chunks-per-thread N] [--max-group N]
+                             --strategy auto (default: exact search within the budget, then
+                             greedy), exact, greedy, nvfuser-greedy (the nvFuser-like baseline)
+                             --budget: search time in seconds (default 0.5)
+                             --draw: Graphviz text, or an SVG drawn by Graphviz's `dot`
+  emit FILE [--target cuda|host] [--strategy S] [--compile ARCH] [--block N] [--chunks-per-thread N] [--max-group N]
        [--max-group-loaded-bytes N] [--min-blocks-per-sm N] [--loads-not-kept] [--streaming-stores]
        [--reduction-loop-unroll N]
                              print the generated code of every kernel; --compile sm_90: also compile

@@ -1,16 +1,15 @@
 #include "exec/host_compiler.h"
 
 #include <dlfcn.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "codegen/embedded_headers.h"
 #include "support/error.h"
+#include "support/process.h"
 
 namespace seam {
 
@@ -33,12 +32,6 @@ void write_file(const std::filesystem::path& path, std::string_view text) {
   SEAM_CHECK(out.good(), "cannot write ", path.string());
 }
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 }  // namespace
 
 std::shared_ptr<HostModule> compile_host_kernels(const std::vector<std::string>& sources,
@@ -52,18 +45,21 @@ std::shared_ptr<HostModule> compile_host_kernels(const std::vector<std::string>&
   write_file(dir / "kernels.cpp", source);
   if (!reproducer.empty()) write_file(dir / "reproducer.txt", reproducer);
 
+  // SEAM_HOST_CXX may name a wrapper and a compiler ("ccache g++"): words, never a shell command line.
   const char* cxx = std::getenv("SEAM_HOST_CXX");
-  std::string command = std::string(cxx && *cxx ? cxx : "c++") + " -std=c++20 -O0 -fPIC -shared -w -I" +
-                        shell_quote(dir.string()) + " -o " + shell_quote((dir / "kernels.so").string()) +
-                        " " + shell_quote((dir / "kernels.cpp").string()) + " > " +
-                        shell_quote((dir / "compile.log").string()) + " 2>&1";
-  int status = std::system(command.c_str());
-  if (status != 0) {
-    std::ifstream log(dir / "compile.log");
-    std::stringstream text;
-    text << log.rdbuf();
-    throw Error(detail::concat("host compilation of generated kernels failed (", command, "):\n", text.str(),
-                               "\nsource kept in ", dir.string()));
+  std::vector<std::string> command = split_words(cxx && *cxx ? cxx : "c++");
+  SEAM_CHECK(!command.empty(), "SEAM_HOST_CXX names no compiler");
+  for (std::string arg : {std::string("-std=c++20"), std::string("-O0"), std::string("-fPIC"),
+                          std::string("-shared"), std::string("-w"), "-I" + dir.string(), std::string("-o"),
+                          (dir / "kernels.so").string(), (dir / "kernels.cpp").string()})
+    command.push_back(std::move(arg));
+  const ProcessResult compiled = run_process(command);
+  if (compiled.exit_code != 0) {
+    std::string line;
+    for (const std::string& word : command) line += (line.empty() ? "" : " ") + word;
+    throw Error(detail::concat("host compilation of generated kernels failed (", line, ", exit ",
+                               compiled.exit_code, "):\n", compiled.output, "\nsource kept in ",
+                               dir.string()));
   }
   void* handle = dlopen((dir / "kernels.so").c_str(), RTLD_NOW | RTLD_LOCAL);
   SEAM_CHECK(handle != nullptr, "cannot load host kernels: ", dlerror());

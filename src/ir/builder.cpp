@@ -7,6 +7,48 @@
 #include "support/error.h"
 
 namespace seam {
+namespace {
+
+// Axis attributes may count from the end, as in PyTorch (-1: the last axis); a fusion stores them counted
+// from the start. An axis out of range either way is left for the shape rules to report as written.
+void count_axes_from_start(OpKind op, const std::vector<Type>& operands, Attrs& attrs) {
+  if (operands.empty()) return;
+  const int64_t in_rank = operands[0].rank();
+  auto fix = [](int64_t& axis, int64_t rank) {
+    if (axis < 0 && axis >= -rank) axis += rank;
+  };
+  auto fix_list = [&](const char* key, int64_t rank) {
+    const AttrValue* value = attrs.find(key);
+    if (!value || !std::holds_alternative<std::vector<int64_t>>(*value)) return;
+    std::vector<int64_t> axes = std::get<std::vector<int64_t>>(*value);
+    if (std::none_of(axes.begin(), axes.end(), [](int64_t a) { return a < 0; })) return;
+    for (int64_t& a : axes) fix(a, rank);
+    attrs.set(key, std::move(axes));
+  };
+  switch (op) {
+    case OpKind::Broadcast: {
+      const AttrValue* axes = attrs.find("axes");
+      if (axes && std::holds_alternative<std::vector<int64_t>>(*axes))
+        fix_list("axes", in_rank + static_cast<int64_t>(std::get<std::vector<int64_t>>(*axes).size()));
+      break;
+    }
+    case OpKind::Squeeze:
+    case OpKind::Sum:
+    case OpKind::Max:
+    case OpKind::Min: fix_list("axes", in_rank); break;
+    case OpKind::Permute: fix_list("perm", in_rank); break;
+    case OpKind::Cat:
+      if (const AttrValue* axis = attrs.find("axis"); axis && std::holds_alternative<int64_t>(*axis)) {
+        int64_t a = std::get<int64_t>(*axis);
+        fix(a, in_rank);
+        attrs.set("axis", a);
+      }
+      break;
+    default: break;
+  }
+}
+
+}  // namespace
 
 Value Builder::add(OpKind op, std::vector<Value> operands, Attrs attrs, std::optional<Type> declared) {
   const int32_t id = static_cast<int32_t>(nodes_.size());
@@ -18,14 +60,19 @@ Value Builder::add(OpKind op, std::vector<Value> operands, Attrs attrs, std::opt
       SEAM_CHECK(v.id >= 0 && v.id < id, "operand %", v.id, " is not defined before this op");
       operand_types.push_back(nodes_[static_cast<size_t>(v.id)].type);
     }
+    count_axes_from_start(op, operand_types, attrs);
     attrs.normalize(info);
     Type type = infer_type(op, operand_types, attrs, declared);
     if (declared && info.category != OpCategory::Leaf)
       SEAM_CHECK(*declared == type, "declared type ", declared->to_string(), " differs from the inferred ",
                  type.to_string());
-    nodes_.push_back(Node{op, std::move(operands), std::move(attrs), std::move(type)});
+    nodes_.push_back(Node{op, std::move(operands), std::move(attrs), std::move(type), {}});
   } catch (const Error& e) {
-    throw Error(detail::concat("%", id, " = ", info.keyword, ": ", e.what()));
+    // The shape rules often start with the op's name already: say it once.
+    std::string_view message = e.what();
+    const std::string named = detail::concat(info.keyword, ": ");
+    if (message.starts_with(named)) message.remove_prefix(named.size());
+    throw Error(detail::concat("%", id, " = ", info.keyword, ": ", message));
   }
   return Value{id};
 }
@@ -33,7 +80,14 @@ Value Builder::add(OpKind op, std::vector<Value> operands, Attrs attrs, std::opt
 Value Builder::copy(const Node& node, std::vector<Value> operands) {
   std::optional<Type> declared;
   if (node.category() == OpCategory::Leaf) declared = node.type;
-  return add(node.op, std::move(operands), node.attrs, std::move(declared));
+  Value v = add(node.op, std::move(operands), node.attrs, std::move(declared));
+  nodes_[static_cast<size_t>(v.id)].source_name = node.source_name;
+  return v;
+}
+
+void Builder::set_source_name(Value v, std::string name) {
+  SEAM_CHECK(v.id >= 0 && v.id < num_nodes(), "value %", v.id, " does not exist");
+  nodes_[static_cast<size_t>(v.id)].source_name = std::move(name);
 }
 
 const Type& Builder::type(Value v) const { return node(v).type; }

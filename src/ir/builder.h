@@ -24,6 +24,9 @@ class Builder {
   // declared type. Used wherever a fusion is rebuilt piecewise (kernel fusions, passes).
   Value copy(const Node& node, std::vector<Value> operands);
 
+  // Records the user's name of v (Node::source_name).
+  void set_source_name(Value v, std::string name);
+
   const Type& type(Value v) const;
   const Node& node(Value v) const;
   int num_nodes() const { return static_cast<int>(nodes_.size()); }

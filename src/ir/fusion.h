@@ -27,6 +27,9 @@ struct Node {
   std::vector<Value> operands;
   Attrs attrs;
   Type type;  // of the value this node produces
+  // The name the user gave the value (`%q_rot` in a file: "q_rot"), kept through rebuilding so that dumps
+  // can point back at the source; empty when it had none or only a number. Not part of the meaning.
+  std::string source_name;
 
   const OpInfo& info() const { return op_info(op); }
   OpCategory category() const { return info().category; }

@@ -22,6 +22,10 @@ void FusionRewriter::map(Value old, Value replacement) {
   SEAM_ASSERT(builder_.type(replacement) == source_.type(old), "a rewrite changed the type of %", old.id,
               " from ", source_.type(old).to_string(), " to ", builder_.type(replacement).to_string());
   mapping_[static_cast<size_t>(old.id)] = replacement;
+  // The value that stands for the old one carries its name in dumps, unless it has one of its own.
+  const std::string& name = source_.node(old).source_name;
+  if (!name.empty() && builder_.node(replacement).source_name.empty())
+    builder_.set_source_name(replacement, name);
 }
 
 ProposedNode FusionRewriter::propose(Value old) const {

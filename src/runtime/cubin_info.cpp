@@ -18,10 +18,11 @@ std::optional<T> read(std::string_view bytes, uint64_t offset) {
 
 struct Section {
   uint32_t name, type, link;
-  uint64_t offset, size, entry_size;
+  uint64_t offset, size, entry_size;  // size: bytes in the file (0 for NOBITS)
 };
 
 constexpr uint32_t kSymbolTable = 2;      // SHT_SYMTAB
+constexpr uint32_t kNoBits = 8;           // SHT_NOBITS: occupies memory, not file bytes (.nv.shared.*)
 constexpr uint8_t kValueFormat = 0x04;    // .nv.info attribute with a 16-bit size and a value
 constexpr uint8_t kRegisterCount = 0x2f;  // value: symbol index (u32), registers (u32)
 
@@ -43,8 +44,10 @@ std::optional<std::vector<Section>> sections(std::string_view elf) {
     auto offset = read<uint64_t>(elf, at + 24), size = read<uint64_t>(elf, at + 32);
     auto entry_size = read<uint64_t>(elf, at + 56);
     if (!name || !type || !link || !offset || !size || !entry_size) return std::nullopt;
-    if (*offset > elf.size() || elf.size() - *offset < *size) return std::nullopt;
-    result.push_back({*name, *type, *link, *offset, *size, *entry_size});
+    // A NOBITS section's size is memory at run time; it has no bytes in the file to bound or read.
+    const uint64_t file_size = *type == kNoBits ? 0 : *size;
+    if (*offset > elf.size() || elf.size() - *offset < file_size) return std::nullopt;
+    result.push_back({*name, *type, *link, *offset, file_size, *entry_size});
   }
   return result;
 }

@@ -1,8 +1,8 @@
 // cuBLASLt, loaded at run time like the driver: matrix products on the GPU go through NVIDIA's library
-// (DESIGN.md) instead of generated code. seam declares the few types and entry points it uses (the
-// library's C ABI is stable across releases), so building needs no cuBLAS headers and binaries start on
-// machines without it; the first use dlopens libcublasLt (SEAM_CUBLASLT_LIBRARY names another file) and
-// a missing library is a clear error naming what was tried.
+// (a vendor library does them at its peak; docs/RUNTIME.md) instead of generated code. seam declares the few
+// types and entry points it uses (the library's C ABI is stable across releases), so building needs no cuBLAS
+// headers and binaries start on machines without it; the first use dlopens libcublasLt (SEAM_CUBLASLT_LIBRARY
+// names another file) and a missing library is a clear error naming what was tried.
 #pragma once
 
 #include <cstddef>

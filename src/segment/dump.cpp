@@ -6,17 +6,35 @@
 namespace seam {
 namespace {
 
+// "%12" or, when the user's file named the value, "%12 (q_rot)": numbers are those of the fusion as
+// segmented (after the passes), names are the file's.
+std::string value_label(const Fusion& fusion, int32_t id) {
+  const std::string& name = fusion.node(Value{id}).source_name;
+  return "%" + std::to_string(id) + (name.empty() ? "" : " (" + name + ")");
+}
+
+// The names under which the fusion returns v, if any: " -> q, k".
+std::string returned_as(const Fusion& fusion, Value v) {
+  std::string names;
+  for (size_t i = 0; i < fusion.outputs().size(); ++i) {
+    if (fusion.outputs()[i].value != v) continue;
+    const std::string& name = fusion.outputs()[i].name;
+    names += (names.empty() ? " -> " : ", ") + (name.empty() ? "output " + std::to_string(i) : name);
+  }
+  return names;
+}
+
 std::string value_list(const Fusion& fusion, const std::vector<Value>& values) {
   std::string out;
   for (Value v : values) {
     if (!out.empty()) out += ", ";
-    out += "%" + std::to_string(v.id) + " " + fusion.type(v).to_string();
+    out += value_label(fusion, v.id) + " " + fusion.type(v).to_string() + returned_as(fusion, v);
   }
   return out.empty() ? "-" : out;
 }
 
 std::string op_label(const Fusion& fusion, int32_t id) {
-  return "%" + std::to_string(id) + " = " + std::string(op_name(fusion.node(Value{id}).op));
+  return value_label(fusion, id) + " = " + std::string(op_name(fusion.node(Value{id}).op));
 }
 
 }  // namespace
@@ -25,6 +43,8 @@ std::string dump_segments(const SegmentedFusion& s, const DumpOptions& options) 
   std::ostringstream out;
   const Fusion& fusion = s.fusion;
   out << "segmentation of " << fusion.name() << " (" << s.strategy << ")\n";
+  out << "values numbered as `seam passes` prints the fusion (with --no-passes: as `seam print`); names in "
+         "parentheses are the file's\n";
   for (size_t g = 0; g < s.groups.size(); ++g) {
     const SegmentGroup& group = s.groups[g];
     out << "group " << g << ": " << scheduler_name(group.kind) << "\n";
@@ -84,6 +104,15 @@ std::string segments_to_dot(const SegmentedFusion& s) {
   for (int32_t id = 0; id < fusion.num_nodes(); ++id)
     for (Value operand : fusion.node(Value{id}).operands)
       out << "  n" << operand.id << " -> n" << id << ";\n";
+  for (size_t i = 0; i < fusion.outputs().size(); ++i) {
+    const FusionOutput& output = fusion.outputs()[i];
+    out << "  out" << i << " [label=\"" << (output.name.empty() ? "output " + std::to_string(i) : output.name)
+        << "\", shape=ellipse];\n  n" << output.value.id << " -> out" << i << ";\n";
+  }
+  out << "  legend [shape=note, label=\"" << fusion.name() << ": " << s.num_kernels()
+      << " kernel(s)\\lcoloured box: one kernel (group N: its scheduler)\\lgrey box: no kernel (views of "
+         "inputs)\\lsolid outside a box: a fusion input\\ldashed: recomputed in each kernel that uses "
+         "it\\lellipse: a fusion output\\l%N: value numbers after the passes; (name): the file's\\l\"];\n";
   out << "}\n";
   return out.str();
 }

@@ -62,7 +62,7 @@ SourceLocation Lexer::here() const {
 }
 
 void Lexer::fail(SourceLocation location, const std::string& message) const {
-  throw Error(detail::concat(filename_, ":", location.line, ":", location.column, ": error: ", message));
+  throw Error(detail::concat(filename_, ":", location.line, ":", location.column, ": ", message));
 }
 
 void Lexer::fail_on_byte(const char* context) const {

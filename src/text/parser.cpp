@@ -172,6 +172,15 @@ void Parser::parse_statement(Builder& builder) {
   advance();
 
   std::vector<Value> operands;
+  // Operands are values; a literal written in their place gets a hint instead of a bare "expected".
+  auto reject_literal_operand = [&] {
+    if (token_.kind == TokenKind::Number ||
+        (token_.kind == TokenKind::Word &&
+         (token_.text == "inf" || token_.text == "nan" || token_.text == "true" || token_.text == "false")))
+      fail(token_.location, "op '", info.keyword, "': operands are values, not literals: define ",
+           describe_token(token_), " first, e.g. `%c = const {value=", token_.text, "} : f32`, and use %c");
+  };
+  reject_literal_operand();
   if (token_.kind == TokenKind::ValueName) {
     while (true) {
       if (operands.size() >= static_cast<size_t>(TextLimits::kMaxOperands))
@@ -181,6 +190,7 @@ void Parser::parse_statement(Builder& builder) {
       advance();
       if (token_.kind != TokenKind::Comma) break;
       advance();
+      reject_literal_operand();
       if (token_.kind != TokenKind::ValueName)
         fail(token_.location, "expected a value name after ',' in the operand list, found ",
              describe_token(token_));
@@ -206,6 +216,9 @@ void Parser::parse_statement(Builder& builder) {
     if (message.substr(0, prefix.size()) == prefix) message.remove_prefix(prefix.size());
     fail(keyword.location, "%", name.text, " = ", info.keyword, ": ", message);
   }
+  // A name that is only a number carries nothing the printed index does not.
+  if (name.text.find_first_not_of("0123456789") != std::string::npos)
+    builder.set_source_name(value, std::string(name.text));
   values_.emplace(name.text, DefinedValue{value, name.location});
 }
 
@@ -409,12 +422,12 @@ Fusion parse_fusion(std::string_view text, std::string_view filename) {
 
 Fusion parse_fusion_file(const std::string& path) {
   std::error_code ignored;
-  SEAM_CHECK(!std::filesystem::is_directory(path, ignored), path, ": error: is a directory, not a file");
+  SEAM_CHECK(!std::filesystem::is_directory(path, ignored), path, ": is a directory, not a file");
   std::ifstream file(path, std::ios::binary);
-  SEAM_CHECK(file.good(), path, ": error: cannot open the file for reading");
+  SEAM_CHECK(file.good(), path, ": cannot open the file for reading");
   std::ostringstream contents;
   contents << file.rdbuf();
-  SEAM_CHECK(!file.bad(), path, ": error: cannot read the file");
+  SEAM_CHECK(!file.bad(), path, ": cannot read the file");
   return parse_fusion(contents.str(), path);
 }
 

@@ -43,6 +43,32 @@ TEST(CubinInfo, ReadsEachKernelsRegisters) {
   EXPECT_FALSE(cubin_registers(compiled.binary, "no_such_kernel"));
 }
 
+// Static shared memory puts a NOBITS section (.nv.shared.<kernel>) in the cubin whose size passes the
+// end of the file: the reader must not take that for a truncated file (every row kernel has one).
+TEST(CubinInfo, ReadsKernelsWithSharedMemory) {
+  if (!nvrtc_available()) GTEST_SKIP() << "seam was built without NVRTC";
+  CompileRequest request;
+  request.source = R"(
+extern "C" __global__ void reduce(const float* a, float* b) {
+  __shared__ float partial[4096];
+  partial[threadIdx.x] = a[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float sum = 0.f;
+    for (int i = 0; i < blockDim.x; ++i) sum += partial[i];
+    b[blockIdx.x] = sum;
+  }
+}
+)";
+  request.kernel_names = {"reduce"};
+  CompiledKernel compiled = compile_cuda(request);
+  ASSERT_TRUE(compiled.is_cubin);
+  std::optional<int> registers = cubin_registers(compiled.binary, compiled.symbol("reduce"));
+  ASSERT_TRUE(registers) << "a cubin with a .nv.shared section was rejected";
+  EXPECT_GE(*registers, 2);
+  EXPECT_LE(*registers, 255);
+}
+
 TEST(CubinInfo, MalformedBytesAreNotACount) {
   EXPECT_FALSE(cubin_registers("", "k"));
   EXPECT_FALSE(cubin_registers("not an elf file at all, but long enough to have a header........", "k"));

@@ -98,7 +98,7 @@ TEST(Parser, StringEscapesAreDecoded) {
 
 TEST(Parser, InputNameMustBeAnIdentifier) {
   EXPECT_NE(parse_error("fusion f {\n  %e = input {name=\"a b\"} : f32\n  return %e\n}")
-                .find("t.seam:2:20: error: input name \"a b\" is not an identifier"),
+                .find("t.seam:2:20: input name \"a b\" is not an identifier"),
             std::string::npos);
 }
 
@@ -116,23 +116,58 @@ TEST(Parser, WindowsLineEndingsAndTabs) {
 
 TEST(Parser, ErrorsNameFileLineAndColumn) {
   std::string message = parse_error("fusion f {\n  %x = input : f32[2]\n  %y = frobnicate %x : f32[2]\n}");
-  EXPECT_EQ(message, "t.seam:3:8: error: unknown op 'frobnicate'");
+  EXPECT_EQ(message, "t.seam:3:8: unknown op 'frobnicate'");
   message = parse_error("fusion f {\n  %x = input {name=\"x\"} {} : f32[2]\n  return %x\n}");
-  EXPECT_EQ(message, "t.seam:2:25: error: expected ':' before the result type, found '{'");
+  EXPECT_EQ(message, "t.seam:2:25: expected ':' before the result type, found '{'");
 }
 
 TEST(Parser, BuilderErrorsUseTheTextsValueName) {
   std::string message = parse_error(
       "fusion f {\n  %x = input : f32[2,3]\n  %q = permute %x {perm=[0,0]} : f32[2,3]\n  return %q\n}");
-  EXPECT_NE(message.find("t.seam:3:8: error: %q = permute: permute: [0,0] is not a permutation"),
-            std::string::npos)
+  EXPECT_NE(message.find("t.seam:3:8: %q = permute: [0,0] is not a permutation"), std::string::npos)
       << message;
+}
+
+// Axes count from the end as in PyTorch; the printer writes them from the start.
+TEST(Parser, NegativeAxesCountFromTheEnd) {
+  Fusion f = parse_fusion(R"(fusion f {
+  %x = input : f32[2,3,4]
+  %s = sum %x {axes=[-1], keepdim=true} : f32[2,3,1]
+  %p = permute %x {perm=[-1,0,1]} : f32[4,2,3]
+  %q = squeeze %s {axes=[-1]} : f32[2,3]
+  %b = broadcast %q {axes=[-1]} : f32[2,3,1]
+  %c = cat %x, %x {axis=-2} : f32[2,6,4]
+  return %s, %p, %b, %c
+}
+)");
+  const std::string printed = print_fusion(f);
+  EXPECT_NE(printed.find("sum %0 {axes=[2], keepdim=true}"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("perm=[2,0,1]"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("squeeze %1 {axes=[2]}"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("broadcast %3 {axes=[2]}"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("{axis=1}"), std::string::npos) << printed;
+  // Out of range either way is an error that shows the axis as written.
+  EXPECT_NE(parse_error("fusion f {\n  %x = input : f32[2,3]\n  %s = sum %x {axes=[-3], keepdim=false} : "
+                        "f32[2]\n  return %s\n}\n")
+                .find("-3"),
+            std::string::npos);
+}
+
+// A literal where an operand goes says how to write it.
+TEST(Parser, LiteralOperandsPointAtConst) {
+  for (const char* statement :
+       {"%y = add %x, 1.0 : f32[2]", "%y = add 2, %x : f32[2]", "%y = mul %x, inf : f32[2]"}) {
+    const std::string message =
+        parse_error(std::string("fusion f {\n  %x = input : f32[2]\n  ") + statement + "\n  return %y\n}\n");
+    EXPECT_NE(message.find("operands are values, not literals"), std::string::npos) << message;
+    EXPECT_NE(message.find("= const {value="), std::string::npos) << message;
+  }
 }
 
 TEST(Parser, HostileInputsFailCleanly) {
   // Very long and very deep-looking inputs: no recursion, clean errors.
   std::string deep = "fusion f {\n  %x = input : f32" + std::string(100000, '[') + "\n}";
-  EXPECT_NE(parse_error(deep).find("t.seam:2:20: error: expected an integer"), std::string::npos);
+  EXPECT_NE(parse_error(deep).find("t.seam:2:20: expected an integer"), std::string::npos);
   std::string long_name = "fusion " + std::string(200000, 'a') + " {\n  %x = input : f32\n  return %x\n}";
   EXPECT_EQ(parse_fusion(long_name).name().size(), 200000u);
   std::string many = "fusion f {\n  %0 = input : f32[1]\n";
@@ -140,20 +175,19 @@ TEST(Parser, HostileInputsFailCleanly) {
     many += "  %" + std::to_string(i) + " = neg %" + std::to_string(i - 1) + " : f32[1]\n";
   many += "  return %19999\n}\n";
   EXPECT_EQ(parse_fusion(many).num_nodes(), 20000);
-  EXPECT_NE(
-      parse_error(std::string("fusion f {\0}", 12)).find("t.seam:1:11: error: unexpected NUL byte 0x00"),
-      std::string::npos);
-  EXPECT_NE(parse_error("fusion f\xc3\xa9 {}").find("t.seam:1:9: error: unexpected non-ASCII byte 0xc3"),
+  EXPECT_NE(parse_error(std::string("fusion f {\0}", 12)).find("t.seam:1:11: unexpected NUL byte 0x00"),
+            std::string::npos);
+  EXPECT_NE(parse_error("fusion f\xc3\xa9 {}").find("t.seam:1:9: unexpected non-ASCII byte 0xc3"),
             std::string::npos);
 }
 
 TEST(Parser, LimitsProtectShapeArithmetic) {
   EXPECT_NE(parse_error("fusion f {\n  %x = input : f32[1099511627776,1099511627776]\n  return %x\n}")
-                .find("2:16: error: type f32[1099511627776,1099511627776] has more than 2^62 elements"),
+                .find("2:16: type f32[1099511627776,1099511627776] has more than 2^62 elements"),
             std::string::npos);
   EXPECT_NE(parse_error("fusion f {\n  %x = input : f32[2]\n  %y = pad %x {low=[9223372036854775807], "
                         "high=[0], value=0} : f32[2]\n  return %y\n}")
-                .find("3:21: error: integer '9223372036854775807' is out of range"),
+                .find("3:21: integer '9223372036854775807' is out of range"),
             std::string::npos);
 }
 

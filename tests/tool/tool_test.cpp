@@ -1,58 +1,15 @@
 // The seam tool end to end: exit codes and messages of every command, run as a separate process.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "interp/host_tensor.h"
 #include "support/npy.h"
+#include "tool_runner.h"
 
 namespace seam {
 namespace {
-
-struct Result {
-  int code;
-  std::string output;  // stdout and stderr together
-};
-
-Result seam(const std::string& args) {
-  std::string command = std::string(SEAM_TOOL_PATH) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string output;
-  std::array<char, 4096> buffer;
-  size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) output.append(buffer.data(), n);
-  int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
-
-class Tool : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::path(::testing::TempDir()) /
-           ("seam_tool_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream(path(name)) << text;
-    return path(name);
-  }
-  std::filesystem::path dir_;
-};
-
-const char* kSmall = R"(fusion small {
-  %x = input {name="x"} : f32[2,3]
-  %y = input {name="y"} : f32[2,3]
-  %s = add %x, %y : f32[2,3]
-  %t = cast %s {dtype=bf16} : bf16[2,3]
-  return sum=%s, t=%t
-}
-)";
 
 TEST_F(Tool, HelpAndUsage) {
   EXPECT_EQ(seam("help").code, 0);
@@ -180,6 +137,10 @@ TEST_F(Tool, EmitCompileReportsRegisters) {
   ASSERT_EQ(seam("workload transformer --layers 1 -o " + path("t.seam")).code, 0);
   Result transformer = seam("emit " + path("t.seam") + " --compile sm_90");
   EXPECT_EQ(transformer.code, 0) << transformer.output.substr(0, 2000);
+  // Row kernels have static shared memory (a NOBITS section in the cubin): their count is read too.
+  EXPECT_NE(transformer.output.find("row kernel"), std::string::npos);
+  EXPECT_EQ(transformer.output.find("registers unknown"), std::string::npos)
+      << transformer.output.substr(transformer.output.find("// cubin"));
   Result bad = seam("emit " + file + " --compile sm_nope");
   EXPECT_EQ(bad.code, 1);
   EXPECT_NE(bad.output.find("sm_nope"), std::string::npos) << bad.output;
