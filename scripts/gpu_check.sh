@@ -11,13 +11,15 @@
 #                                     # GPU suite (quick) and memcheck, backward rows, then seam vs
 #                                     # PyTorch on forward bs 2 and backward rows
 #   scripts/gpu_check.sh investigate  # the sweep, ncu next to torch.compile, cold GQA backward compiles
-#   scripts/gpu_check.sh probe [NAME] # bench/probes/NAME.cu (default copy_probe): copy_probe, what a plain
+#   scripts/gpu_check.sh probe [NAME] # bench/experiments/NAME.cu (default copy_probe): copy_probe, what a plain
 #                                     # copy reaches per size; gather_probe, RoPE's memory pattern by hand
 #   scripts/gpu_check.sh compare [forward|backward|t-sweep|quick|flush]
 #                                     # seam next to PyTorch eager and torch.compile (bench/rope_vs_torch.py)
 #
-# With the device tool: run(command="scripts/gpu_check.sh run", carry=["gpu-bin"]). Logs go to $OUT (or
-# gpu-out/ when $OUT is unset); the end of the output is a summary table.
+# On any Linux machine with an NVIDIA GPU, the driver and the CUDA toolkit at /usr/local/cuda (x86-64, like
+# the build machine): copy the repository with gpu-bin/ there (or build there: `build` then `run`) and run
+# `scripts/gpu_check.sh run`. Results go to $OUT when set (a folder a remote runner brings back), else to
+# gpu-out/; the end of the output is a summary table.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-}"
@@ -89,7 +91,7 @@ if [[ "$mode" == "probe" ]]; then
   out="${OUT:-gpu-out}"
   mkdir -p "$out"
   probe="${2:-copy_probe}"
-  nvcc -O3 -arch=sm_90 -o "$out/$probe" "bench/probes/$probe.cu" -lcuda || exit 1
+  nvcc -O3 -arch=sm_90 -o "$out/$probe" "bench/experiments/$probe.cu" -lcuda || exit 1
   "$out/$probe" | tee "$out/$probe.md"
   rc=${PIPESTATUS[0]}
   rm -f "$out/$probe"
@@ -116,8 +118,8 @@ fi
 [[ "$mode" == "run" ]] || { echo "usage: scripts/gpu_check.sh build|run [quick]|report|investigate|probe|compare ROWS..."; exit 2; }
 quick="${2:-}"
 out="${OUT:-gpu-out}"
-# The device tool brings back at most 8 files: every log goes into $logs, which ends up as logs.tgz next to
-# the benchmark tables.
+# Few files in $out (remote runners often bring back only a handful): every log goes into $logs, which ends
+# up as logs.tgz next to the benchmark tables.
 logs="$(mktemp -d)"
 mkdir -p "$out"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"

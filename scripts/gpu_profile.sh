@@ -8,7 +8,7 @@
 #   Forward rows only: the same metrics for seam's kernel and torch.compile's kernels, one compact line per
 #   kernel (what differs where torch.compile is faster). NCU_CACHE_CONTROL=none keeps the caches between
 #   kernels (steady state) instead of flushing them before each profiled kernel.
-# Usage: scripts/gpu_profile.sh --probe   the compact metrics of bench/probes/gather_probe.cu's kernels
+# Usage: scripts/gpu_profile.sh --probe   the compact metrics of bench/experiments/gather_probe.cu's kernels
 #   (RoPE's memory pattern by hand, bs 2 of W8 and W1, each kernel once)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -86,7 +86,7 @@ if [[ "${1:-}" == "--compact" ]]; then
 fi
 
 if [[ "${1:-}" == "--probe" ]]; then
-  nvcc -O3 -arch=sm_90 -o "$out/gather_probe" bench/probes/gather_probe.cu || exit 1
+  nvcc -O3 -arch=sm_90 -o "$out/gather_probe" bench/experiments/gather_probe.cu || exit 1
   "$ncu" --clock-control none --cache-control "$cache_control" --metrics "$metrics" -k regex:"rope_probe|rope_halves|move_|copy_one" \
     --csv --page raw "$out/gather_probe" --once 2> "$out/ncu_probe.err" | summarize
   rc=${PIPESTATUS[0]}

@@ -2,7 +2,7 @@
 // copy next to hand-written copy kernels of several launch shapes. It answers whether the ~4 us that every
 // forward row and the driver's copy lose at 30-80 us (bench/RESULTS.md, session 6) is a launch shape's or
 // the machine's. Not part of the CMake build (the project is C++ only): on the GPU machine
-//   nvcc -O3 -arch=sm_90 -o copy_probe bench/probes/copy_probe.cu -lcuda && ./copy_probe
+//   nvcc -O3 -arch=sm_90 -o copy_probe bench/experiments/copy_probe.cu -lcuda && ./copy_probe
 // Method: 3 buffer pairs rotated, 5 warm-up launches, the median of 50 launches each between its own
 // events ("single"), and the events around 50 back-to-back launches divided by 50 ("stream").
 #include <cuda.h>

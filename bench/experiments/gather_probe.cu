@@ -5,7 +5,7 @@
 // out of litgpt's interleaved qkv into (B, heads, T, head size), 16-byte vectors, 128 threads, one vector a
 // thread, in several chunk orders, with and without the rotation (cos/sin of (T, head size), kept in L2),
 // for W8's and W1's shapes, next to a plain copy of the same bytes. Not part of the CMake build:
-//   nvcc -O3 -arch=sm_90 -o gather_probe bench/probes/gather_probe.cu && ./gather_probe
+//   nvcc -O3 -arch=sm_90 -o gather_probe bench/experiments/gather_probe.cu && ./gather_probe
 // `./gather_probe --once`: bs 2 only, each kernel launched once (checked, not timed), for Nsight Compute.
 // Method: 3 input sets rotated, 5 warm-up launches, events around 50 back-to-back launches / 50 (close to
 // the kernels' own durations, bench/RESULTS.md session 7 call 9), the median of 5 such rounds.
