@@ -2,7 +2,7 @@
 # Installs the Debian packages seam needs to build and test, skipping those already present.
 # Usage: scripts/install_deps.sh [--fuzz]   (--fuzz adds clang and its fuzzer runtime)
 set -euo pipefail
-packages=(cmake make g++ libgtest-dev graphviz)
+packages=(cmake make g++ libgtest-dev graphviz llvm-15-tools python3)
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)
 fi

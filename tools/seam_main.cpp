@@ -65,6 +65,12 @@ int main(int argc, char** argv) {
     return argc < 2 ? kExitUsage : kExitOk;
   }
   const std::string command = argv[1];
+  for (int i = 2; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--help")) {  // `seam segment --help`: the same text, not "needs a value"
+      std::fputs(kUsage, stdout);
+      return kExitOk;
+    }
+  }
   struct Entry {
     const char* name;
     int (*run)(Args&);
