@@ -1,6 +1,7 @@
 #include "testing/whole_tool_check.h"
 
 #include <cstdlib>
+#include <iterator>
 #include <optional>
 #include <random>
 
@@ -19,7 +20,30 @@
 #include "text/printer.h"
 
 namespace seam {
+
+const KnownFinding kKnownFindings[] = {
+    // A pad of an empty value (or a slice of one) makes the segmenter's cost model count other bytes
+    // than the segmented fusion's boundaries; reproduces at small sizes (tests/fuzz/findings/).
+    {"segment", "the cost model and the segmented fusion disagree", "segmenter: reported to the lead"},
+};
+const size_t kNumKnownFindings = std::size(kKnownFindings);
+
 namespace {
+
+// Thrown out of a stage when it hit a known finding and the options say to skip those.
+struct KnownFindingHit {
+  const KnownFinding* finding;
+};
+
+const KnownFinding* known_finding(std::string_view stage, std::string_view message) {
+  for (const KnownFinding& k : kKnownFindings)
+    if (stage == k.stage && message.find(k.fragment) != std::string_view::npos) return &k;
+  return nullptr;
+}
+
+bool g_skip_known_findings = true;  // set from the options for the duration of check_whole_tool
+
+void check_stages(const Fusion& fusion, const WholeToolOptions& options, WholeToolReport& report);
 
 [[noreturn]] void fail(std::string_view stage, const std::string& what, const Fusion& fusion) {
   throw WholeToolFailure(
@@ -35,6 +59,8 @@ auto run_stage(std::string_view stage, const Fusion& fusion, Body body) -> declt
   } catch (const WholeToolFailure&) {
     throw;
   } catch (const InternalError& e) {
+    if (const KnownFinding* k = known_finding(stage, e.what()); k && g_skip_known_findings)
+      throw KnownFindingHit{k};
     fail(stage, detail::concat("internal error: ", e.what()), fusion);
   } catch (const Error& e) {
     fail(stage, detail::concat("seam::Error on a verified fusion: ", e.what()), fusion);
@@ -157,6 +183,17 @@ WholeToolCase whole_tool_case_from_seed(uint64_t seed) {
 
 WholeToolReport check_whole_tool(const Fusion& fusion, const WholeToolOptions& options) {
   WholeToolReport report;
+  g_skip_known_findings = options.skip_known_findings;
+  try {
+    check_stages(fusion, options, report);
+  } catch (const KnownFindingHit& hit) {
+    report.known = hit.finding;
+  }
+  return report;
+}
+
+namespace {
+void check_stages(const Fusion& fusion, const WholeToolOptions& options, WholeToolReport& report) {
   run_stage("verify", fusion, [&] { verify(fusion); });
   run_stage("print and parse", fusion, [&] {
     const std::string printed = print_fusion(fusion);
@@ -193,7 +230,7 @@ WholeToolReport check_whole_tool(const Fusion& fusion, const WholeToolOptions& o
     check_against_interpreter(fusion, options, report);
   else
     check_refused_by_host_memory(fusion, options.max_interpreted_bytes, report);
-  return report;
 }
+}  // namespace
 
 }  // namespace seam
