@@ -21,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     fusion.emplace(seam::random_fusion(c.seed, c.options));
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "random_fusion(%llu) failed: %s\n", static_cast<unsigned long long>(c.seed), e.what());
+    std::fprintf(stderr, "random_fusion(%llu) failed: %s\n", static_cast<unsigned long long>(c.seed),
+                 e.what());
     std::abort();
   }
   seam::WholeToolOptions options;

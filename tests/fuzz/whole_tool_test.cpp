@@ -9,9 +9,9 @@
 #include <utility>
 
 #include "ir/builder.h"
-#include "text/parser.h"
 #include "testing/random_fusion.h"
 #include "testing/whole_tool_check.h"
+#include "text/parser.h"
 
 namespace seam {
 namespace {
@@ -30,7 +30,8 @@ std::pair<uint64_t, uint64_t> seed_range(uint64_t first, uint64_t count) {
   if (const char* text = std::getenv("SEAM_WHOLE_TOOL_SEEDS")) {
     const std::string s = text;
     const size_t colon = s.find(':');
-    if (colon != std::string::npos) return {std::stoull(s.substr(0, colon)), std::stoull(s.substr(colon + 1))};
+    if (colon != std::string::npos)
+      return {std::stoull(s.substr(0, colon)), std::stoull(s.substr(colon + 1))};
   }
   return {first, count};
 }

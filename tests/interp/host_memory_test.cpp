@@ -1,13 +1,14 @@
 // Tensors the IR allows but this machine cannot hold fail with a message before anything is allocated:
 // HostTensor, random inputs and the interpreter check the host memory limit (interp/host_memory.h),
 // and .npy shapes obey the IR's size limits before any stride is computed from them.
+#include "interp/host_memory.h"
+
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <cstring>
 #include <optional>
 
-#include "interp/host_memory.h"
 #include "interp/tensor_npy.h"
 #include "interp_test_util.h"
 #include "support/npy.h"
@@ -59,7 +60,8 @@ TEST_F(HostMemory, DefaultIsThisMachinesMemory) {
 
 TEST_F(HostMemory, BadLimitIsAnError) {
   limit("lots");
-  EXPECT_TRUE(contains(error_of([] { host_memory_limit(); }), "SEAM_HOST_MEMORY_LIMIT='lots' is not a byte count"));
+  EXPECT_TRUE(
+      contains(error_of([] { host_memory_limit(); }), "SEAM_HOST_MEMORY_LIMIT='lots' is not a byte count"));
 }
 
 TEST_F(HostMemory, TensorOverTheLimitFailsBeforeAllocating) {
@@ -69,7 +71,9 @@ TEST_F(HostMemory, TensorOverTheLimitFailsBeforeAllocating) {
   EXPECT_TRUE(contains(message, "HostTensor f32[262145] needs 1048580 bytes of host memory")) << message;
   EXPECT_TRUE(contains(message, "limit of 1048576 bytes (set by SEAM_HOST_MEMORY_LIMIT)")) << message;
   // Strided storage counts what the strides reach, not the element count.
-  EXPECT_TRUE(contains(error_of([] { HostTensor::zeros_strided(DType::Float32, {2, 2}, {1 << 18, 1}); }),
+  EXPECT_TRUE(contains(error_of([] {
+                         HostTensor::zeros_strided(DType::Float32, {2, 2}, {1 << 18, 1});
+                       }),
                        "host memory"));
 }
 
@@ -83,9 +87,13 @@ TEST_F(HostMemory, LegalTensorTooLargeForTheMachine) {
 }
 
 TEST_F(HostMemory, HostTensorsObeyTheIrSizeLimits) {
-  EXPECT_TRUE(contains(error_of([] { HostTensor::zeros(DType::Float64, {2147483648, 1073741824}); }),
+  EXPECT_TRUE(contains(error_of([] {
+                         HostTensor::zeros(DType::Float64, {2147483648, 1073741824});
+                       }),
                        "too many elements"));
-  EXPECT_TRUE(contains(error_of([] { HostTensor::zeros(DType::Float32, {0, int64_t{1} << 32, int64_t{1} << 32}); }),
+  EXPECT_TRUE(contains(error_of([] {
+                         HostTensor::zeros(DType::Float32, {0, int64_t{1} << 32, int64_t{1} << 32});
+                       }),
                        "too many elements"));
 }
 
@@ -99,7 +107,8 @@ TEST_F(HostMemory, InterpreterRefusesUpFront) {
   limit("1M");
   const std::vector<HostTensor> inputs = random_inputs(fusion, 1);
   const std::string message = error_of([&] { interpret(fusion, inputs); });
-  EXPECT_TRUE(contains(message, "interpreting fusion 'chain' (its largest value is %0 : f32[65536])")) << message;
+  EXPECT_TRUE(contains(message, "interpreting fusion 'chain' (its largest value is %0 : f32[65536])"))
+      << message;
   EXPECT_TRUE(contains(message, "needs 2359296 bytes of host memory")) << message;
   limit("4M");
   EXPECT_EQ(interpret(fusion, inputs).size(), 1u);
@@ -118,8 +127,9 @@ TEST_F(HostMemory, RandomInputsRefuseUpFront) {
 TEST(NpySizeLimits, HugeShapesAreErrorsBeforeAnyStride) {
   // An empty array passes the data length check whatever its other extents are.
   NpyArray empty{"<f4", false, {0, int64_t{1} << 62, int64_t{1} << 62}, {}};
-  EXPECT_TRUE(contains(error_of([&] { host_tensor_from_npy(empty, std::nullopt, "e.npy"); }),
-                       "e.npy: .npy shape: type f32[0,4611686018427387904,4611686018427387904] has too many"));
+  EXPECT_TRUE(
+      contains(error_of([&] { host_tensor_from_npy(empty, std::nullopt, "e.npy"); }),
+               "e.npy: .npy shape: type f32[0,4611686018427387904,4611686018427387904] has too many"));
   NpyArray fortran{"|b1", true, {0, int64_t{1} << 40, int64_t{1} << 40}, {}};
   EXPECT_TRUE(contains(error_of([&] { host_tensor_from_npy(fortran, std::nullopt, "f.npy"); }), "too many"));
   NpyArray fine{"<f4", true, {0, 3}, {}};

@@ -45,8 +45,11 @@ TEST(CheckedMath, ProductsAndSumsReportOverflow) {
 // The reproduction of issue 18: 2^61 f64 elements, 2^64 bytes, once wrapped to a size of 0.
 TEST(SizeLimits, TheIssuesTwoToTheSixtyFourByteTensorIsRejectedAtTheInput) {
   Builder b;
-  expect_error([&] { b.input(T(DType::Float64, {2147483648, 1073741824}), "x"); },
-               {"%0 = input", "f64[2147483648,1073741824]", "too many elements"});
+  expect_error(
+      [&] {
+        b.input(T(DType::Float64, {2147483648, 1073741824}), "x");
+      },
+      {"%0 = input", "f64[2147483648,1073741824]", "too many elements"});
   EXPECT_EQ(b.num_nodes(), 0);
 }
 
@@ -65,10 +68,16 @@ TEST(SizeLimits, EmptyTensorsCountZeroExtentsAsOne) {
   // Strides and other partial products of an empty tensor still multiply its non-zero extents.
   Builder b;
   EXPECT_EQ(b.type(b.input(T(DType::Float32, {0, 1 << 20, 1 << 18}))).numel(), 0);
-  expect_error([&] { b.input(T(DType::Float32, {0, int64_t{1} << 30, int64_t{1} << 30, int64_t{1} << 30})); },
-               {"too many elements", "extents of 0 counted as 1"});
-  expect_error([&] { b.full({int64_t{1} << 30, 0, int64_t{1} << 30}, DType::Float64, Number::of_int(0)); },
-               {"%1 = full", "too many elements"});
+  expect_error(
+      [&] {
+        b.input(T(DType::Float32, {0, int64_t{1} << 30, int64_t{1} << 30, int64_t{1} << 30}));
+      },
+      {"too many elements", "extents of 0 counted as 1"});
+  expect_error(
+      [&] {
+        b.full({int64_t{1} << 30, 0, int64_t{1} << 30}, DType::Float64, Number::of_int(0));
+      },
+      {"%1 = full", "too many elements"});
 }
 
 TEST(SizeLimits, Rank) {
@@ -82,10 +91,16 @@ TEST(SizeLimits, Rank) {
 TEST(SizeLimits, InputStridesReachAtMostTheByteLimit) {
   Builder b;
   b.input(T(DType::Float32, {2, 2}), "ok", {k2e40 / 8, 1});
-  expect_error([&] { b.input(T(DType::Float32, {2, 2}), "far", {k2e40 / 4, 1}); },
-               {"reach 1099511627784 bytes", "over the limit"});
-  expect_error([&] { b.input(T(DType::Bool, {k2e40 / 2, 2}), "wrap", {k2e40, k2e40}); },
-               {"reach beyond 2^63 elements"});
+  expect_error(
+      [&] {
+        b.input(T(DType::Float32, {2, 2}), "far", {k2e40 / 4, 1});
+      },
+      {"reach 1099511627784 bytes", "over the limit"});
+  expect_error(
+      [&] {
+        b.input(T(DType::Bool, {k2e40 / 2, 2}), "wrap", {k2e40, k2e40});
+      },
+      {"reach beyond 2^63 elements"});
   // An empty tensor reaches nothing, but its strides still enter index arithmetic.
   b.input(T(DType::Float32, {0, 4}), "empty", {k2e40, 1});
   expect_error([&] { b.input(T(DType::Float32, {0, 4}), "empty2", {kInt64Max, 1}); }, {"outside [0, 2^40]"});
@@ -112,8 +127,11 @@ TEST(SizeLimits, ShapeRulesDoNotOverflow) {
 TEST(SizeLimits, TypeArithmeticThrowsInsteadOfWrapping) {
   const Type huge = T(DType::Float64, {int64_t{1} << 32, int64_t{1} << 32});  // built by hand, unchecked
   expect_error([&] { (void)huge.numel(); }, {"more than 2^63 elements"});
-  expect_error([&] { (void)T(DType::Float64, {int64_t{1} << 31, int64_t{1} << 31}).bytes(); },
-               {"more than 2^63 bytes"});
+  expect_error(
+      [&] {
+        (void)T(DType::Float64, {int64_t{1} << 31, int64_t{1} << 31}).bytes();
+      },
+      {"more than 2^63 bytes"});
   expect_error([&] { contiguous_strides({int64_t{1} << 32, int64_t{1} << 32, 1}); }, {"too large"});
   expect_error([&] { strided_storage_bytes(DType::Float64, {2, 2}, {kInt64Max, 1}); }, {"beyond 2^63"});
   EXPECT_EQ(strided_storage_bytes(DType::Float64, {0, 2}, {kInt64Max, 1}), 0);

@@ -123,10 +123,13 @@ void check_against_interpreter(const Fusion& fusion, const WholeToolOptions& opt
     return Executable::compile(fusion, exe_options)->run(inputs);
   });
   if (actual.size() != expected.size())
-    fail("host backend", detail::concat(actual.size(), " outputs, the interpreter has ", expected.size()), fusion);
+    fail("host backend", detail::concat(actual.size(), " outputs, the interpreter has ", expected.size()),
+         fusion);
   for (size_t o = 0; o < actual.size(); ++o) {
     const Comparison c = compare_tensors(actual[o], expected[o], tolerance_for(expected[o].dtype()));
-    if (!c.ok) fail("host backend", detail::concat("output ", o, " differs from the interpreter: ", c.message), fusion);
+    if (!c.ok)
+      fail("host backend", detail::concat("output ", o, " differs from the interpreter: ", c.message),
+           fusion);
   }
 }
 
@@ -144,8 +147,9 @@ void check_refused_by_host_memory(const Fusion& fusion, int64_t budget, WholeToo
     report.refused_by_host_memory = true;
     return;
   }
-  fail("host memory limit", detail::concat("the interpreter ran ", value_bytes(fusion),
-                                           " bytes of values under a limit of ", budget),
+  fail("host memory limit",
+       detail::concat("the interpreter ran ", value_bytes(fusion), " bytes of values under a limit of ",
+                      budget),
        fusion);
 }
 

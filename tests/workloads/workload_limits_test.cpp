@@ -28,7 +28,8 @@ TEST(WorkloadLimits, TooManyTransformerLayersFailAfterTheFirst) {
   c.layers = 1000000;  // `seam workload transformer --layers 1000000`
   const std::string message = error_of(c);
   EXPECT_NE(message.find("transformer: 1000000 layers of "), std::string::npos) << message;
-  EXPECT_NE(message.find("over the fusion size limit of 2^20 values plus outputs (at most "), std::string::npos)
+  EXPECT_NE(message.find("over the fusion size limit of 2^20 values plus outputs (at most "),
+            std::string::npos)
       << message;
   c.layers = std::numeric_limits<int64_t>::max();  // the product of layers and values per layer overflows
   EXPECT_NE(error_of(c).find("over the fusion size limit"), std::string::npos);
