@@ -72,6 +72,7 @@ void fill_fast_random(HostTensor& tensor, uint64_t seed) {
 }
 
 std::vector<HostTensor> fast_random_inputs(const Fusion& fusion, uint64_t seed) {
+  check_inputs_fit_host_memory(fusion);
   std::vector<HostTensor> inputs;
   for (size_t i = 0; i < fusion.inputs().size(); ++i) {
     Value v = fusion.inputs()[i];

@@ -3,6 +3,8 @@
 #include <bit>
 #include <cstring>
 
+#include "interp/host_memory.h"
+#include "ir/limits.h"
 #include "support/error.h"
 #include "support/half.h"
 
@@ -30,6 +32,8 @@ void check_shape(const Shape& shape, const char* what) {
 }  // namespace
 
 HostTensor HostTensor::zeros(DType dtype, Shape shape) {
+  check_shape(shape, "HostTensor");
+  check_type_limits(Type::tensor(dtype, shape));  // before the strides, which multiply the extents
   Shape strides = contiguous_strides(shape);
   return zeros_strided(dtype, std::move(shape), std::move(strides));
 }
@@ -40,11 +44,16 @@ HostTensor HostTensor::zeros_strided(DType dtype, Shape shape, Shape strides) {
              shape.size());
   for (int64_t s : strides)
     SEAM_CHECK(s >= 0, "HostTensor: strides must be non-negative, got ", shape_to_string(strides));
+  // The IR's size limits bound every product over the shape; then the storage must fit this machine.
+  const Type type = Type::tensor(dtype, shape);
+  check_type_limits(type);
+  const int64_t bytes = strided_storage_bytes(dtype, shape, strides);
+  check_host_memory(bytes, "HostTensor " + type.to_string());
   HostTensor t;
   t.dtype_ = dtype;
   t.shape_ = std::move(shape);
   t.strides_ = std::move(strides);
-  t.storage_.assign(static_cast<size_t>(t.required_storage_bytes()), std::byte{0});
+  t.storage_.assign(static_cast<size_t>(bytes), std::byte{0});
   return t;
 }
 
@@ -85,12 +94,7 @@ bool HostTensor::is_contiguous() const {
   return true;
 }
 
-int64_t HostTensor::required_storage_bytes() const {
-  if (numel() == 0) return 0;
-  int64_t last = 0;
-  for (size_t d = 0; d < shape_.size(); ++d) last += (shape_[d] - 1) * strides_[d];
-  return (last + 1) * dtype_size(dtype_);
-}
+int64_t HostTensor::required_storage_bytes() const { return strided_storage_bytes(dtype_, shape_, strides_); }
 
 std::string HostTensor::type_string() const { return Type::tensor(dtype_, shape_).to_string(); }
 

@@ -4,7 +4,10 @@
 #include <random>
 
 #include "interp/eval_ops.h"
+#include "interp/host_memory.h"
+#include "ir/limits.h"
 #include "ir/verify.h"
+#include "support/checked_math.h"
 #include "support/error.h"
 
 namespace seam {
@@ -34,6 +37,24 @@ HostTensor bind_input(const Fusion& fusion, size_t index, const HostTensor& give
   return given.contiguous();
 }
 
+// The host memory a run takes: the interpreter keeps every value until the end, and matmul and linear
+// copy their operands as doubles. Checked before anything is allocated, so that a fusion too large for
+// this machine fails at once with a message instead of part way through (or in the OOM killer).
+void check_interpreter_memory(const Fusion& fusion) {
+  int64_t total = 0;
+  int32_t largest = 0;
+  auto add = [&](int64_t bytes) { total = checked_add(total, bytes).value_or(INT64_MAX); };
+  for (int32_t id = 0; id < fusion.num_nodes(); ++id) {
+    const Node& node = fusion.node(Value{id});
+    add(node.type.bytes());
+    if (node.type.bytes() > fusion.type(Value{largest}).bytes()) largest = id;
+    if (node.category() == OpCategory::Opaque)
+      for (Value operand : node.operands) add(fusion.type(operand).numel() * int64_t{sizeof(double)});
+  }
+  check_host_memory(total, detail::concat("interpreting fusion '", fusion.name(), "' (its largest value is %",
+                                          largest, " : ", fusion.type(Value{largest}).to_string(), ")"));
+}
+
 }  // namespace
 
 std::vector<int64_t> unravel_index(int64_t linear_index, const Shape& shape) {
@@ -60,6 +81,7 @@ std::vector<HostTensor> interpret(const Fusion& fusion, const std::vector<HostTe
   verify(fusion);  // a Fusion built by hand could otherwise index out of range below
   SEAM_CHECK(inputs.size() == fusion.inputs().size(), "fusion '", fusion.name(), "' takes ",
              fusion.inputs().size(), " input(s), got ", inputs.size());
+  check_interpreter_memory(fusion);
   Values values(static_cast<size_t>(fusion.num_nodes()));
   size_t next_input = 0;
   for (int32_t id = 0; id < fusion.num_nodes(); ++id) {
@@ -91,7 +113,17 @@ std::vector<HostTensor> interpret(const Fusion& fusion, const std::vector<HostTe
   return outputs;
 }
 
+void check_inputs_fit_host_memory(const Fusion& fusion) {
+  int64_t total = 0;
+  for (Value v : fusion.inputs()) {
+    const Type& t = fusion.type(v);
+    total += strided_storage_bytes(t.dtype, t.shape, fusion.input_strides(v));  // <= 2^40 each
+  }
+  check_host_memory(total, detail::concat("the inputs of fusion '", fusion.name(), "'"));
+}
+
 std::vector<HostTensor> random_inputs(const Fusion& fusion, uint64_t seed) {
+  check_inputs_fit_host_memory(fusion);
   std::mt19937_64 rng(seed);
   std::vector<HostTensor> inputs;
   for (Value v : fusion.inputs()) {

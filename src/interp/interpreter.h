@@ -11,11 +11,16 @@
 namespace seam {
 
 // `inputs` follow fusion.inputs() in order; scalar inputs are rank-0 HostTensors. Throws seam::Error
-// naming the input when a dtype, shape or stride does not match its declaration. Returns one
-// contiguous tensor per fusion output (rank 0 for scalar outputs).
+// naming the input when a dtype, shape or stride does not match its declaration, and before evaluating
+// anything when the values together would pass the host memory limit (interp/host_memory.h). Returns
+// one contiguous tensor per fusion output (rank 0 for scalar outputs).
 std::vector<HostTensor> interpret(const Fusion& fusion, const std::vector<HostTensor>& inputs);
 
-// Random inputs matching the fusion's input declarations (strides included), from a seed.
+// Throws seam::Error when the storage of the fusion's inputs together passes the host memory limit.
+void check_inputs_fit_host_memory(const Fusion& fusion);
+
+// Random inputs matching the fusion's input declarations (strides included), from a seed; checked
+// against the host memory limit first.
 std::vector<HostTensor> random_inputs(const Fusion& fusion, uint64_t seed);
 
 }  // namespace seam

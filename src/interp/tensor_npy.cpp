@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "ir/limits.h"
 #include "support/error.h"
 
 namespace seam {
@@ -44,6 +45,11 @@ HostTensor host_tensor_from_npy(const NpyArray& array, std::optional<DType> expe
   SEAM_CHECK(!expected || *expected == dtype, source, ": .npy file holds ", dtype_name(dtype), " ('",
              array.descr, "'), expected ", dtype_name(*expected));
   SEAM_ASSERT(item_size == dtype_size(dtype));
+  try {  // before the strides below, which multiply the extents
+    check_type_limits(Type::tensor(dtype, array.shape));
+  } catch (const Error& e) {
+    throw Error(detail::concat(source, ": .npy shape: ", e.what()));
+  }
   // A Fortran-order file is the same data with column-major strides; contiguous() reorders it.
   Shape strides = contiguous_strides(array.shape);
   if (array.fortran_order) {

@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "ir/infer.h"
+#include "ir/limits.h"
 #include "ir/verify.h"
+#include "support/checked_math.h"
 #include "support/error.h"
 
 namespace seam {
@@ -54,6 +56,7 @@ Value Builder::add(OpKind op, std::vector<Value> operands, Attrs attrs, std::opt
   const int32_t id = static_cast<int32_t>(nodes_.size());
   const OpInfo& info = op_info(op);
   try {
+    check_fusion_size(int64_t{id} + 1, 0);
     std::vector<Type> operand_types;
     operand_types.reserve(operands.size());
     for (Value v : operands) {
@@ -149,8 +152,12 @@ Value Builder::reshape(Value x, Shape shape) {
     SEAM_CHECK(std::count(shape.begin(), shape.end(), -1) == 1, "reshape: at most one -1 in ",
                shape_to_string(shape));
     int64_t known = 1;
-    for (int64_t e : shape)
-      if (e != -1) known *= e;
+    for (int64_t e : shape) {
+      if (e == -1) continue;
+      const std::optional<int64_t> next = checked_mul(known, e);
+      SEAM_CHECK(next.has_value(), "reshape: ", shape_to_string(shape), " has too many elements");
+      known = *next;
+    }
     int64_t numel = type(x).numel();
     SEAM_CHECK(known > 0 && numel % known == 0, "reshape: cannot infer -1 viewing ", type(x).to_string(),
                " as ", shape_to_string(shape));
@@ -226,6 +233,7 @@ Value Builder::linear(Value x, Value weight, std::optional<Value> bias) {
 }
 
 Fusion Builder::finish(std::vector<FusionOutput> outputs) {
+  check_fusion_size(num_nodes(), static_cast<int64_t>(outputs.size()));
   for (const FusionOutput& out : outputs)
     SEAM_CHECK(out.value.id >= 0 && out.value.id < num_nodes(), "output %", out.value.id,
                " is not a value of this fusion");

@@ -3,20 +3,16 @@
 #include <algorithm>
 #include <numeric>
 
+#include "ir/limits.h"
+#include "support/checked_math.h"
 #include "support/error.h"
 
 namespace seam {
 namespace {
 
-// Extents are checked one by one elsewhere; here the element count, so that no later product overflows.
+// Every type built passes the size limits (ir/limits.h), so that no later product overflows.
 Type checked(Type type) {
-  int64_t numel = 1;
-  for (int64_t e : type.shape) {
-    SEAM_CHECK(e >= 0, "negative extent in ", shape_to_string(type.shape));
-    SEAM_CHECK(e == 0 || numel <= (int64_t{1} << 62) / e, "type ", type.to_string(),
-               " has too many elements (over 2^62)");
-    numel *= e;
-  }
+  check_type_limits(type);
   return type;
 }
 
@@ -78,6 +74,8 @@ Type infer_leaf(OpKind op, const Attrs& attrs, const std::optional<Type>& declar
         check_per_axis(s, t.rank(), name, "strides");
         for (int64_t v : s)
           SEAM_CHECK(v >= 0, "input strides must be non-negative, got ", shape_to_string(s));
+        check_type_limits(t);  // before the strides, whose reach is a product of the extents
+        check_strides_limits(t, s);
       }
       break;
     case OpKind::Const:
@@ -253,7 +251,9 @@ Type infer_movement(OpKind op, const std::vector<Type>& operands, const Attrs& a
                    ": need 0 <= start <= stop <= extent, got start ", starts[i], ", stop ", stops[i],
                    ", extent ", in.shape[i]);
         SEAM_CHECK(steps[i] >= 1, "slice: axis ", i, ": step must be >= 1, got ", steps[i]);
-        out.push_back((stops[i] - starts[i] + steps[i] - 1) / steps[i]);
+        // ceil((stop - start) / step) without forming stop - start + step, which may overflow.
+        const int64_t span = stops[i] - starts[i];
+        out.push_back(span == 0 ? 0 : 1 + (span - 1) / steps[i]);
       }
       break;
     }
@@ -263,7 +263,11 @@ Type infer_movement(OpKind op, const std::vector<Type>& operands, const Attrs& a
       check_per_axis(high, rank, name, "high");
       check_literal_fits(attrs.get_number("value"), in.dtype, "pad value");
       for (int i = 0; i < rank; ++i) {
-        int64_t e = in.shape[i] + low[i] + high[i];
+        const std::optional<int64_t> with_low = checked_add(in.shape[i], low[i]);
+        const std::optional<int64_t> padded = with_low ? checked_add(*with_low, high[i]) : std::nullopt;
+        SEAM_CHECK(padded.has_value(), "pad: axis ", i, ": extent ", in.shape[i], " padded by ", low[i],
+                   " and ", high[i], " overflows");
+        const int64_t e = *padded;
         SEAM_CHECK(e >= 0, "pad: axis ", i, ": extent ", in.shape[i], " padded by ", low[i], " and ", high[i],
                    " is negative");
         out.push_back(e);
@@ -283,7 +287,9 @@ Type infer_movement(OpKind op, const std::vector<Type>& operands, const Attrs& a
         for (int d = 0; d < rank; ++d)
           SEAM_CHECK(d == axis || t.shape[d] == in.shape[d], "cat: operand ", i, " is ", t.to_string(),
                      ", operand 0 is ", in.to_string(), "; they may differ only on axis ", axis);
-        out[axis] += t.shape[axis];
+        const std::optional<int64_t> sum = checked_add(out[axis], t.shape[axis]);
+        SEAM_CHECK(sum.has_value(), "cat: the extents of axis ", axis, " overflow when summed");
+        out[axis] = *sum;
       }
       break;
     }

@@ -1,11 +1,20 @@
 #include "ir/type.h"
 
+#include "support/checked_math.h"
+#include "support/error.h"
+
 namespace seam {
 
 int64_t Type::numel() const {
-  int64_t n = 1;
-  for (int64_t e : shape) n *= e;
-  return n;
+  const std::optional<int64_t> n = checked_product(shape);
+  SEAM_CHECK(n.has_value(), "type ", to_string(), " has more than 2^63 elements");
+  return *n;
+}
+
+int64_t Type::bytes() const {
+  const std::optional<int64_t> n = checked_mul(numel(), dtype_size(dtype));
+  SEAM_CHECK(n.has_value(), "type ", to_string(), " has more than 2^63 bytes");
+  return *n;
 }
 
 std::string shape_to_string(const Shape& shape) {
@@ -32,7 +41,9 @@ Shape contiguous_strides(const Shape& shape) {
   int64_t stride = 1;
   for (size_t i = shape.size(); i-- > 0;) {
     strides[i] = stride;
-    stride *= shape[i] > 0 ? shape[i] : 1;
+    const std::optional<int64_t> next = checked_mul(stride, shape[i] > 0 ? shape[i] : 1);
+    SEAM_CHECK(next.has_value(), "shape ", shape_to_string(shape), " is too large for int64 strides");
+    stride = *next;
   }
   return strides;
 }

@@ -20,8 +20,10 @@ struct Type {
   static Type tensor(DType dtype, Shape shape) { return Type{dtype, false, std::move(shape)}; }
 
   int rank() const { return static_cast<int>(shape.size()); }
-  int64_t numel() const;  // 1 for scalars and rank-0 tensors
-  int64_t bytes() const { return numel() * dtype_size(dtype); }
+  // 1 for scalars and rank-0 tensors. Both throw seam::Error on int64 overflow, which a type that
+  // passed the size limits (ir/limits.h) never reaches.
+  int64_t numel() const;
+  int64_t bytes() const;
   std::string to_string() const;  // "bf16[2,3]", "bf16[]" (rank 0), "f32" (scalar)
 
   friend bool operator==(const Type&, const Type&) = default;

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "ir/infer.h"
+#include "ir/limits.h"
 #include "support/error.h"
 
 namespace seam {
@@ -18,6 +19,7 @@ bool is_identifier(std::string_view name) {
 
 void verify(const Fusion& fusion) {
   SEAM_CHECK(is_identifier(fusion.name()), "fusion name '", fusion.name(), "' is not an identifier");
+  check_fusion_size(fusion.num_nodes(), static_cast<int64_t>(fusion.outputs().size()));
   std::set<std::string> input_names;
   for (int32_t id = 0; id < fusion.num_nodes(); ++id) {
     const Node& n = fusion.node(Value{id});

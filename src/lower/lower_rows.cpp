@@ -91,11 +91,13 @@ class RowEmitter : public ExpressionEmitter {
     int64_t inner = 1;
     for (size_t k = outer_axes_.size(); k-- > 0;) {
       const size_t d = outer_axes_[k];
+      // An extent of 0 leaves no rows, so these indices are never used: 1 keeps them well-formed.
+      const int64_t extent = std::max<int64_t>(shape_[d], 1);
       Index i = kir::div(row(), inner);
-      if (k != 0) i = kir::mod(i, shape_[d]);
+      if (k != 0) i = kir::mod(i, extent);
       if (shape_[d] == 1) i = kir::constant(0);  // so that reads at 0 match it structurally
       row_index_[d] = let("r" + std::to_string(counter_++), i);
-      inner *= shape_[d];
+      inner *= extent;
     }
     for (int32_t id = 0; id < fusion_.num_nodes(); ++id) {
       if (fusion_.node(Value{id}).category() != OpCategory::Reduction) continue;
@@ -137,11 +139,12 @@ class RowEmitter : public ExpressionEmitter {
     int64_t inner = 1;
     for (size_t k = reduced_axes_.size(); k-- > 0;) {
       const size_t d = reduced_axes_[k];
+      const int64_t extent = std::max<int64_t>(shape_[d], 1);  // 0: an empty loop, as above
       Index i = kir::div(kir::variable(element, std::max<int64_t>(reduced_, 1)), inner);
-      if (k != 0) i = kir::mod(i, shape_[d]);
+      if (k != 0) i = kir::mod(i, extent);
       if (shape_[d] == 1) i = kir::constant(0);
       idx.index[d] = let("j" + std::to_string(counter_++), i);
-      inner *= shape_[d];
+      inner *= extent;
     }
     return idx;
   }

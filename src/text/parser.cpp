@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "ir/builder.h"
+#include "ir/limits.h"
 #include "ir/verify.h"
 #include "support/error.h"
 #include "text/lexer.h"
@@ -33,18 +34,6 @@ std::string_view kind_name(TokenKind kind) {
     case TokenKind::Colon: return "':'";
   }
   return "a token";
-}
-
-// The product of `shape` left to right, as Type::numel computes it; nullopt when a partial product
-// passes the limit (so that no later numel() overflows).
-std::optional<int64_t> bounded_numel(const Shape& shape) {
-  int64_t product = 1;
-  for (int64_t extent : shape) {
-    if (__builtin_mul_overflow(product, extent, &product) || product > TextLimits::kMaxElements ||
-        product < -TextLimits::kMaxElements)
-      return std::nullopt;
-  }
-  return product;
 }
 
 // Where a literal is being read, for error messages; formatted only when an error is raised.
@@ -100,7 +89,7 @@ class Parser {
   Number parse_number(const LiteralContext& what);
   Type parse_type();
   Value lookup(const Token& name) const;
-  std::vector<FusionOutput> parse_return();
+  std::vector<FusionOutput> parse_return(int64_t num_nodes);
 
   Lexer lexer_;
   Token token_;
@@ -131,7 +120,7 @@ Fusion Parser::parse() {
   }
   const SourceLocation return_location = token_.location;
   advance();
-  std::vector<FusionOutput> outputs = parse_return();
+  std::vector<FusionOutput> outputs = parse_return(builder.num_nodes());
   if (token_.kind != TokenKind::RightBrace) {
     if (at_word("return")) fail(token_.location, "a fusion has exactly one 'return'");
     if (token_.kind == TokenKind::ValueName || token_.kind == TokenKind::End ||
@@ -201,11 +190,6 @@ void Parser::parse_statement(Builder& builder) {
   expect(TokenKind::Colon, "before the result type");
   Type declared = parse_type();
 
-  if (const AttrValue* shape = attrs.find("shape")) {
-    // Checked here because the shape rules multiply a target shape's extents.
-    if (!bounded_numel(std::get<std::vector<int64_t>>(*shape)))
-      fail(keyword.location, "op '", info.keyword, "': target shape has more than 2^62 elements");
-  }
   Value value;
   try {
     value = builder.add(*op, std::move(operands), std::move(attrs), std::move(declared));
@@ -318,6 +302,9 @@ std::vector<int64_t> Parser::parse_int_list(const LiteralContext& what) {
     return values;
   }
   while (true) {
+    // Every int list is per axis (or names axes), so none is longer than the largest rank.
+    if (values.size() == static_cast<size_t>(SizeLimits::kMaxRank))
+      fail(token_.location, "integer list ", what, " has more than ", SizeLimits::kMaxRank, " entries");
     values.push_back(parse_int(what));
     if (token_.kind == TokenKind::RightBracket) break;
     if (token_.kind != TokenKind::Comma)
@@ -379,20 +366,28 @@ Type Parser::parse_type() {
       advance();
     }
     const SourceLocation extent_location = token_.location;
+    if (shape.size() == static_cast<size_t>(SizeLimits::kMaxRank))
+      fail(extent_location, "the result type has more than ", SizeLimits::kMaxRank, " axes");
     int64_t extent = parse_int(LiteralContext{});
     if (extent < 0) fail(extent_location, "negative extent ", extent, " in the result type");
     shape.push_back(extent);
   }
   advance();
-  if (!bounded_numel(shape))
-    fail(type_location, "type ", Type::tensor(*dtype, shape).to_string(), " has more than 2^62 elements");
-  return Type::tensor(*dtype, std::move(shape));
+  Type type = Type::tensor(*dtype, std::move(shape));
+  try {
+    check_type_limits(type);
+  } catch (const Error& e) {
+    fail(type_location, e.what());
+  }
+  return type;
 }
 
-std::vector<FusionOutput> Parser::parse_return() {
+std::vector<FusionOutput> Parser::parse_return(int64_t num_nodes) {
   std::vector<FusionOutput> outputs;
   std::unordered_set<std::string_view> names;
   while (true) {
+    if (num_nodes + static_cast<int64_t>(outputs.size()) == SizeLimits::kMaxFusionSize)
+      fail(token_.location, "the fusion has more than 2^20 values plus outputs");
     FusionOutput output;
     if (token_.kind == TokenKind::Word) {
       const Token name = token_;

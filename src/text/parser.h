@@ -12,12 +12,12 @@
 
 namespace seam {
 
-// Limits that keep hostile text from overflowing shape arithmetic or exhausting memory.
+// Limits that keep hostile text from overflowing shape arithmetic or exhausting memory, on top of the
+// size limits every fusion obeys (ir/limits.h: elements, bytes, rank, fusion size).
 struct TextLimits {
-  static constexpr size_t kMaxBytes = size_t{1} << 30;       // whole text
-  static constexpr int64_t kMaxInteger = int64_t{1} << 40;   // |integer| in a type or int attribute
-  static constexpr int64_t kMaxElements = int64_t{1} << 62;  // product of a shape, left to right
-  static constexpr int kMaxOperands = 1 << 16;               // per statement
+  static constexpr size_t kMaxBytes = size_t{1} << 30;      // whole text
+  static constexpr int64_t kMaxInteger = int64_t{1} << 40;  // |integer| in a type or int attribute
+  static constexpr int kMaxOperands = 1 << 16;              // per statement
 };
 
 Fusion parse_fusion(std::string_view text, std::string_view filename = "<input>");

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "ir/limits.h"
+#include "support/checked_math.h"
 #include "support/error.h"
 #include "workloads/rope.h"
 
@@ -73,6 +75,12 @@ void validate(const RopeConfig& c) {
              name, "': rope_n_elem must be even and in [2, head_size ", c.head_size, "], got ",
              c.rope_n_elem);
   SEAM_CHECK(c.block_size > 0, "RoPE config '", name, "': block_size must be positive, got ", c.block_size);
+  // The qkv width is computed before any type is built, so its arithmetic is checked here.
+  const std::optional<int64_t> groups = checked_mul(2, c.n_query_groups);
+  const std::optional<int64_t> heads = groups ? checked_add(c.n_head, *groups) : std::nullopt;
+  const std::optional<int64_t> width = heads ? checked_mul(*heads, c.head_size) : std::nullopt;
+  SEAM_CHECK(width && *width <= SizeLimits::kMaxElements, "RoPE config '", name,
+             "': the qkv width (n_head + 2 * n_query_groups) * head_size is over 2^40");
 }
 
 std::string_view contract_name(RopeContract contract) {

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "ir/builder.h"
+#include "ir/limits.h"
+#include "support/checked_math.h"
 #include "support/error.h"
 #include "workloads/rope.h"
 
@@ -68,6 +70,8 @@ Value swiglu(Builder& b, Value x, Value fc_1, Value fc_2, Value proj) {
   return b.linear(b.cast(b.mul(silu, g), dt), proj);
 }
 
+constexpr int64_t kNodesBeforeLayers = 3;  // the inputs x, cos and sin
+
 void validate_transformer(const TransformerConfig& c) {
   SEAM_CHECK(c.hidden > 0 && c.intermediate > 0 && c.seq_len > 0 && c.batch > 0,
              "transformer: hidden, intermediate, seq_len and batch must be positive");
@@ -75,6 +79,17 @@ void validate_transformer(const TransformerConfig& c) {
   SEAM_CHECK(c.dtype == DType::BFloat16 || c.dtype == DType::Float16 || c.dtype == DType::Float32,
              "transformer: dtype must be bf16, f16 or f32, got ", dtype_name(c.dtype));
   SEAM_CHECK(c.norm_eps > 0, "transformer: norm_eps must be positive, got ", c.norm_eps);
+}
+
+// After the first layer: fails at once, before building the rest, when all the layers would pass the
+// fusion size limit (which Builder would otherwise only report after building 2^20 nodes).
+void check_fusion_fits(int64_t nodes_after_one_layer, int64_t layers) {
+  const int64_t per_layer = nodes_after_one_layer - kNodesBeforeLayers;
+  const std::optional<int64_t> rest = checked_mul(per_layer, layers - 1);
+  const std::optional<int64_t> total = rest ? checked_add(nodes_after_one_layer, *rest) : std::nullopt;
+  SEAM_CHECK(total && *total + 1 <= SizeLimits::kMaxFusionSize, "transformer: ", layers, " layers of ",
+             per_layer, " values each are over the fusion size limit of 2^20 values plus outputs (at most ",
+             (SizeLimits::kMaxFusionSize - 1 - kNodesBeforeLayers) / per_layer, " layers)");
 }
 
 }  // namespace
@@ -94,6 +109,7 @@ Fusion build_transformer_stack(const TransformerConfig& c) {
   Value cos = b.input(Type::tensor(dt, {T, n}), "cos");
   Value sin = b.input(Type::tensor(dt, {T, n}), "sin");
   for (int64_t layer = 0; layer < c.layers; ++layer) {
+    if (layer == 1) check_fusion_fits(b.num_nodes(), c.layers);
     const std::string p = "h" + std::to_string(layer) + ".";
     auto weight = [&](const std::string& name, Shape shape) {
       return b.input(Type::tensor(dt, std::move(shape)), p + name);

@@ -27,8 +27,13 @@ class Generator {
 
   Fusion generate() {
     int64_t inputs = uniform(int64_t{1}, int64_t{3});
-    for (int64_t i = 0; i < inputs; ++i) remember(new_input());
-    for (int i = 0; i < options_.num_ops; ++i) remember(make(choices_[index(choices_.size())]));
+    for (int64_t i = 0; i < inputs; ++i) try_remember([&] { return new_input(); });
+    if (values_.empty()) {  // every input broke a size limit: one small input
+      options_.huge_extent_probability = 0;
+      remember(new_input());
+    }
+    for (int i = 0; i < options_.num_ops; ++i)
+      try_remember([&] { return make(choices_[index(choices_.size())]); });
     return builder_.finish(choose_outputs());
   }
 
@@ -61,6 +66,12 @@ class Generator {
     return d == DType::Bool ? DType::Int32 : d;
   }
   int64_t random_extent() {
+    // Around 2^31 (32-bit index arithmetic), 2^32 and the 2^40 limit of elements and bytes.
+    constexpr int64_t huge[] = {(int64_t{1} << 31) - 1, int64_t{1} << 31,      (int64_t{1} << 32) + 1,
+                                int64_t{3} << 30,       int64_t{1} << 37,      int64_t{1} << 40,
+                                (int64_t{1} << 40) + 1, (int64_t{1} << 40) / 3};
+    if (options_.huge_extent_probability > 0 && chance(options_.huge_extent_probability))
+      return huge[index(std::size(huge))];
     return chance(options_.zero_extent_probability) ? 0 : uniform(int64_t{1}, options_.max_extent);
   }
   Shape random_shape(int rank) {
@@ -90,6 +101,16 @@ class Generator {
 
   const Type& type(Value v) const { return builder_.type(v); }
   void remember(Value v) { values_.push_back(v); }
+  // With huge extents an op (or an operand fitted for it) may break a size limit: Builder rejects it
+  // with seam::Error and the op is skipped. Without them every op must succeed.
+  template <typename Make>
+  void try_remember(Make make) {
+    if (options_.huge_extent_probability == 0) return remember(make());
+    try {
+      remember(make());
+    } catch (const Error&) {
+    }
+  }
 
   Value new_input() {
     std::string name = chance(0.8) ? "x" + std::to_string(next_input_name_++) : "";
@@ -235,12 +256,13 @@ class Generator {
     int rank = random_rank(numel > 1 ? 1 : 0);
     Shape s(static_cast<size_t>(rank), 1);
     int64_t rest = numel;
-    for (int64_t f = 2; rest > 1; ++f) {
+    for (int64_t f = 2; rest > 1 && f <= 1024; ++f) {  // small factors; a large remaining one goes whole
       while (rest % f == 0) {
         s[index(s.size())] *= f;
         rest /= f;
       }
     }
+    if (rest > 1) s[index(s.size())] *= rest;
     return s;
   }
 

@@ -14,6 +14,9 @@ struct RandomFusionOptions {
   int max_rank = 3;                       // of shapes chosen at random (broadcast may add one more axis)
   int64_t max_extent = 4;                 // of extents chosen at random
   double zero_extent_probability = 0.03;  // chance that a chosen extent is 0
+  // Chance that a chosen extent is one near the size limits (2^31 - 1 to 2^40 + 1, ir/limits.h), for
+  // tests of size arithmetic: ops whose types break the limits are rejected by Builder and skipped.
+  double huge_extent_probability = 0.0;
 
   // Which ops may be chosen. Inputs are always allowed; movement ops and casts also appear to fit
   // operands whatever these say.

@@ -1,5 +1,5 @@
 // Every file in tests/data/malformed/ is a distinct way to be wrong. Its first line is
-// "# expect: LINE:COL: error: MESSAGE-PREFIX"; parsing must throw seam::Error whose message is
+// "# expect: LINE:COL: MESSAGE-PREFIX"; parsing must throw seam::Error whose message is
 // "PATH:" followed by text that contains the expectation.
 #include <gtest/gtest.h>
 

@@ -27,6 +27,14 @@ inline Result seam_argv(std::vector<std::string> args) {
 // The arguments split at spaces: for the many calls whose paths and values have none.
 inline Result seam(const std::string& args) { return seam_argv(split_words(args)); }
 
+// The same with one more environment variable ("NAME=VALUE"), set through env(1).
+inline Result seam_with_env(const std::string& assignment, const std::string& args) {
+  std::vector<std::string> argv = {"env", assignment, SEAM_TOOL_PATH};
+  for (std::string& word : split_words(args)) argv.push_back(std::move(word));
+  ProcessResult r = run_process(argv);
+  return {r.exit_code, r.output};
+}
+
 class Tool : public ::testing::Test {
  protected:
   void SetUp() override {
