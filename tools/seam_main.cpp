@@ -34,16 +34,11 @@ Passes and segmentation:
   pass NAME FILE             run one pass alone
   segment FILE [--strategy auto|exact|greedy|nvfuser] [--no-passes] [--draw OUT.svg|OUT.dot]
                              partition into kernels and print the segmented fusion
-  emit FILE [--target cuda|host] [--compile ARCH] [--block N] [--chunks-per-thread N] [--max-group N]
-       [--max-group-loaded-bytes N] [--min-blocks-per-sm N] [--loads-not-kept] [--streaming-stores]
-       [--reduction-loop-unroll N]
+  emit FILE [--target cuda|host] [--compile ARCH] [--strategy S] [KNOBS]
                              print the generated code of every kernel; --compile sm_90: also compile
-                             it with NVRTC (no GPU needed) and print each kernel's registers per thread
-                             --block, --chunks-per-thread, --max-group, --max-group-loaded-bytes
-                             (groups only for chunks loading at most N bytes; 0: any),
-                             --min-blocks-per-sm (registers capped for N blocks per SM), --loads-not-kept
-                             (reused loads without the keep-in-L2 hint), --streaming-stores,
-                             --reduction-loop-unroll (inlined sums in a loop): as LaunchParams
+                             it with NVRTC (no GPU needed) and print each kernel's registers per thread;
+                             KNOBS: the scheduler knobs as flags (--block N, --max-group N,
+                             --loads-not-kept, ...): `seam emit --help` lists them all
 Other:
   demo                       the default example: build Llama-2-13b RoPE, print, verify, run it small
   help                       this text
@@ -74,7 +69,7 @@ int main(int argc, char** argv) {
       {"passes", cmd_passes, {"each"}},
       {"pass", cmd_pass, {}},
       {"segment", cmd_segment, {"no-passes"}},
-      {"emit", cmd_emit, {"loads-not-kept", "streaming-stores"}},
+      {"emit", cmd_emit, emit_switches()},
       {"demo", cmd_demo, {}},
   };
   try {

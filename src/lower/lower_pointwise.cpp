@@ -5,12 +5,10 @@
 #include <numeric>
 
 #include "ir/infer.h"
-#include "lower/cse_values.h"
 #include "lower/expression_emitter.h"
 #include "lower/invariant_coordinate.h"
 #include "lower/kernel_params.h"
-#include "lower/loop_invariants.h"
-#include "lower/merge_guarded_loads.h"
+#include "lower/kir_pipeline.h"
 #include "support/error.h"
 
 namespace seam {
@@ -129,9 +127,7 @@ class OutputLowering : public ExpressionEmitter {
       }
       store_chunk(o, emit(out.value, at), element, order, body);
     }
-    hoist_loop_invariants(body);
-    tidy(body);
-    cse_values(body);
+    run_kir_pipeline(body, KirPassOptions{branch_free_});
   }
 
   // Stores `value` (converted to the output dtype, widened when uniform) at `element`, and at each copy.
@@ -162,18 +158,6 @@ class OutputLowering : public ExpressionEmitter {
   const std::optional<Coordinate>& lane_coordinate() const { return lane_coordinate_; }
 
  private:
-  // Merges sibling-piece loads and hoists loads, in this block and in the branches inside it (cats and
-  // pads on outer axes stay branches; their pieces may hold branch-free cats of their own).
-  void tidy(kir::Block& block) {
-    if (branch_free_) merge_guarded_loads(block);
-    hoist_loads(block);
-    for (kir::Stmt& s : block) {
-      if (s.kind != kir::Stmt::Kind::If && s.kind != kir::Stmt::Kind::Loop) continue;
-      tidy(s.then_block);
-      tidy(s.else_block);
-    }
-  }
-
   struct Dim {
     size_t axis;
     int64_t extent, factor;
@@ -209,19 +193,6 @@ class OutputLowering : public ExpressionEmitter {
 
   std::vector<Coordinate> coordinates_;
   std::optional<Coordinate> lane_coordinate_;
-
-  // Moves the index arithmetic and the loads of a chunk (guarded ones included) to its start, keeping
-  // their order, so that every load is in flight before the first use of any of them; loads inside pad/cat
-  // branches (branch_free off) stay where they are. Legal because lets and loads depend only on lets.
-  static void hoist_loads(kir::Block& body) {
-    auto hoistable = [](const kir::Stmt& s) {
-      return s.kind == kir::Stmt::Kind::Let ||
-             (s.kind == kir::Stmt::Kind::Define &&
-              (s.expr.kind == kir::Expr::Kind::Load || s.expr.kind == kir::Expr::Kind::Literal ||
-               s.expr.kind == kir::Expr::Kind::Scalar));
-    };
-    std::stable_partition(body.begin(), body.end(), hoistable);
-  }
 
   int kernel_output_param(int o) const {
     for (size_t p = 0; p < kernel_.params.size(); ++p)

@@ -350,7 +350,8 @@ void add_chunk_programs(const Fusion& fusion, const std::vector<int>& chunked,
                         const RowLoweringOptions& options, kir::Kernel& kernel) {
   std::vector<Value> values;
   for (int o : chunked) values.push_back(fusion.outputs()[static_cast<size_t>(o)].value);
-  LoweringOptions lowering = options.chunks;
+  LoweringOptions lowering;
+  static_cast<LaunchParams&>(lowering) = options;
   lowering.kernel_name = options.kernel_name;
   kir::Kernel part = lower_pointwise(with_outputs(fusion, values), lowering);
   // Parameters: the same inputs; output j of the part is output chunked[j] of the kernel.
@@ -415,7 +416,7 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
   launch.reduced = 1;
   for (int64_t a : axes) launch.reduced *= shape[static_cast<size_t>(a)];
   const bool inner_reduced = !axes.empty() && axes.back() == static_cast<int64_t>(shape.size()) - 1;
-  choose_layout(launch, inner_reduced, options.block_size);
+  choose_layout(launch, inner_reduced, options.row_block_size);
   // Blocks start at multiples of rows_per_block below `rows`: row < rows rounded up to a whole block.
   const int64_t row_bound =
       (launch.rows + launch.rows_per_block - 1) / launch.rows_per_block * launch.rows_per_block;

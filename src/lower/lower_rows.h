@@ -18,17 +18,17 @@
 
 namespace seam {
 
-struct RowLoweringOptions {
+// The decided knobs of a row kernel: row_block_size threads per block (a power of two from 32 to 1024;
+// others are rounded down); the others apply to its chunk programs, lowered as in a pointwise kernel.
+struct RowLoweringOptions : LaunchParams {
   std::string kernel_name = "seam_kernel";
-  int block_size = 256;    // GPU threads per block (a power of two from 32 to 1024; others are rounded down)
-  LoweringOptions chunks;  // of the chunk programs (their kernel_name is this kernel's)
 };
 
 struct RowLowering {
   kir::Kernel kernel;
   // Outputs this kernel does not write: reading a reduction at another row (a transposed reduced
-  // tensor), or of another shape and reading a reduction. Their caller computes them separately
-  // (exec/row_steps.h).
+  // tensor), or of another shape and reading a reduction. The Normalization predicate keeps such groups
+  // apart, so the plan treats any as a seam bug.
   std::vector<int> deferred;
   // A reduction reads another one at another row; the kernel is then incomplete and must not be used.
   bool misaligned_reduction = false;

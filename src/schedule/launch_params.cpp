@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "support/error.h"
+
 namespace seam {
 
 std::string LaunchParams::to_string() const {
@@ -26,6 +28,47 @@ std::string LaunchParams::to_string() const {
          (streaming_stores ? ", streaming stores" : "") +
          (reduction_loop_unroll > 0 ? ", reduction loops unrolled " + std::to_string(reduction_loop_unroll)
                                     : "");
+}
+
+bool KnobInfo::is_bool() const { return std::string_view(type) == "bool"; }
+
+const std::vector<KnobInfo>& launch_knobs() {
+  static const std::vector<KnobInfo> knobs = {
+#define SEAM_KNOB(type, name, default_value, min, max, flag, sweep, help)                              \
+  KnobInfo{#name,                                                                                      \
+           #type,                                                                                      \
+           static_cast<int64_t>(default_value),                                                        \
+           static_cast<int64_t>(min),                                                                  \
+           static_cast<int64_t>(max),                                                                  \
+           flag,                                                                                       \
+           sweep,                                                                                      \
+           help,                                                                                       \
+           [](const LaunchParams& p) { return static_cast<int64_t>(p.name); },                         \
+           [](LaunchParams& p, int64_t v) { p.name = static_cast<type>(v); }},
+#include "schedule/launch_knobs.def"
+#undef SEAM_KNOB
+  };
+  return knobs;
+}
+
+std::string knobs_to_string(const LaunchParams& params) {
+  std::string out;
+  for (const KnobInfo& knob : launch_knobs()) {
+    if (!out.empty()) out += " ";
+    out += std::string(knob.name) + "=" + std::to_string(knob.get(params));
+  }
+  return out;
+}
+
+void set_knob(LaunchParams& params, std::string_view name, int64_t value) {
+  for (const KnobInfo& knob : launch_knobs()) {
+    if (name != knob.name && name != knob.flag) continue;
+    SEAM_CHECK(value >= knob.min && value <= knob.max, "knob ", knob.name, " (--", knob.flag, ") must be ",
+               knob.min, " to ", knob.max, ", got ", value);
+    knob.set(params, value);
+    return;
+  }
+  throw Error(detail::concat("unknown knob '", name, "' (schedule/launch_knobs.def lists them)"));
 }
 
 LaunchParams choose_lowering_params(bool sums_per_chunk, const LaunchParams& defaults) {

@@ -1,10 +1,13 @@
 // The launch parameters of a generated kernel: a plain, printable struct chosen per kernel from the
 // segment (its size) and the input signature (the alignment class of the input addresses), so that a
-// kernel's shape can be read in `seam emit` and reproduced by hand.
+// kernel's shape can be read in `seam emit` and reproduced by hand. Its fields are the knobs of
+// schedule/launch_knobs.def; the plan stage (src/plan) decides the per-kernel values.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace seam {
 
@@ -14,43 +17,41 @@ inline constexpr int kCappedRegisters = 56;
 inline constexpr int64_t kCappedRegisterBytes = kCappedRegisters * 4;
 inline constexpr int kRegistersPerSm = 65536;
 
+// Every knob of schedule/launch_knobs.def (its comment says what each means), then the target's
+// multiprocessors. One default per knob: the table's.
 struct LaunchParams {
-  int block_size = 128;  // threads per block of pointwise kernels
-  // Chunks per thread: the grid has one thread per chunks_per_thread chunks, each thread looping over its
-  // chunks grid-stride (one loop body, so code size and NVRTC time do not grow with it). 0: chosen per
-  // kernel by choose_launch_params.
-  int chunks_per_thread = 0;
-  int max_blocks_per_sm = 0;  // grid cap per multiprocessor; 0: one block per block_size*chunks chunks
-  // __launch_bounds__'s second argument: ptxas caps the registers so that this many blocks fit on a
-  // multiprocessor (more warps in flight for register-heavy kernels, at the risk of spills); 0: no cap,
-  // -1: chosen per kernel by choose_launch_params.
-  int min_blocks_per_sm = -1;
-  int max_vector_bytes = 16;  // widest access; the alignment class of the input addresses bounds it
-  bool branch_free = true;    // pad/cat pieces as guarded loads and selects (LoweringOptions::branch_free)
-  int row_tile = 2;           // rows per tile of the chunk order (LoweringOptions::row_tile; 0: row-major)
-  int run_row_tile = 32;      // ... of outputs taken in runs (LoweringOptions::run_row_tile)
-  int64_t row_tile_min_bytes = 4 << 20;  // ... for slabs of at least this size (LoweringOptions)
-  int max_copies = 16;           // stores per computed chunk of an expanded output (LoweringOptions; 1: off)
-  bool uniform_branches = true;  // warps on one side of outer-axis branches (LoweringOptions)
-  // Values of an axis per chunk, loads that ignore it read once (LoweringOptions::max_group; 1: off).
-  // 0: chosen per kernel by choose_lowering_params.
-  int max_group = 0;
-  // Groups only for chunks that load at most this many bytes ungrouped (LoweringOptions; 0: any). GQA
-  // backward with 8 queries per group (18 loads of 16 bytes per chunk) runs as fast ungrouped once its
-  // registers are capped (bench/RESULTS.md, session 6), with half the code to compile.
-  int64_t max_group_loaded_bytes = kCappedRegisterBytes;
-  bool keep_reused_loads = true;  // reused loads evict-last in L2 (LoweringOptions)
-  bool streaming_stores = false;  // stores evict-first (LoweringOptions)
-  // Inlined reductions' terms after the first in a loop unrolled this often; 0: written out. Halves
-  // NVRTC time on GQA backward (W5/W6 ~300 -> ~150 ms) but costs 4-9% of its GPU time (bench/RESULTS.md,
-  // session 5), so written out by default.
-  int reduction_loop_unroll = 0;
-  int row_block_size = 256;  // threads per block of row kernels (reductions; RowLoweringOptions)
-  int sm_count = 132;        // multiprocessors of the target (an H200 by default; the CUDA backend sets it)
+#define SEAM_KNOB(type, name, default_value, min, max, flag, sweep, help) type name = default_value;
+#include "schedule/launch_knobs.def"
+#undef SEAM_KNOB
+  int sm_count = 132;  // multiprocessors of the target (an H200 by default; the CUDA backend sets it)
 
-  std::string to_string() const;  // "block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, ..."
+  // A one-line summary for `seam emit`'s kernel headers: "block 128, chunks/thread 1, grid uncapped, ...".
+  std::string to_string() const;
   friend bool operator==(const LaunchParams&, const LaunchParams&) = default;
 };
+static_assert(LaunchParams{}.max_group_loaded_bytes == kCappedRegisterBytes,
+              "groups stop where capped registers stop holding a chunk's loads");
+
+// One knob of the table, for code that walks them all: printing, `seam emit` flags, the bench sweep.
+struct KnobInfo {
+  const char* name;  // the LaunchParams field
+  const char* type;  // "int", "int64_t" or "bool"
+  int64_t default_value, min, max;
+  const char* flag;   // `seam emit --flag`; a switch for bools
+  const char* sweep;  // space-separated values the benchmark sweep tries
+  const char* help;
+  int64_t (*get)(const LaunchParams&);
+  void (*set)(LaunchParams&, int64_t);  // value within [min, max]
+  bool is_bool() const;
+};
+
+// The table in declaration order.
+const std::vector<KnobInfo>& launch_knobs();
+// Every knob as `name=value`, space-separated, in table order (SEAM_DUMP=plan, test messages).
+std::string knobs_to_string(const LaunchParams& params);
+// Sets knob `name` (a field name or its flag) to `value`; throws seam::Error naming the knob when the
+// name is unknown or the value outside its range.
+void set_knob(LaunchParams& params, std::string_view name, int64_t value);
 
 // What choose_launch_params needs to know of a kernel.
 struct KernelWork {

@@ -3,7 +3,6 @@
 // inside a cache line (pairs of rows), and the row tile of large slabs.
 #include <gtest/gtest.h>
 
-#include "exec/lowering_options.h"
 #include "lower/lower_pointwise.h"
 #include "passes/pipeline.h"
 #include "schedule/launch_params.h"
@@ -11,6 +10,13 @@
 
 namespace seam {
 namespace {
+
+LoweringOptions lowering_options(const LaunchParams& params) {
+  LoweringOptions options;
+  static_cast<LaunchParams&>(options) = params;
+  options.kernel_name = "k";
+  return options;
+}
 
 kir::Stmt load(DType dtype, int lanes) {
   kir::Stmt s{kir::Stmt::Kind::Define};
@@ -40,7 +46,7 @@ TEST(KernelWork, RegisterCapOnlyForChunksLoadingMoreThanItHolds) {
   RopeOptions backward;
   backward.direction = Direction::Backward;
   const LoweringOptions options =
-      pointwise_lowering_options(choose_lowering_params(true, LaunchParams{}), "k");
+      lowering_options(choose_lowering_params(true, LaunchParams{}));
   const int64_t four_to_one = kir::loaded_bytes_per_chunk(
       lower_pointwise(run_pipeline(build_rope(rope_config("W3"), backward)), options));
   const int64_t two_to_one = kir::loaded_bytes_per_chunk(
@@ -58,7 +64,7 @@ TEST(KernelWork, RegisterCapOnlyForChunksLoadingMoreThanItHolds) {
 TEST(KernelWork, GroupsOnlyForChunksThatLoadLittle) {
   RopeOptions backward;
   backward.direction = Direction::Backward;
-  LoweringOptions options = pointwise_lowering_options(choose_lowering_params(true, LaunchParams{}), "k");
+  LoweringOptions options = lowering_options(choose_lowering_params(true, LaunchParams{}));
   ASSERT_EQ(options.max_group_loaded_bytes, 224);
   auto group_of = [&](const char* workload) {
     return lower_pointwise(run_pipeline(build_rope(rope_config(workload), backward)), options)
@@ -92,7 +98,7 @@ TEST(KernelWork, RowsEndingInsideALineAreTakenInPairs) {
 TEST(KernelWork, RowTilesOfTwoExceptInRuns) {
   RopeOptions forward, backward;
   backward.direction = Direction::Backward;
-  LoweringOptions options = pointwise_lowering_options(choose_lowering_params(true, LaunchParams{}), "k");
+  LoweringOptions options = lowering_options(choose_lowering_params(true, LaunchParams{}));
   options.row_tile_min_bytes = 0;  // tile these small slabs
   const kir::OutputProgram q = lower_pointwise(build_rope(rope_config("W2"), forward), options).outputs[0];
   EXPECT_EQ(q.order.tile, 2);

@@ -9,7 +9,6 @@
 #include "exec/executable.h"
 #include "exec/host_compiler.h"
 #include "exec/host_kernel_runner.h"
-#include "exec/lowering_options.h"
 #include "interp/compare.h"
 #include "interp/interpreter.h"
 #include "ir/builder.h"
@@ -64,7 +63,7 @@ TEST(RowKernel, OuterReductionsPutConsecutiveRowsOnConsecutiveThreads) {
 
 TEST(RowKernel, BlockSizeOptionIsRoundedToAPowerOfTwo) {
   RowLoweringOptions options;
-  options.block_size = 200;
+  options.row_block_size = 200;
   RowLowering lowered = lower_rows(reduction(OpKind::Sum, Float32, {8, 4096}, {1}), options);
   EXPECT_EQ(lowered.kernel.rows->block_size(), 128);
 }
@@ -103,10 +102,10 @@ TEST(RowKernel, ChunkProgramsFollowTheAlignmentClass) {
   Value x = b.input(Type::tensor(BFloat16, {4, 6}), "x");
   Value z = b.input(Type::tensor(BFloat16, {3, 16}), "z");
   Fusion fusion = b.finish({b.neg(z), b.sum(x, {1})});
-  LaunchParams launch;
-  EXPECT_EQ(lower_rows(fusion, row_lowering_options(launch, "k")).kernel.outputs.at(0).lanes, 8);
-  launch.max_vector_bytes = 4;
-  EXPECT_EQ(lower_rows(fusion, row_lowering_options(launch, "k")).kernel.outputs.at(0).lanes, 2);
+  RowLoweringOptions options;
+  EXPECT_EQ(lower_rows(fusion, options).kernel.outputs.at(0).lanes, 8);
+  options.max_vector_bytes = 4;
+  EXPECT_EQ(lower_rows(fusion, options).kernel.outputs.at(0).lanes, 2);
 }
 
 // The printed host kernel run directly: the entry walks every row with one thread.
@@ -146,7 +145,7 @@ CompileRequest request_for(const std::vector<kir::Kernel>& kernels) {
 
 void add_steps(const Fusion& fusion, std::vector<kir::Kernel>& kernels) {
   ExecutableOptions options;
-  for (const CompiledStep& step : lower_steps(segment_fusion(fusion, options.segment), options)) {
+  for (const CompiledStep& step : plan_fusion(segment_fusion(fusion, options.segment), PlanOptions{options.launch}).steps) {
     kernels.push_back(step.kernel);
     kernels.back().name = "kernel_" + std::to_string(kernels.size());
   }
