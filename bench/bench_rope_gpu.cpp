@@ -478,7 +478,7 @@ int run_sweep(double rate, int iterations, const RowFilter& limits, const std::s
       std::vector<std::vector<HostTensor>> sets;
       for (uint64_t s = 0; s < 3; ++s) sets.push_back(fast_random_inputs(fusion, 100 + s));
       const double floor_us = floor_bytes(row) / rate * 1e6;
-      for (const Variant& v : variants) {
+      for (const SweepVariant& v : variants) {
         if (!listed(variant_list, v.name)) continue;
         ExecutableOptions options;
         options.backend = Backend::Cuda;

@@ -15,14 +15,41 @@
 #include "ir/fusion.h"
 #include "lower/kernel_ir.h"
 #include "lower/lower_pointwise.h"
+#include "schedule/launch_params.h"
 
 namespace seam {
 
-// The decided knobs of a row kernel: row_block_size threads per block (a power of two from 32 to 1024;
-// others are rounded down); the others apply to its chunk programs, lowered as in a pointwise kernel.
+// How the threads of a block share rows (decided by the plan, plan/row_plan.h): rows_per_block rows of
+// threads_per_row threads, a power of two in all from 32 to 1024; a row's threads consecutive
+// (lanes_contiguous) or rows_per_block apart.
+struct RowLayout {
+  int rows_per_block = 1;
+  int threads_per_row = 32;
+  bool lanes_contiguous = true;
+};
+
+// A row kernel as the plan decided it: its layout, the schedules of its chunk programs (one per output
+// of row_chunk_fusion, lowered as in a pointwise kernel) and the knobs they follow.
 struct RowLoweringOptions : LaunchParams {
   std::string kernel_name = "seam_kernel";
+  RowLayout layout;
+  std::vector<OutputSchedule> chunk_schedules;
 };
+
+// What a row kernel reduces: the operand shape S of its reductions, their axes, its rows (S's non-reduced
+// index space) and each row's reduced elements. Throws seam::Error when `fusion` has no reduction.
+struct RowShape {
+  Shape shape;
+  std::vector<int64_t> axes;
+  int64_t rows = 1, reduced = 1;
+  bool inner_reduced = false;  // the reduced axes include the innermost one
+};
+RowShape row_shape(const Fusion& fusion);
+
+// The outputs of a row kernel's fusion that it computes as chunk programs (other shapes, reading no
+// reduction), and the fusion of all its inputs computing only those (empty outputs when none).
+std::vector<int> row_chunked_outputs(const Fusion& fusion);
+Fusion row_chunk_fusion(const Fusion& fusion);
 
 struct RowLowering {
   kir::Kernel kernel;
@@ -35,6 +62,7 @@ struct RowLowering {
 };
 
 // Throws seam::Error when `fusion` has no reduction or its reductions differ in shape or axes.
+// InternalError when the layout or the chunk schedules do not fit it.
 RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options);
 
 // Per node: -1 for a node that is not a reduction; for a reduction, 0 when its operand depends on no

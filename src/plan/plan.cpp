@@ -8,6 +8,8 @@
 #include "lower/lower_rows.h"
 #include "plan/dump.h"
 #include "plan/matmul_plan.h"
+#include "plan/pointwise_plan.h"
+#include "plan/row_plan.h"
 #include "segment/dump.h"
 #include "support/error.h"
 
@@ -93,8 +95,9 @@ class Planner {
     static_cast<LaunchParams&>(lowering) =
         choose_lowering_params(sums_per_chunk(kernel_fusion.fusion), options_.params);
     lowering.kernel_name = next_name();
+    lowering.max_inlined_reduction = segmented_.limits.max_inlined_reduction;
     PlannedStep step{g, StepKind::Pointwise, std::move(kernel_fusion), {}};
-    step.kernel = lower_pointwise(step.kernel_fusion.fusion, lowering);
+    step.kernel = plan_and_lower_pointwise(step.kernel_fusion.fusion, lowering);
     step.copy_of = copy_of;
     plan_.steps.push_back(std::move(step));
   }
@@ -104,7 +107,7 @@ class Planner {
     static_cast<LaunchParams&>(lowering) = row_knobs(options_.params);
     lowering.kernel_name = next_name();
     PlannedStep step{g, StepKind::Rows, extract_kernel_fusion(segmented_, g), {}};
-    RowLowering row = lower_rows(step.kernel_fusion.fusion, lowering);
+    RowLowering row = plan_and_lower_rows(step.kernel_fusion.fusion, lowering);
     SEAM_ASSERT(!row.misaligned_reduction && row.deferred.empty(), "row kernel ", lowering.kernel_name,
                 " of group ", g,
                 " cannot write all its outputs in one launch; the Normalization predicate should have "

@@ -5,6 +5,7 @@
 
 #include "lower/invariant_coordinate.h"
 #include "lower/lower_pointwise.h"
+#include "plan/pointwise_plan.h"
 #include "testing/host_lowering.h"
 #include "workloads/rope.h"
 
@@ -78,7 +79,7 @@ TEST(ChunkGroups, RopeHeadsShareCosAndSin) {
       for (const kir::OutputProgram& p : kernel.outputs)
         EXPECT_TRUE(p.order.group == 1 || p.order.copies == 1) << name;  // never both
       options.max_group = 1;
-      for (const kir::OutputProgram& p : lower_pointwise(fusion, options).outputs)
+      for (const kir::OutputProgram& p : plan_and_lower_pointwise(fusion, options).outputs)
         EXPECT_EQ(p.order.group, 1) << name;
     }
   }
