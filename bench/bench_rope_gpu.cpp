@@ -414,8 +414,8 @@ std::vector<SweepVariant> knob_sweep_variants() {
     std::istringstream values(knob.sweep);
     for (int64_t value; values >> value;) {
       const std::string name = knob.name;
-      variants.push_back({name + "=" + std::to_string(value),
-                          [name, value](LaunchParams& p) { set_knob(p, name, value); }});
+      variants.push_back(
+          {name + "=" + std::to_string(value), [name, value](LaunchParams& p) { set_knob(p, name, value); }});
     }
   }
   return variants;
@@ -434,7 +434,8 @@ int run_sweep(double rate, int iterations, const RowFilter& limits, const std::s
     variants.push_back({"tiles of " + std::to_string(tile) + " rows", [tile](LaunchParams& p) {
                           p.row_tile = p.run_row_tile = tile, p.row_tile_min_bytes = 0;
                         }});
-  variants.push_back({"groups of <= 2, any chunk", [](LaunchParams& p) { p.max_group = 2, p.max_group_loaded_bytes = 0; }});
+  variants.push_back(
+      {"groups of <= 2, any chunk", [](LaunchParams& p) { p.max_group = 2, p.max_group_loaded_bytes = 0; }});
 
   std::printf(
       "| workload | contract | bs | T | variant | regs | seam us | %% of floor | kernel us | %% of floor "
@@ -488,8 +489,8 @@ int run_sweep(double rate, int iterations, const RowFilter& limits, const std::s
         const double kernel_us = cupti ? back_to_back_kernel_us(*exe, sets, iterations, false) : -1;
         std::printf("| %s %s | %s | %lld | %lld | %s | %s | %.1f | %.0f%% | %s | %s |\n", pick.id,
                     row.backward() ? "bwd" : "fwd", pick.contract, static_cast<long long>(pick.batch),
-                    static_cast<long long>(row.options.seq_len), v.name.c_str(), registers_of(*exe).c_str(), us,
-                    100.0 * floor_us / us, us_or_dash(kernel_us).c_str(),
+                    static_cast<long long>(row.options.seq_len), v.name.c_str(), registers_of(*exe).c_str(),
+                    us, 100.0 * floor_us / us, us_or_dash(kernel_us).c_str(),
                     percent_or_dash(floor_us, kernel_us).c_str());
         std::fflush(stdout);
       }

@@ -10,8 +10,8 @@
 #include "exec/executable.h"
 #include "passes/pipeline.h"
 #include "plan/plan.h"
-#include "schedule/launch_params.h"
 #include "runtime/cubin_info.h"
+#include "schedule/launch_params.h"
 #include "segment/dump.h"
 #include "segment/segment.h"
 #include "support/error.h"
@@ -85,8 +85,9 @@ std::set<std::string> emit_switches() {
 }
 
 std::string emit_knob_help() {
-  std::string out = "seam emit FILE [--target cuda|host] [--compile ARCH] [KNOBS]\n\nknobs (schedule/launch_knobs.def; "
-                    "defaults are the product's):\n";
+  std::string out =
+      "seam emit FILE [--target cuda|host] [--compile ARCH] [KNOBS]\n\nknobs (schedule/launch_knobs.def; "
+      "defaults are the product's):\n";
   for (const KnobInfo& knob : launch_knobs()) {
     std::string flag = "  --" + std::string(knob.flag) + (knob.is_bool() ? "" : " N");
     flag.resize(std::max<size_t>(flag.size() + 1, 30), ' ');

@@ -28,7 +28,9 @@ void merge_guarded_loads_pass(kir::Block& body, const KirPassOptions& options) {
   if (options.branch_free) each_block(body, [](kir::Block& b) { merge_guarded_loads(b); });
 }
 
-void hoist_loads_pass(kir::Block& body, const KirPassOptions&) { each_block(body, [](kir::Block& b) { hoist_loads(b); }); }
+void hoist_loads_pass(kir::Block& body, const KirPassOptions&) {
+  each_block(body, [](kir::Block& b) { hoist_loads(b); });
+}
 
 void cse_values_pass(kir::Block& body, const KirPassOptions&) { cse_values(body); }
 

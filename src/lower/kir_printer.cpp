@@ -29,8 +29,8 @@ std::string expr(const kir::Expr& e) {
   for (const kir::Var& a : e.args) args += (args.empty() ? "" : ", ") + a.name;
   switch (e.kind) {
     case kir::Expr::Kind::Load: {
-      std::string out = std::string(e.reused ? "load.reused" : "load") + " p" + std::to_string(e.param) + "[" +
-                        kir::to_string(e.offset) + "]";
+      std::string out = std::string(e.reused ? "load.reused" : "load") + " p" + std::to_string(e.param) +
+                        "[" + kir::to_string(e.offset) + "]";
       for (const kir::LoadChoice& c : e.choices)
         out += " | p" + std::to_string(c.param) + "[" + kir::to_string(c.offset) + "] if " +
                kir::to_string(c.index) + " < " + std::to_string(c.below);
@@ -56,14 +56,17 @@ void print_block(const kir::Block& block, int depth, std::ostringstream& out) {
   const std::string pad(static_cast<size_t>(depth) * 2, ' ');
   for (const kir::Stmt& s : block) {
     switch (s.kind) {
-      case kir::Stmt::Kind::Let: out << pad << "let " << s.name << " = " << kir::to_string(s.index) << "\n"; break;
+      case kir::Stmt::Kind::Let:
+        out << pad << "let " << s.name << " = " << kir::to_string(s.index) << "\n";
+        break;
       case kir::Stmt::Kind::Define: out << pad << var(s.var) << " = " << expr(s.expr) << "\n"; break;
       case kir::Stmt::Kind::Declare:
         out << pad << "declare " << var(s.var) << " = " << s.literal.to_string() << "\n";
         break;
       case kir::Stmt::Kind::Assign: out << pad << s.var.name << " := " << s.source.name << "\n"; break;
       case kir::Stmt::Kind::Store:
-        out << pad << "store p" << s.param << "[" << kir::to_string(s.index) << "] = " << s.source.name << "\n";
+        out << pad << "store p" << s.param << "[" << kir::to_string(s.index) << "] = " << s.source.name
+            << "\n";
         break;
       case kir::Stmt::Kind::Comment: out << pad << "// " << s.name << "\n"; break;
       case kir::Stmt::Kind::If:

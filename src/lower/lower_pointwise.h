@@ -1,8 +1,8 @@
 // Lowering of a pointwise kernel (pointwise ops with any movement ops: slice, pad, cat, permute,
 // reshape, broadcast, expand, squeeze) to the kernel IR, at the vector widths and chunk orders the plan
-// decided (plan/pointwise_plan.h, which lowers trials to decide). Every output element computes the indices of the
-// inputs it needs through the movement ops, so the whole group is one launch, with outputs of different
-// shapes side by side. Each output is vectorized as wide as index analysis proves legal: a run of
+// decided (plan/pointwise_plan.h, which lowers trials to decide). Every output element computes the indices
+// of the inputs it needs through the movement ops, so the whole group is one launch, with outputs of
+// different shapes side by side. Each output is vectorized as wide as index analysis proves legal: a run of
 // `lanes` consecutive output elements must map to an aligned, contiguous run of every input it loads (or
 // to one element), with pad/cat/slice boundaries on multiples of `lanes`.
 #pragma once

@@ -21,9 +21,9 @@ std::set<std::string, std::less<>> parse_stages() {
     std::string_view name = list.substr(0, comma);
     list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
     if (name.empty()) continue;
-    bool known = name == "all";
+    bool known = false;
     for (std::string_view s : kStages) known = known || s == name;
-    SEAM_CHECK(known, "SEAM_DUMP: unknown stage '", name, "' (segments, plan, kir, cuda, host or all)");
+    SEAM_CHECK(known, "SEAM_DUMP: unknown stage '", name, "' (segments, plan, kir, cuda or host)");
     stages.emplace(name);
   }
   return stages;
@@ -33,7 +33,7 @@ std::set<std::string, std::less<>> parse_stages() {
 
 bool dump_enabled(std::string_view stage) {
   static const std::set<std::string, std::less<>> stages = parse_stages();
-  return stages.count(stage) > 0 || stages.count("all") > 0;
+  return stages.count(stage) > 0;
 }
 
 void dump(std::string_view stage, std::string_view what, const std::string& text) {

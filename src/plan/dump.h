@@ -1,5 +1,6 @@
-// Dumps by stage name: SEAM_DUMP=segments,plan,kir,cuda (comma-separated, or `all`) prints what each
-// stage produced to stderr while a fusion compiles (docs/DEBUGGING.md). Read once per process.
+// Dumps by stage name: SEAM_DUMP=segments,plan,kir,cuda,host (comma-separated) prints what each stage
+// produced to stderr while a fusion compiles (docs/DEBUGGING.md); segment_fusion prints `segments`
+// itself. Read once per process; an unknown name is a seam::Error at the first dump.
 #pragma once
 
 #include <string>
@@ -7,7 +8,7 @@
 
 namespace seam {
 
-// The stage names dumps know: segments, plan, kir, cuda, host.
+// Whether SEAM_DUMP names `stage` (segments, plan, kir, cuda, host).
 bool dump_enabled(std::string_view stage);
 // Writes `text` to stderr under a header naming the stage and `what` (a fusion or kernel), when enabled.
 void dump(std::string_view stage, std::string_view what, const std::string& text);

@@ -10,7 +10,6 @@
 #include "plan/matmul_plan.h"
 #include "plan/pointwise_plan.h"
 #include "plan/row_plan.h"
-#include "segment/dump.h"
 #include "support/error.h"
 
 namespace seam {
@@ -67,7 +66,8 @@ class Planner {
       } else if (group.kind == SchedulerKind::Matmul) {
         plan_product(g);
       } else {
-        SEAM_CHECK(group.kind == SchedulerKind::Pointwise, "group ", g, " needs a ", scheduler_name(group.kind),
+        SEAM_CHECK(group.kind == SchedulerKind::Pointwise, "group ", g, " needs a ",
+                   scheduler_name(group.kind),
                    " kernel, which this backend cannot generate yet (only pointwise, reduction and "
                    "normalization kernels and views)");
         plan_pointwise(g, extract_kernel_fusion(segmented_, g));
@@ -75,10 +75,12 @@ class Planner {
     }
     for (PlannedStep& step : plan_.steps) {
       if (step.library) continue;
-      const LaunchParams& defaults = step.kind == StepKind::Rows ? row_knobs(options_.params) : options_.params;
-      step.params = choose_launch_params({step.kernel.total_chunks(), sums_per_chunk(step.kernel_fusion.fusion),
-                                          kir::loaded_bytes_per_chunk(step.kernel), grouped(step.kernel)},
-                                         defaults);
+      const LaunchParams& defaults =
+          step.kind == StepKind::Rows ? row_knobs(options_.params) : options_.params;
+      step.params =
+          choose_launch_params({step.kernel.total_chunks(), sums_per_chunk(step.kernel_fusion.fusion),
+                                kir::loaded_bytes_per_chunk(step.kernel), grouped(step.kernel)},
+                               defaults);
       step.grid = plan_grid(step.kernel, step.params);
       dump("kir", step.kernel.name, print_kir(step.kernel));
     }
@@ -88,7 +90,9 @@ class Planner {
   }
 
  private:
-  std::string next_name() const { return segmented_.fusion.name() + "_k" + std::to_string(plan_.steps.size()); }
+  std::string next_name() const {
+    return segmented_.fusion.name() + "_k" + std::to_string(plan_.steps.size());
+  }
 
   void plan_pointwise(size_t g, KernelFusion kernel_fusion, int64_t copy_of = -1) {
     LoweringOptions lowering;
@@ -136,9 +140,9 @@ class Planner {
   void check_launches() const {
     int group_steps = 0;
     for (const PlannedStep& step : plan_.steps) group_steps += step.copy_of < 0;
-    SEAM_ASSERT(group_steps == segmented_.num_kernels(), "fusion ", segmented_.fusion.name(), ": the segmenter counts ",
-                segmented_.num_kernels(), " kernels, the plan launches ", group_steps,
-                " steps for them (copies of product operands aside)");
+    SEAM_ASSERT(group_steps == segmented_.num_kernels(), "fusion ", segmented_.fusion.name(),
+                ": the segmenter counts ", segmented_.num_kernels(), " kernels, the plan launches ",
+                group_steps, " steps for them (copies of product operands aside)");
   }
 
   const SegmentedFusion& segmented_;
@@ -149,7 +153,6 @@ class Planner {
 }  // namespace
 
 FusionPlan plan_fusion(const SegmentedFusion& segmented, const PlanOptions& options) {
-  dump("segments", segmented.fusion.name(), dump_segments(segmented));
   return Planner(segmented, options).plan();
 }
 
@@ -160,22 +163,24 @@ KernelGrid plan_grid(const kir::Kernel& kernel, const LaunchParams& params) {
     const kir::RowLaunch& rows = *kernel.rows;
     block = rows.block_size();
     const int64_t chunks = kernel.total_chunks() - rows.rows;
-    blocks = std::max((rows.rows + rows.rows_per_block - 1) / rows.rows_per_block, (chunks + block - 1) / block);
+    blocks =
+        std::max((rows.rows + rows.rows_per_block - 1) / rows.rows_per_block, (chunks + block - 1) / block);
   } else {
     const int64_t per_block = static_cast<int64_t>(block) * std::max(1, params.chunks_per_thread);
     blocks = (kernel.total_chunks() + per_block - 1) / per_block;
   }
   if (params.max_blocks_per_sm > 0)
-    blocks = std::min<int64_t>(blocks, static_cast<int64_t>(std::max(1, params.sm_count)) * params.max_blocks_per_sm);
+    blocks = std::min<int64_t>(blocks,
+                               static_cast<int64_t>(std::max(1, params.sm_count)) * params.max_blocks_per_sm);
   return KernelGrid{std::max<int64_t>(blocks, 1), block};
 }
 
 std::string launch_summary(const PlannedStep& step) {
   if (step.kind != StepKind::Rows) return step.params.to_string();
   const kir::RowLaunch& rows = *step.kernel.rows;
-  return "row kernel: block " + std::to_string(rows.block_size()) + " (" + std::to_string(rows.rows_per_block) +
-         " rows x " + std::to_string(rows.threads_per_row) + " threads), grid " + std::to_string(step.grid.blocks) +
-         " blocks" +
+  return "row kernel: block " + std::to_string(rows.block_size()) + " (" +
+         std::to_string(rows.rows_per_block) + " rows x " + std::to_string(rows.threads_per_row) +
+         " threads), grid " + std::to_string(step.grid.blocks) + " blocks" +
          (step.params.max_blocks_per_sm > 0
               ? " (<= " + std::to_string(step.params.max_blocks_per_sm) + " blocks/SM)"
               : "") +
@@ -196,8 +201,9 @@ std::string print_plan(const FusionPlan& plan) {
     out += ", kernel " + step.kernel.name + ", grid " + std::to_string(step.grid.blocks) + " x " +
            std::to_string(step.grid.block) + "\n";
     if (step.kernel.rows)
-      out += "  rows " + std::to_string(step.kernel.rows->rows) + " x " + std::to_string(step.kernel.rows->reduced) +
-             ", " + std::to_string(step.kernel.rows->rows_per_block) + " rows x " +
+      out += "  rows " + std::to_string(step.kernel.rows->rows) + " x " +
+             std::to_string(step.kernel.rows->reduced) + ", " +
+             std::to_string(step.kernel.rows->rows_per_block) + " rows x " +
              std::to_string(step.kernel.rows->threads_per_row) + " threads per block\n";
     for (const kir::OutputProgram& o : step.kernel.outputs)
       out += "  output p" + std::to_string(o.param) + ": " + std::to_string(o.chunks) + " chunks of " +

@@ -118,9 +118,11 @@ int64_t choose_run(const kir::Block& body, const std::optional<ChunkCoordinate>&
 }
 
 // Lowers a trial of output `o` at the widest width that vectorizes, in `order`.
-TrialOutput widest_trial(const Fusion& fusion, int o, OutputSchedule& schedule, const LoweringOptions& options) {
+TrialOutput widest_trial(const Fusion& fusion, int o, OutputSchedule& schedule,
+                         const LoweringOptions& options) {
   for (;; schedule.lanes /= 2) {
-    if (std::optional<TrialOutput> trial = lower_output_trial(fusion, o, schedule, options)) return std::move(*trial);
+    if (std::optional<TrialOutput> trial = lower_output_trial(fusion, o, schedule, options))
+      return std::move(*trial);
     SEAM_ASSERT(schedule.lanes > 1, "scalar lowering cannot fail to vectorize");
   }
 }

@@ -34,16 +34,16 @@ bool KnobInfo::is_bool() const { return std::string_view(type) == "bool"; }
 
 const std::vector<KnobInfo>& launch_knobs() {
   static const std::vector<KnobInfo> knobs = {
-#define SEAM_KNOB(type, name, default_value, min, max, flag, sweep, help)                              \
-  KnobInfo{#name,                                                                                      \
-           #type,                                                                                      \
-           static_cast<int64_t>(default_value),                                                        \
-           static_cast<int64_t>(min),                                                                  \
-           static_cast<int64_t>(max),                                                                  \
-           flag,                                                                                       \
-           sweep,                                                                                      \
-           help,                                                                                       \
-           [](const LaunchParams& p) { return static_cast<int64_t>(p.name); },                         \
+#define SEAM_KNOB(type, name, default_value, min, max, flag, sweep, help)      \
+  KnobInfo{#name,                                                              \
+           #type,                                                              \
+           static_cast<int64_t>(default_value),                                \
+           static_cast<int64_t>(min),                                          \
+           static_cast<int64_t>(max),                                          \
+           flag,                                                               \
+           sweep,                                                              \
+           help,                                                               \
+           [](const LaunchParams& p) { return static_cast<int64_t>(p.name); }, \
            [](LaunchParams& p, int64_t v) { p.name = static_cast<type>(v); }},
 #include "schedule/launch_knobs.def"
 #undef SEAM_KNOB

@@ -78,7 +78,8 @@ TEST(CacheHints, RopeCosAndSinAreKeptAndQkvIsNot) {
     EXPECT_EQ(occurrences(kept, "seam_store_stream<"), 0);
     options.keep_reused_loads = false;
     options.streaming_stores = true;
-    const std::string streamed = print_cuda_kernel(plan_and_lower_pointwise(fusion, options), CudaLaunchShape{});
+    const std::string streamed =
+        print_cuda_kernel(plan_and_lower_pointwise(fusion, options), CudaLaunchShape{});
     EXPECT_EQ(occurrences(streamed, "seam_load_keep<"), 0);
     EXPECT_EQ(occurrences(streamed, "seam_store<"), 0);
     EXPECT_EQ(occurrences(streamed, "seam_store_stream<"), occurrences(kept, "seam_store<"));

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "lower/lower_pointwise.h"
-#include "plan/pointwise_plan.h"
 #include "passes/pipeline.h"
+#include "plan/pointwise_plan.h"
 #include "schedule/launch_params.h"
 #include "workloads/rope.h"
 
@@ -46,8 +46,7 @@ TEST(KernelWork, LoadedBytesFollowTheHeaviestBranch) {
 TEST(KernelWork, RegisterCapOnlyForChunksLoadingMoreThanItHolds) {
   RopeOptions backward;
   backward.direction = Direction::Backward;
-  const LoweringOptions options =
-      lowering_options(choose_lowering_params(true, LaunchParams{}));
+  const LoweringOptions options = lowering_options(choose_lowering_params(true, LaunchParams{}));
   const int64_t four_to_one = kir::loaded_bytes_per_chunk(
       plan_and_lower_pointwise(run_pipeline(build_rope(rope_config("W3"), backward)), options));
   const int64_t two_to_one = kir::loaded_bytes_per_chunk(
@@ -84,13 +83,19 @@ TEST(KernelWork, RowsEndingInsideALineAreTakenInPairs) {
   RopeOptions forward;
   forward.seq_len = 16;
   const LoweringOptions defaults;
-  EXPECT_EQ(plan_and_lower_pointwise(build_rope({"hs96", 4, 4, 96, 96, 16}, forward), defaults).outputs[0].order.tile,
+  EXPECT_EQ(plan_and_lower_pointwise(build_rope({"hs96", 4, 4, 96, 96, 16}, forward), defaults)
+                .outputs[0]
+                .order.tile,
             2);
-  EXPECT_EQ(
-      plan_and_lower_pointwise(build_rope({"hs128", 4, 4, 128, 128, 16}, forward), defaults).outputs[0].order.tile, 1);
+  EXPECT_EQ(plan_and_lower_pointwise(build_rope({"hs128", 4, 4, 128, 128, 16}, forward), defaults)
+                .outputs[0]
+                .order.tile,
+            1);
   LoweringOptions row_major;
   row_major.row_tile = 0;
-  EXPECT_EQ(plan_and_lower_pointwise(build_rope({"hs96", 4, 4, 96, 96, 16}, forward), row_major).outputs[0].order.tile,
+  EXPECT_EQ(plan_and_lower_pointwise(build_rope({"hs96", 4, 4, 96, 96, 16}, forward), row_major)
+                .outputs[0]
+                .order.tile,
             1);
 }
 
@@ -101,7 +106,8 @@ TEST(KernelWork, RowTilesOfTwoExceptInRuns) {
   backward.direction = Direction::Backward;
   LoweringOptions options = lowering_options(choose_lowering_params(true, LaunchParams{}));
   options.row_tile_min_bytes = 0;  // tile these small slabs
-  const kir::OutputProgram q = plan_and_lower_pointwise(build_rope(rope_config("W2"), forward), options).outputs[0];
+  const kir::OutputProgram q =
+      plan_and_lower_pointwise(build_rope(rope_config("W2"), forward), options).outputs[0];
   EXPECT_EQ(q.order.tile, 2);
   EXPECT_EQ(q.order.run, 0);
   const kir::OutputProgram dqkv =

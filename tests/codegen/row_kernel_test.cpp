@@ -88,7 +88,8 @@ TEST(RowKernel, OutputsOfOtherShapesAreChunkProgramsOfTheSameKernel) {
   Builder b("mixed");
   Value x = b.input(Type::tensor(Float32, {4, 6}), "x");
   Value z = b.input(Type::tensor(Float32, {3, 2}), "z");
-  RowLowering lowered = plan_and_lower_rows(b.finish({b.neg(z), b.sum(x, {1}), b.neg(x)}), RowLoweringOptions{});
+  RowLowering lowered =
+      plan_and_lower_rows(b.finish({b.neg(z), b.sum(x, {1}), b.neg(x)}), RowLoweringOptions{});
   EXPECT_TRUE(lowered.deferred.empty());
   ASSERT_EQ(lowered.kernel.outputs.size(), 1u);
   EXPECT_EQ(lowered.kernel.outputs[0].param, 2);  // after the two inputs: output 0
@@ -146,7 +147,8 @@ CompileRequest request_for(const std::vector<kir::Kernel>& kernels) {
 
 void add_steps(const Fusion& fusion, std::vector<kir::Kernel>& kernels) {
   ExecutableOptions options;
-  for (const CompiledStep& step : plan_fusion(segment_fusion(fusion, options.segment), PlanOptions{options.launch}).steps) {
+  for (const CompiledStep& step :
+       plan_fusion(segment_fusion(fusion, options.segment), PlanOptions{options.launch}).steps) {
     kernels.push_back(step.kernel);
     kernels.back().name = "kernel_" + std::to_string(kernels.size());
   }

@@ -85,6 +85,30 @@ TEST(Schedulers, KindsAcceptTheirShapes) {
   EXPECT_EQ(launch_count(SchedulerKind::Matmul), 1);
 }
 
+// A row kernel reads a reduction only at its own row: a reduction reached through a movement op other
+// than expand (here a permute, i.e. the max of another row) keeps the two apart, so every Normalization
+// group is one launch. The test is on the pair, so it holds through ops in between.
+TEST(Schedulers, NormalizationKeepsUnalignedReadsOfAReductionApart) {
+  Builder b;
+  Value x = b.input(Type::tensor(DType::Float32, {4, 4}), "x");
+  Value m = b.reduce(OpKind::Max, x, {1}, true);  // %1
+  Value aligned = b.expand(m, {4, 4});            // %2
+  Value z = b.sub(x, aligned);                    // %3
+  Value t = b.permute(b.neg(m), {1, 0});          // %4 neg, %5 permute
+  Value y = b.sub(x, b.expand(t, {4, 4}));        // %6 expand, %7 sub
+  Fusion f = b.finish({z, y});
+  const ScheduleLimits no_inlining{0};
+  auto normalization = [&](std::vector<int32_t> group) {
+    return can_schedule(SchedulerKind::Normalization, f, group, no_inlining);
+  };
+  EXPECT_TRUE(normalization({m.id, aligned.id, z.id}));
+  EXPECT_TRUE(normalization({m.id, m.id + 3}));         // the neg: pointwise, aligned
+  EXPECT_FALSE(normalization({m.id, t.id}));            // the permute reads the max at another row
+  EXPECT_FALSE(normalization({m.id, m.id + 3, t.id}));  // ... through the neg too
+  EXPECT_TRUE(normalization({t.id, t.id + 1, y.id}));   // without the max itself: read from memory
+  EXPECT_FALSE(normalization({m.id, aligned.id, z.id, m.id + 3, t.id, t.id + 1, y.id}));
+}
+
 TEST(MarkCheapOps, DuplicatesOnlyCheapOpsOfInputs) {
   Builder b;
   Value x = b.input(Type::tensor(DType::BFloat16, {4, 8}), "x");
