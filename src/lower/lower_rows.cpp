@@ -436,22 +436,4 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
   return result;
 }
 
-std::vector<int> reduction_levels(const Fusion& fusion) {
-  std::vector<int> level(static_cast<size_t>(fusion.num_nodes()), -1);
-  // Per node: the largest level among the reductions it depends on, itself included.
-  std::vector<int> reach(static_cast<size_t>(fusion.num_nodes()), -1);
-  for (int32_t id = 0; id < fusion.num_nodes(); ++id) {
-    const Node& n = fusion.node(Value{id});
-    int deepest = -1;
-    for (Value operand : n.operands) deepest = std::max(deepest, reach[static_cast<size_t>(operand.id)]);
-    if (n.category() == OpCategory::Reduction) {
-      level[static_cast<size_t>(id)] = deepest + 1;
-      reach[static_cast<size_t>(id)] = deepest + 1;
-    } else {
-      reach[static_cast<size_t>(id)] = deepest;
-    }
-  }
-  return level;
-}
-
 }  // namespace seam

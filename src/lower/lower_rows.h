@@ -65,8 +65,4 @@ struct RowLowering {
 // InternalError when the layout or the chunk schedules do not fit it.
 RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options);
 
-// Per node: -1 for a node that is not a reduction; for a reduction, 0 when its operand depends on no
-// reduction, else 1 + the largest level among the reductions it depends on (through non-reductions).
-std::vector<int> reduction_levels(const Fusion& fusion);
-
 }  // namespace seam

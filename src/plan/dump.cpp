@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <set>
 
 #include "support/error.h"
 
@@ -11,11 +10,15 @@ namespace {
 
 constexpr std::string_view kStages[] = {"segments", "plan", "kir", "cuda", "host"};
 
-std::set<std::string, std::less<>> parse_stages() {
+std::string_view env_or_empty(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? std::string_view(value) : std::string_view();
+}
+
+}  // namespace
+
+std::set<std::string, std::less<>> parse_dump_stages(std::string_view list) {
   std::set<std::string, std::less<>> stages;
-  const char* env = std::getenv("SEAM_DUMP");
-  if (!env) return stages;
-  std::string_view list(env);
   while (!list.empty()) {
     const size_t comma = list.find(',');
     std::string_view name = list.substr(0, comma);
@@ -29,10 +32,8 @@ std::set<std::string, std::less<>> parse_stages() {
   return stages;
 }
 
-}  // namespace
-
 bool dump_enabled(std::string_view stage) {
-  static const std::set<std::string, std::less<>> stages = parse_stages();
+  static const std::set<std::string, std::less<>> stages = parse_dump_stages(env_or_empty("SEAM_DUMP"));
   return stages.count(stage) > 0;
 }
 

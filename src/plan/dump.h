@@ -3,10 +3,15 @@
 // itself. Read once per process; an unknown name is a seam::Error at the first dump.
 #pragma once
 
+#include <functional>
+#include <set>
 #include <string>
 #include <string_view>
 
 namespace seam {
+
+// The stages a SEAM_DUMP value names; throws seam::Error for an unknown one.
+std::set<std::string, std::less<>> parse_dump_stages(std::string_view list);
 
 // Whether SEAM_DUMP names `stage` (segments, plan, kir, cuda, host).
 bool dump_enabled(std::string_view stage);

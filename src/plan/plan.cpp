@@ -7,6 +7,7 @@
 #include "lower/lower_pointwise.h"
 #include "lower/lower_rows.h"
 #include "plan/dump.h"
+#include "plan/kernel_knobs.h"
 #include "plan/matmul_plan.h"
 #include "plan/pointwise_plan.h"
 #include "plan/row_plan.h"
@@ -82,10 +83,10 @@ class Planner {
                                 kir::loaded_bytes_per_chunk(step.kernel), grouped(step.kernel)},
                                defaults);
       step.grid = plan_grid(step.kernel, step.params);
-      dump("kir", step.kernel.name, print_kir(step.kernel));
+      if (dump_enabled("kir")) dump("kir", step.kernel.name, print_kir(step.kernel));
     }
     check_launches();
-    dump("plan", segmented_.fusion.name(), print_plan(plan_));
+    if (dump_enabled("plan")) dump("plan", segmented_.fusion.name(), print_plan(plan_));
     return std::move(plan_);
   }
 

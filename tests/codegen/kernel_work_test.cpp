@@ -5,8 +5,8 @@
 
 #include "lower/lower_pointwise.h"
 #include "passes/pipeline.h"
+#include "plan/kernel_knobs.h"
 #include "plan/pointwise_plan.h"
-#include "schedule/launch_params.h"
 #include "workloads/rope.h"
 
 namespace seam {

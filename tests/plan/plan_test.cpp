@@ -6,6 +6,7 @@
 
 #include "ir/builder.h"
 #include "passes/pipeline.h"
+#include "plan/dump.h"
 #include "segment/segment.h"
 #include "support/error.h"
 #include "testing/random_fusion.h"
@@ -149,6 +150,20 @@ TEST(Plan, KnobsDecidedPerKernel) {
   const FusionPlan rows = plan_of(softmax({8, 64}));
   EXPECT_EQ(rows.steps[0].params.max_group, 1);
   EXPECT_EQ(rows.steps[0].params.min_blocks_per_sm, 0);
+}
+
+// SEAM_DUMP's value: stage names, comma-separated; a typo is an error naming the stages.
+TEST(Plan, DumpStagesParse) {
+  EXPECT_EQ(parse_dump_stages("plan,kir,,cuda"), (std::set<std::string, std::less<>>{"cuda", "kir", "plan"}));
+  EXPECT_TRUE(parse_dump_stages("").empty());
+  try {
+    parse_dump_stages("segments,kri");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown stage 'kri' (segments, plan, kir, cuda or host)"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
