@@ -118,8 +118,9 @@ class RowEmitter : public ExpressionEmitter {
     int64_t inner = 1;
     for (size_t k = outer_axes_.size(); k-- > 0;) {
       const size_t d = outer_axes_[k];
-      Index i = kir::div(row(), inner);
-      if (k != 0) i = kir::mod(i, shape_[d]);
+      // No rows (an extent 0): nothing runs, and the index arithmetic would divide by 0.
+      Index i = rows_ == 0 ? kir::constant(0) : kir::div(row(), inner);
+      if (k != 0 && rows_ != 0) i = kir::mod(i, shape_[d]);
       if (shape_[d] == 1) i = kir::constant(0);  // so that reads at 0 match it structurally
       row_index_[d] = let("r" + std::to_string(counter_++), i);
       inner *= shape_[d];
@@ -150,8 +151,9 @@ class RowEmitter : public ExpressionEmitter {
     int64_t inner = 1;
     for (size_t k = reduced_axes_.size(); k-- > 0;) {
       const size_t d = reduced_axes_[k];
-      Index i = kir::div(kir::variable(element, std::max<int64_t>(reduced_, 1)), inner);
-      if (k != 0) i = kir::mod(i, shape_[d]);
+      Index i = reduced_ == 0 ? kir::constant(0)
+                              : kir::div(kir::variable(element, std::max<int64_t>(reduced_, 1)), inner);
+      if (k != 0 && reduced_ != 0) i = kir::mod(i, shape_[d]);
       if (shape_[d] == 1) i = kir::constant(0);
       idx.index[d] = let("j" + std::to_string(counter_++), i);
       inner *= shape_[d];
