@@ -30,7 +30,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "common/host_floor.h"
 #include "common/kernel_activity.h"
@@ -44,6 +47,7 @@
 #include "runtime/device.h"
 #include "runtime/device_allocator.h"
 #include "runtime/event_timer.h"
+#include "schedule/launch_params.h"
 #include "support/error.h"
 #include "support/npy.h"
 #include "text/parser.h"
@@ -397,8 +401,26 @@ void run_row(const RopeRow& row, const Args& args, double rate) {
   print_row(row, r, args.json, args.flush_l2);
 }
 
-// Code-generation variants of a few workloads side by side in one run: the defaults, then each choice
-// turned off alone.
+// Code-generation variants of a few workloads side by side in one run: the defaults, then each knob of
+// schedule/launch_knobs.def at each of its sweep values alone ("name=value"), then a few combinations.
+struct SweepVariant {
+  std::string name;
+  std::function<void(LaunchParams&)> apply;
+};
+
+std::vector<SweepVariant> knob_sweep_variants() {
+  std::vector<SweepVariant> variants = {{"defaults", [](LaunchParams&) {}}};
+  for (const KnobInfo& knob : launch_knobs()) {
+    std::istringstream values(knob.sweep);
+    for (int64_t value; values >> value;) {
+      const std::string name = knob.name;
+      variants.push_back(
+          {name + "=" + std::to_string(value), [name, value](LaunchParams& p) { set_knob(p, name, value); }});
+    }
+  }
+  return variants;
+}
+
 // Whether `name` is in the comma-separated `list` (an empty list holds every name).
 bool listed(const std::string& list, const std::string& name) {
   return list.empty() || ("," + list + ",").find("," + name + ",") != std::string::npos;
@@ -406,35 +428,14 @@ bool listed(const std::string& list, const std::string& name) {
 
 int run_sweep(double rate, int iterations, const RowFilter& limits, const std::string& variant_list,
               bool cupti) {
-  struct Variant {
-    const char* name;
-    void (*apply)(LaunchParams&);
-  };
-  const Variant variants[] = {
-      {"defaults", [](LaunchParams&) {}},
-      {"row-major", [](LaunchParams& p) { p.row_tile = 0; }},
-      {"tiles of 2 rows", [](LaunchParams& p) { p.row_tile = p.run_row_tile = 2, p.row_tile_min_bytes = 0; }},
-      {"tiles of 8 rows", [](LaunchParams& p) { p.row_tile = p.run_row_tile = 8, p.row_tile_min_bytes = 0; }},
-      {"tiles of 32 rows",
-       [](LaunchParams& p) { p.row_tile = p.run_row_tile = 32, p.row_tile_min_bytes = 0; }},
-      // Session 6's default: tiles of 32 rows for every output with slabs of >= 4 MiB.
-      {"tiles of 32 rows on 4 MiB slabs", [](LaunchParams& p) { p.row_tile = 32; }},
-      {"no copies", [](LaunchParams& p) { p.max_copies = 1; }},
-      {"no runs", [](LaunchParams& p) { p.uniform_branches = false; }},
-      {"block 256", [](LaunchParams& p) { p.block_size = 256; }},
-      {"1 chunk/thread", [](LaunchParams& p) { p.chunks_per_thread = 1; }},
-      {"2 chunks/thread", [](LaunchParams& p) { p.chunks_per_thread = 2; }},
-      {"no groups", [](LaunchParams& p) { p.max_group = 1; }},
-      {"groups of <= 2", [](LaunchParams& p) { p.max_group = 2, p.max_group_loaded_bytes = 0; }},
-      {"loads not kept", [](LaunchParams& p) { p.keep_reused_loads = false; }},
-      {"streaming stores", [](LaunchParams& p) { p.streaming_stores = true; }},
-      {"sum loop, unroll 1", [](LaunchParams& p) { p.reduction_loop_unroll = 1; }},
-      {"sum loop, unroll 2", [](LaunchParams& p) { p.reduction_loop_unroll = 2; }},
-      {"sum loop, unroll 4", [](LaunchParams& p) { p.reduction_loop_unroll = 4; }},
-      {"no register cap", [](LaunchParams& p) { p.min_blocks_per_sm = 0; }},
-      {"registers for 9 blocks/SM", [](LaunchParams& p) { p.min_blocks_per_sm = 9; }},
-      {"registers for 10 blocks/SM", [](LaunchParams& p) { p.min_blocks_per_sm = 10; }},
-  };
+  std::vector<SweepVariant> variants = knob_sweep_variants();
+  // Variants that move several knobs together (row tiles on every slab size).
+  for (int tile : {2, 8, 32})
+    variants.push_back({"tiles of " + std::to_string(tile) + " rows", [tile](LaunchParams& p) {
+                          p.row_tile = p.run_row_tile = tile, p.row_tile_min_bytes = 0;
+                        }});
+  variants.push_back(
+      {"groups of <= 2, any chunk", [](LaunchParams& p) { p.max_group = 2, p.max_group_loaded_bytes = 0; }});
 
   std::printf(
       "| workload | contract | bs | T | variant | regs | seam us | %% of floor | kernel us | %% of floor "
@@ -478,7 +479,7 @@ int run_sweep(double rate, int iterations, const RowFilter& limits, const std::s
       std::vector<std::vector<HostTensor>> sets;
       for (uint64_t s = 0; s < 3; ++s) sets.push_back(fast_random_inputs(fusion, 100 + s));
       const double floor_us = floor_bytes(row) / rate * 1e6;
-      for (const Variant& v : variants) {
+      for (const SweepVariant& v : variants) {
         if (!listed(variant_list, v.name)) continue;
         ExecutableOptions options;
         options.backend = Backend::Cuda;
@@ -488,8 +489,8 @@ int run_sweep(double rate, int iterations, const RowFilter& limits, const std::s
         const double kernel_us = cupti ? back_to_back_kernel_us(*exe, sets, iterations, false) : -1;
         std::printf("| %s %s | %s | %lld | %lld | %s | %s | %.1f | %.0f%% | %s | %s |\n", pick.id,
                     row.backward() ? "bwd" : "fwd", pick.contract, static_cast<long long>(pick.batch),
-                    static_cast<long long>(row.options.seq_len), v.name, registers_of(*exe).c_str(), us,
-                    100.0 * floor_us / us, us_or_dash(kernel_us).c_str(),
+                    static_cast<long long>(row.options.seq_len), v.name.c_str(), registers_of(*exe).c_str(),
+                    us, 100.0 * floor_us / us, us_or_dash(kernel_us).c_str(),
                     percent_or_dash(floor_us, kernel_us).c_str());
         std::fflush(stdout);
       }

@@ -1,4 +1,5 @@
 // segment: partition a fusion into kernels and show the result; emit: the generated code per kernel.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -8,7 +9,9 @@
 #include "exec/cuda_executable.h"
 #include "exec/executable.h"
 #include "passes/pipeline.h"
+#include "plan/plan.h"
 #include "runtime/cubin_info.h"
+#include "schedule/launch_params.h"
 #include "segment/dump.h"
 #include "segment/segment.h"
 #include "support/error.h"
@@ -83,45 +86,55 @@ int cmd_segment(Args& args) {
   return kExitOk;
 }
 
+std::set<std::string> emit_switches() {
+  std::set<std::string> switches = {"help"};
+  for (const KnobInfo& knob : launch_knobs())
+    if (knob.is_bool()) switches.insert(knob.flag);
+  return switches;
+}
+
+std::string emit_knob_help() {
+  std::string out =
+      "seam emit FILE [--target cuda|host] [--compile ARCH] [KNOBS]\n\nknobs (schedule/launch_knobs.def; "
+      "defaults are the product's):\n";
+  for (const KnobInfo& knob : launch_knobs()) {
+    std::string flag = "  --" + std::string(knob.flag) + (knob.is_bool() ? "" : " N");
+    flag.resize(std::max<size_t>(flag.size() + 1, 30), ' ');
+    out += flag + knob.help;
+    if (!knob.is_bool())
+      out += " [" + std::to_string(knob.min) + ".." + std::to_string(knob.max) + ", default " +
+             std::to_string(knob.default_value) + "]";
+    out += "\n";
+  }
+  return out;
+}
+
 int cmd_emit(Args& args) {
+  if (args.has("help")) {
+    std::cout << emit_knob_help();
+    return kExitOk;
+  }
   ExecutableOptions options;
   options.segment.strategy = parse_strategy(args.get_or("strategy", "auto"));
   const std::string target = args.get_or("target", "cuda");
   const auto compile_arch = args.get("compile");
-  options.launch.block_size = static_cast<int>(args.get_int("block", options.launch.block_size));
-  options.launch.chunks_per_thread =
-      static_cast<int>(args.get_int("chunks-per-thread", options.launch.chunks_per_thread));
-  options.launch.max_group = static_cast<int>(args.get_int("max-group", options.launch.max_group));
-  options.launch.max_group_loaded_bytes =
-      args.get_int("max-group-loaded-bytes", options.launch.max_group_loaded_bytes);
-  options.launch.min_blocks_per_sm =
-      static_cast<int>(args.get_int("min-blocks-per-sm", options.launch.min_blocks_per_sm));
-  if (args.has("loads-not-kept")) options.launch.keep_reused_loads = false;
-  if (args.has("streaming-stores")) options.launch.streaming_stores = true;
-  options.launch.reduction_loop_unroll =
-      static_cast<int>(args.get_int("reduction-loop-unroll", options.launch.reduction_loop_unroll));
+  // Every knob of the table is a flag: a value within its range, or for a bool a switch that sets the
+  // opposite of its default.
+  for (const KnobInfo& knob : launch_knobs()) {
+    if (knob.is_bool()) {
+      if (args.has(knob.flag)) knob.set(options.launch, knob.default_value ? 0 : 1);
+    } else if (args.get(knob.flag)) {
+      set_knob(options.launch, knob.name, args.get_int(knob.flag, knob.default_value));
+    }
+  }
   args.reject_unused();
-  SEAM_CHECK(options.launch.block_size >= 32 && options.launch.block_size <= 1024 &&
-                 options.launch.block_size % 32 == 0,
-             "--block must be a multiple of 32 from 32 to 1024, got ", options.launch.block_size);
-  SEAM_CHECK(options.launch.chunks_per_thread >= 0 && options.launch.chunks_per_thread <= 16,
-             "--chunks-per-thread must be 0 (per kernel) to 16, got ", options.launch.chunks_per_thread);
-  SEAM_CHECK(options.launch.min_blocks_per_sm >= -1 && options.launch.min_blocks_per_sm <= 32,
-             "--min-blocks-per-sm must be -1 (per kernel), 0 (no register cap) or up to 32, got ",
-             options.launch.min_blocks_per_sm);
-  SEAM_CHECK(options.launch.max_group_loaded_bytes >= 0,
-             "--max-group-loaded-bytes must be 0 (any chunk) or more, got ",
-             options.launch.max_group_loaded_bytes);
-  SEAM_CHECK(options.launch.max_group >= 0 && options.launch.max_group <= 16,
-             "--max-group must be 0 (per kernel) to 16, got ", options.launch.max_group);
-  SEAM_CHECK(options.launch.reduction_loop_unroll >= 0 && options.launch.reduction_loop_unroll <= 64,
-             "--reduction-loop-unroll must be 0 (terms written out) to 64, got ",
-             options.launch.reduction_loop_unroll);
+  SEAM_CHECK(options.launch.block_size % 32 == 0, "--block must be a multiple of 32 from 32 to 1024, got ",
+             options.launch.block_size);
   SEAM_CHECK(target == "cuda" || target == "host", "--target must be cuda or host, got '", target, "'");
   SEAM_CHECK(!compile_arch || target == "cuda", "--compile needs --target cuda");
   Fusion fusion = run_pipeline(load_fusion(args.positional_at(0, "FILE")));
   SegmentedFusion segmented = segment_fusion(fusion, options.segment);
-  std::vector<CompiledStep> steps = lower_steps(segmented, options);
+  std::vector<CompiledStep> steps = plan_fusion(segmented, PlanOptions{options.launch}).steps;
   std::cout << "// " << steps.size() << " kernel(s) for fusion " << fusion.name() << "\n";
   for (const CompiledStep& step : steps) {
     if (step.library) {
@@ -145,7 +158,7 @@ int cmd_emit(Args& args) {
                                               std::to_string(p.order.group_axis) + ")"
                                         : "");
     }
-    std::cout << "\n// launch: " << step.params.to_string() << "\n";
+    std::cout << "\n// launch: " << launch_summary(step) << "\n";
     std::cout << (target == "cuda" ? print_cuda_kernel(step.kernel, launch_shape(step.params))
                                    : print_host_kernel(step.kernel));
   }

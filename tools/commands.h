@@ -1,6 +1,9 @@
 // The subcommands of the seam tool; each returns the process exit code.
 #pragma once
 
+#include <set>
+#include <string>
+
 #include "args.h"
 #include "ir/fusion.h"
 
@@ -17,6 +20,8 @@ int cmd_pass(Args& args);
 int cmd_passes(Args& args);
 int cmd_segment(Args& args);
 int cmd_emit(Args& args);
+// The switches of `seam emit`: --help and the bool knobs of schedule/launch_knobs.def.
+std::set<std::string> emit_switches();
 int cmd_demo(Args& args);
 
 // Reads and parses a fusion file ("-" reads standard input).

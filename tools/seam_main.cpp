@@ -1,4 +1,5 @@
 // seam: the command-line tool. Every pipeline stage can be run alone from here.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -38,16 +39,11 @@ Passes and segmentation:
                              greedy), exact, greedy, nvfuser-greedy (the nvFuser-like baseline)
                              --budget: search time in seconds (default 0.5)
                              --draw: Graphviz text, or an SVG drawn by Graphviz's `dot`
-  emit FILE [--target cuda|host] [--strategy S] [--compile ARCH] [--block N] [--chunks-per-thread N] [--max-group N]
-       [--max-group-loaded-bytes N] [--min-blocks-per-sm N] [--loads-not-kept] [--streaming-stores]
-       [--reduction-loop-unroll N]
+  emit FILE [--target cuda|host] [--compile ARCH] [--strategy S] [KNOBS]
                              print the generated code of every kernel; --compile sm_90: also compile
-                             it with NVRTC (no GPU needed) and print each kernel's registers per thread
-                             --block, --chunks-per-thread, --max-group, --max-group-loaded-bytes
-                             (groups only for chunks loading at most N bytes; 0: any),
-                             --min-blocks-per-sm (registers capped for N blocks per SM), --loads-not-kept
-                             (reused loads without the keep-in-L2 hint), --streaming-stores,
-                             --reduction-loop-unroll (inlined sums in a loop): as LaunchParams
+                             it with NVRTC (no GPU needed) and print each kernel's registers per thread;
+                             KNOBS: the scheduler knobs as flags (--block N, --max-group N,
+                             --loads-not-kept, ...): `seam emit --help` lists them all
 Other:
   demo                       the default example: build Llama-2-13b RoPE, print, verify, run it small
   help                       this text
@@ -65,12 +61,6 @@ int main(int argc, char** argv) {
     return argc < 2 ? kExitUsage : kExitOk;
   }
   const std::string command = argv[1];
-  for (int i = 2; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--help")) {  // `seam segment --help`: the same text, not "needs a value"
-      std::fputs(kUsage, stdout);
-      return kExitOk;
-    }
-  }
   struct Entry {
     const char* name;
     int (*run)(Args&);
@@ -84,12 +74,19 @@ int main(int argc, char** argv) {
       {"passes", cmd_passes, {"each"}},
       {"pass", cmd_pass, {}},
       {"segment", cmd_segment, {"no-passes"}},
-      {"emit", cmd_emit, {"loads-not-kept", "streaming-stores"}},
+      {"emit", cmd_emit, emit_switches()},
       {"demo", cmd_demo, {}},
   };
   try {
     for (const Entry& entry : entries) {
       if (command != entry.name) continue;
+      // `seam segment --help`: the usage, not "option --help needs a value"; a command with a help of
+      // its own (emit's knobs) takes --help as a switch.
+      if (!entry.switches.count("help") &&
+          std::any_of(argv + 2, argv + argc, [](const char* a) { return !std::strcmp(a, "--help"); })) {
+        std::fputs(kUsage, stdout);
+        return kExitOk;
+      }
       Args args(argc, argv, 2, entry.switches);
       return entry.run(args);
     }

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "exec/matmul_plan.h"
+#include "plan/matmul_plan.h"
 #include "runtime/cublas_lt.h"
 #include "runtime/device_allocator.h"
 

@@ -6,7 +6,7 @@
 #include "codegen/embedded_headers.h"
 #include "codegen/kernel_printer.h"
 #include "exec/cublas_matmul.h"
-#include "exec/row_steps.h"
+#include "plan/dump.h"
 #include "runtime/cubin_info.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/device.h"
@@ -58,7 +58,9 @@ CachingDeviceAllocator& device_allocator() {
 }
 
 // The kernels for one alignment class of the input addresses: vector widths are proven for base
-// addresses aligned to `max_vector_bytes`, so a less aligned input gets a plan lowered for its alignment.
+// addresses aligned to `max_vector_bytes`, so a less aligned input gets its own plan (plan_fusion with
+// max_vector_bytes at that alignment), compiled on first use and cached per executable: the cache level
+// below the binary cache (docs/RUNTIME.md, "Caches").
 struct CudaPlan {
   std::vector<CompiledStep> steps;
   std::optional<Module> module;
@@ -85,7 +87,6 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
   for (CompiledStep& step : plan.steps)
     if (!step.library && compiled->is_cubin)
       step.registers = cubin_registers(compiled->binary, compiled->symbol(step.kernel.name)).value_or(-1);
-  const int sm_count = device.properties().sm_count;
   size_t workspace_bytes = 0;
   for (const CompiledStep& step : plan.steps) {
     if (step.library) {
@@ -99,16 +100,9 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
     }
     plan.products.emplace_back();
     plan.kernels.push_back(plan.module->kernel(compiled->symbol(step.kernel.name)));
-    const LaunchParams& params = step.params;
-    const int64_t chunks = step.kernel.total_chunks();
-    const int64_t per_block = static_cast<int64_t>(params.block_size) * std::max(1, params.chunks_per_thread);
-    int64_t grid = (chunks + per_block - 1) / per_block;
-    if (params.max_blocks_per_sm > 0)
-      grid = std::min<int64_t>(grid, static_cast<int64_t>(sm_count) * params.max_blocks_per_sm);
-    LaunchConfig config;
-    config.grid.x = static_cast<unsigned>(std::max<int64_t>(grid, 1));
-    config.block.x = static_cast<unsigned>(params.block_size);
-    if (step.kernel.rows) config = row_launch_config(step.kernel, sm_count, params.max_blocks_per_sm);
+    LaunchConfig config;  // decided by the plan (plan_grid)
+    config.grid.x = static_cast<unsigned>(step.grid.blocks);
+    config.block.x = static_cast<unsigned>(step.grid.block);
     plan.configs.push_back(config);
   }
   if (workspace_bytes > 0) plan.workspace = DeviceBuffer(device_allocator(), workspace_bytes);
@@ -161,8 +155,6 @@ class CudaExecutable final : public Executable {
         device_(device) {
     plans_.emplace(options_.launch.max_vector_bytes, std::make_unique<CudaPlan>(std::move(plan)));
     const Fusion& f = segmented_.fusion;
-    for (Value input : f.inputs())
-      input_strides_.push_back(f.type(input).is_scalar ? Shape{} : f.input_strides(input));
     for (const FusionOutput& out : f.outputs()) output_sources_.push_back(output_source(out.value));
   }
 
@@ -259,28 +251,16 @@ class CudaExecutable final : public Executable {
     return static_cast<size_t>(std::find(ins.begin(), ins.end(), input) - ins.begin());
   }
 
-  std::string input_label(size_t i) const {
-    std::string label = "input " + std::to_string(i);
-    if (const AttrValue* n = segmented_.fusion.node(segmented_.fusion.inputs()[i]).attrs.find("name"))
-      label += " ('" + std::get<std::string>(*n) + "')";
-    return label;
-  }
-
   // Checks count, dtype, shape, strides, device and alignment of device inputs before anything runs;
   // returns the alignment class (bytes, at most max_vector_bytes) that selects the plan.
   int check_device_inputs(const std::vector<DeviceTensor>& inputs) const {
     const Fusion& f = segmented_.fusion;
-    SEAM_CHECK(inputs.size() == f.inputs().size(), "fusion ", f.name(), " takes ", f.inputs().size(),
-               " inputs, got ", inputs.size());
+    check_input_count(inputs.size());
     int alignment = options_.launch.max_vector_bytes;
     for (size_t i = 0; i < inputs.size(); ++i) {
       const Type& t = f.type(f.inputs()[i]);
       const DeviceTensor& x = inputs[i];
-      SEAM_CHECK(x.dtype == t.dtype && x.shape == t.shape, input_label(i), ": expected ", t.to_string(),
-                 ", got ", Type::tensor(x.dtype, x.shape).to_string());
-      const Shape& strides = input_strides_[i];
-      SEAM_CHECK(x.strides == strides, input_label(i), ": expected strides ", shape_to_string(strides),
-                 ", got ", shape_to_string(x.strides));
+      check_input(i, x.dtype, x.shape, t.is_scalar ? Shape{} : x.strides);
       if (t.numel() == 0) continue;
       SEAM_CHECK(x.data != 0, input_label(i), ": null device address");
       const int element = dtype_size(t.dtype);
@@ -303,8 +283,8 @@ class CudaExecutable final : public Executable {
     if (it != plans_.end()) return *it->second;
     ExecutableOptions narrower = options_;
     narrower.launch.max_vector_bytes = alignment;
-    auto plan = std::make_unique<CudaPlan>(
-        build_plan(segmented_, lower_steps(segmented_, narrower), device_, alignment));
+    auto plan = std::make_unique<CudaPlan>(build_plan(
+        segmented_, plan_fusion(segmented_, PlanOptions{narrower.launch}).steps, device_, alignment));
     return *plans_.emplace(alignment, std::move(plan)).first->second;
   }
 
@@ -406,7 +386,6 @@ class CudaExecutable final : public Executable {
 
   Device& device_;
   std::map<int, std::unique_ptr<CudaPlan>> plans_;  // by alignment class of the input addresses
-  std::vector<Shape> input_strides_;                // what each input's strides must be, per call
   std::vector<OutputSource> output_sources_;        // per fusion output: how run and run_device return it
 };
 
@@ -420,8 +399,11 @@ std::unique_ptr<Executable> compile_cuda_executable(Fusion fusion, SegmentedFusi
   Device& device = Device::shared();
   device.make_current();
   std::vector<std::string> sources;
-  for (const CompiledStep& step : steps)
-    if (!step.library) sources.push_back(print_cuda_kernel(step.kernel, launch_shape(step.params)));
+  for (const CompiledStep& step : steps) {
+    if (step.library) continue;
+    sources.push_back(print_cuda_kernel(step.kernel, launch_shape(step.params)));
+    dump("cuda", step.kernel.name, sources.back());
+  }
   CudaPlan plan = build_plan(segmented, std::move(steps), device, options.launch.max_vector_bytes);
   return std::make_unique<CudaExecutable>(std::move(fusion), std::move(segmented), std::move(sources),
                                           options, device, std::move(plan));

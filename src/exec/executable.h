@@ -1,5 +1,6 @@
-// A fusion compiled for a backend: passes, segmentation, one generated kernel per launching group, and
-// the plan that runs them in order. Outputs that are views of inputs launch nothing.
+// A fusion compiled for a backend: passes, segmentation, the plan (plan/plan.h: one step per launching
+// group), and the backend that runs the plan's steps in order. Outputs that are views of inputs launch
+// nothing.
 //
 //   auto exe = Executable::compile(fusion, {.backend = Backend::Cuda});
 //   std::vector<HostTensor> outputs = exe->run(inputs);
@@ -10,9 +11,8 @@
 #include <vector>
 
 #include "exec/device_tensor.h"
-#include "exec/kernel_fusion.h"
 #include "interp/host_tensor.h"
-#include "lower/kernel_ir.h"
+#include "plan/plan.h"
 #include "runtime/event_timer.h"
 #include "schedule/launch_params.h"
 #include "segment/segment.h"
@@ -26,22 +26,14 @@ struct ExecutableOptions {
   Backend backend = Backend::Host;
   bool run_passes = true;
   SegmentOptions segment;
-  // Defaults for every kernel's launch; choose_launch_params adapts them per kernel.
+  // Defaults for every kernel's knobs (schedule/launch_knobs.def); the plan adapts them per kernel.
   LaunchParams launch;
   // Fill every output with a pattern before the kernels run, so that unwritten elements are caught.
   bool poison_outputs = false;
 };
 
-struct CompiledStep {
-  size_t group;  // index into segmented().groups
-  KernelFusion kernel_fusion;
-  kir::Kernel kernel;
-  LaunchParams params{};  // how this kernel is launched
-  int registers = -1;     // per thread, as compiled for the GPU (runtime/cubin_info.h); -1: unknown or host
-  // An opaque op (matmul, linear) run by a library routine instead of generated code: on the host the
-  // reference implementation, on the GPU a vendor library (not integrated yet). `kernel` is empty.
-  bool library = false;
-};
+// A step as the plan decided it (plan/plan.h); the backends add what compiling it showed (registers).
+using CompiledStep = PlannedStep;
 
 class Executable {
  public:
@@ -74,8 +66,12 @@ class Executable {
  protected:
   Executable(Fusion fusion, SegmentedFusion segmented, std::vector<CompiledStep> steps,
              std::vector<std::string> sources, ExecutableOptions options);
-  // Checks inputs against the fusion's declarations: count, dtype, shape, strides.
+  // Checks inputs against the fusion's declarations: count, dtype, shape, strides. The one validator of
+  // both backends: run_device checks device tensors with check_input_count and check_input too.
   void check_inputs(const std::vector<HostTensor>& inputs) const;
+  void check_input_count(size_t count) const;
+  void check_input(size_t i, DType dtype, const Shape& shape, const Shape& strides) const;
+  std::string input_label(size_t i) const;  // "input 2 ('cos')"
   // A fusion output that a no-launch group returns: gathered from the input it views.
   HostTensor materialize_view(Value output, const std::vector<HostTensor>& inputs) const;
 
@@ -85,8 +81,5 @@ class Executable {
   std::vector<std::string> sources_;
   ExecutableOptions options_;
 };
-
-// Lowers every launching group of a segmented fusion (shared by the backends and `seam emit`).
-std::vector<CompiledStep> lower_steps(const SegmentedFusion& segmented, const ExecutableOptions& options);
 
 }  // namespace seam

@@ -6,6 +6,7 @@
 #include "exec/host_compiler.h"
 #include "exec/host_kernel_runner.h"
 #include "interp/interpreter.h"
+#include "plan/dump.h"
 #include "support/error.h"
 #include "text/printer.h"
 
@@ -59,8 +60,11 @@ std::unique_ptr<Executable> compile_host_executable(Fusion fusion, SegmentedFusi
                                                     std::vector<CompiledStep> steps,
                                                     const ExecutableOptions& options) {
   std::vector<std::string> sources;
-  for (const CompiledStep& step : steps)
-    if (!step.library) sources.push_back(print_host_kernel(step.kernel));
+  for (const CompiledStep& step : steps) {
+    if (step.library) continue;
+    sources.push_back(print_host_kernel(step.kernel));
+    dump("host", step.kernel.name, sources.back());
+  }
   std::shared_ptr<HostModule> module;
   if (!sources.empty()) module = compile_host_kernels(sources, print_fusion(fusion));
   return std::make_unique<HostExecutable>(std::move(fusion), std::move(segmented), std::move(steps),

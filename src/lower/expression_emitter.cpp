@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ir/infer.h"
+#include "schedule/pointwise_scheduler.h"
 #include "support/error.h"
 
 namespace seam {
@@ -446,8 +447,9 @@ kir::Var ExpressionEmitter::emit_reduction(Value v, const Node& node, const Axis
   };
   int64_t count = 1;
   for (int64_t a : axes) count *= in[static_cast<size_t>(a)];
-  SEAM_CHECK(count >= 1 && count <= kMaxUnrolledReduction, "reduction %", v.id, " over ", count,
-             " elements is too large to compute inside a pointwise kernel");
+  SEAM_CHECK(is_inlinable_reduction(node, fusion_, max_inlined_reduction_), "reduction %", v.id, " over ",
+             count, " elements is too large to compute inside a pointwise kernel (at most ",
+             max_inlined_reduction_, ": ScheduleLimits::max_inlined_reduction)");
   DType compute = node.type.dtype;
   if (compute == DType::BFloat16 || compute == DType::Float16) compute = DType::Float32;
   const OpKind combine = node.op == OpKind::Sum   ? OpKind::Add

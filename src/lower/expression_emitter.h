@@ -10,6 +10,7 @@
 
 #include "ir/fusion.h"
 #include "lower/kernel_ir.h"
+#include "schedule/pointwise_scheduler.h"
 
 namespace seam {
 
@@ -37,6 +38,8 @@ class ExpressionEmitter {
   // Inlined reductions: 0 writes every term out; n >= 1 writes the first term, then a Loop over the others
   // that the compiler unrolls n times (LoweringOptions::reduction_loop_unroll).
   void set_reduction_loop_unroll(int n) { reduction_loop_unroll_ = n; }
+  // The largest reduction inlined (ScheduleLimits::max_inlined_reduction, which the segmenter used).
+  void set_max_inlined_reduction(int64_t n) { max_inlined_reduction_ = n; }
 
  protected:
   kir::Block& block();
@@ -62,8 +65,8 @@ class ExpressionEmitter {
   // A reduction read at `idx`. Here: inlined, unrolled over its reduced elements (small reductions only;
   // row kernels override this with their block-wide reductions).
   virtual kir::Var emit_reduction(Value v, const Node& node, const AxisIndex& idx);
-  static constexpr int64_t kMaxUnrolledReduction = 64;
   int reduction_loop_unroll_ = 0;
+  int64_t max_inlined_reduction_ = ScheduleLimits{}.max_inlined_reduction;
 
   // Branch-free pieces: pad interiors and cat pieces are computed by every thread and combined with
   // selects, their loads guarded (kir::Guard) instead of placed in branches, so that a warp whose lanes

@@ -1,44 +1,66 @@
 // Lowering of a pointwise kernel (pointwise ops with any movement ops: slice, pad, cat, permute,
-// reshape, broadcast, expand, squeeze) to the kernel IR. Every output element computes the indices of the
-// inputs it needs through the movement ops, so the whole group is one launch, with outputs of different
-// shapes side by side. Each output is vectorized as wide as index analysis proves legal: a run of
+// reshape, broadcast, expand, squeeze) to the kernel IR, at the vector widths and chunk orders the plan
+// decided (plan/pointwise_plan.h, which lowers trials to decide). Every output element computes the indices
+// of the inputs it needs through the movement ops, so the whole group is one launch, with outputs of
+// different shapes side by side. Each output is vectorized as wide as index analysis proves legal: a run of
 // `lanes` consecutive output elements must map to an aligned, contiguous run of every input it loads (or
 // to one element), with pad/cat/slice boundaries on multiples of `lanes`.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "ir/fusion.h"
 #include "lower/kernel_ir.h"
+#include "schedule/launch_params.h"
+#include "schedule/pointwise_scheduler.h"
 
 namespace seam {
 
-struct LoweringOptions {
+// The decided knobs of one kernel (schedule/launch_knobs.def: vector width bound, branch-free pieces, row
+// tiles, copies, runs, groups, cache hints, reduction loops) and its name. Their defaults are the table's,
+// the product's: a test lowering directly runs what Executable::compile runs. The plan stage (src/plan)
+// decides the per-kernel values (e.g. max_group, 0 in the table, becomes 1 or 2).
+struct LoweringOptions : LaunchParams {
   std::string kernel_name = "seam_kernel";
-  int max_vector_bytes = 16;  // widest access per thread per output (16: 128-bit loads and stores)
-  bool branch_free = true;    // pad and cat pieces as guarded loads and selects, not branches
-  int row_tile = 2;           // chunk order tiles the second-innermost axis by this (0: row-major) ...
-  int run_row_tile = 32;      // ... or by this for outputs taken in runs (uniform_branches) ...
-  int64_t row_tile_min_bytes = 4 << 20;  // ... when one slab of it (rows x innermost) has this many bytes
-  int max_copies = 16;  // stores per computed chunk of an output invariant along part of an axis (1: off)
-  bool uniform_branches = true;  // chunk order keeping a warp on one side of outer-axis branches
-  // Values of an axis per chunk when some loads do not depend on it (RoPE's cos/sin over heads): they
-  // are then loaded once per group (1: off; the default until measured on the GPU).
-  int max_group = 1;
-  // ... and only for outputs whose ungrouped chunk loads at most this many bytes on its heaviest path
-  // (kir::loaded_bytes_on_heaviest_path; 0: any): a chunk that already has that much in flight gains
-  // nothing from a group but twice the code.
-  int64_t max_group_loaded_bytes = 0;
-  // Cache hints: loads other chunks repeat (broadcast inputs) kept in L2, stores streamed past it.
-  bool keep_reused_loads = false;
-  bool streaming_stores = false;
-  // Inlined reductions (small sums inside a pointwise kernel: GQA backward's head gradients): 0 writes
-  // every term out; n >= 1 puts the terms after the first in a loop unrolled n times (less code to compile).
-  int reduction_loop_unroll = 0;
+  // Inlined reductions over at most this many elements (the segmentation's ScheduleLimits): the one limit
+  // the segmenter's predicate and the lowering share.
+  int64_t max_inlined_reduction = ScheduleLimits{}.max_inlined_reduction;
 };
 
+// What the plan decided for one output of a pointwise kernel (plan/pointwise_plan.h): the vector width,
+// as wide as the index analysis proved, and the chunk order (row tiles, copies, runs, groups).
+struct OutputSchedule {
+  int lanes = 1;
+  kir::ChunkOrder order;
+};
+
+// A chunk coordinate of a lowered output: the let variable holding it, its axis and its extent.
+struct ChunkCoordinate {
+  std::string variable;
+  size_t axis;
+  int64_t extent;
+};
+
+// One output lowered alone, for the plan to read: its body, the chunk coordinates alone on their axes
+// (index = the variable) and the vector-axis coordinate (index = variable * lanes).
+struct TrialOutput {
+  kir::Block body;
+  std::vector<ChunkCoordinate> coordinates;
+  std::optional<ChunkCoordinate> lane;
+};
+
+// Lowers output `o` of `fusion` at `schedule` as a trial; nullopt when a movement op or load breaks the
+// vector proof at schedule.lanes.
+std::optional<TrialOutput> lower_output_trial(const Fusion& fusion, int o, const OutputSchedule& schedule,
+                                              const LoweringOptions& options);
+
 // `fusion` is one kernel: its inputs are the buffers and scalars the kernel reads, its outputs the buffers
-// it writes (contiguous). Throws seam::Error for ops a pointwise kernel cannot run (reductions, opaque).
-kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options);
+// it writes (contiguous), each lowered at its decided schedule (one per output; a schedule the vector
+// proof rejects is a seam bug). Throws seam::Error for ops a pointwise kernel cannot run (reductions
+// above the inlining limit, opaque ops).
+kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options,
+                            const std::vector<OutputSchedule>& schedules);
 
 }  // namespace seam

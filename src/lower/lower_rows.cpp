@@ -28,12 +28,6 @@ int64_t product(const Shape& shape) {
   return p;
 }
 
-int64_t power_of_two_at_least(int64_t n) {
-  int64_t p = 1;
-  while (p < n) p *= 2;
-  return p;
-}
-
 // The accumulator of a reduction over `dtype`: f32 for f16/bf16/f32 (what GPUs do), f64 for f64, i64
 // (wrapping) for integers and bool.
 DType accumulator_dtype(DType dtype) {
@@ -65,6 +59,39 @@ OpKind combine_op(OpKind reduction) {
   }
 }
 
+bool reads_reduction(const Fusion& fusion, Value v) {
+  std::vector<bool> seen(static_cast<size_t>(fusion.num_nodes()), false);
+  std::vector<Value> work = {v};
+  while (!work.empty()) {
+    Value u = work.back();
+    work.pop_back();
+    if (seen[static_cast<size_t>(u.id)]) continue;
+    seen[static_cast<size_t>(u.id)] = true;
+    if (fusion.node(u).category() == OpCategory::Reduction) return true;
+    for (Value operand : fusion.node(u).operands) work.push_back(operand);
+  }
+  return false;
+}
+
+// Where a row kernel computes an output: nothing (empty), once per row (the rows' shape), in a second
+// loop over the row (S's shape), not at all (another shape reading a reduction), or as a chunk program.
+enum class RowOutput { Empty, PerRow, PerElement, Deferred, Chunked };
+
+RowOutput classify_row_output(const Fusion& fusion, const RowShape& rs, size_t o) {
+  Shape rows_shape;
+  for (size_t d = 0; d < rs.shape.size(); ++d)
+    if (!std::binary_search(rs.axes.begin(), rs.axes.end(), static_cast<int64_t>(d)))
+      rows_shape.push_back(rs.shape[d]);
+  rows_shape = without_unit_axes(rows_shape);
+  const Type& t = fusion.type(fusion.outputs()[o].value);
+  if (!t.is_scalar && t.numel() == 0) return RowOutput::Empty;
+  const Shape s = without_unit_axes(t.shape);
+  if (!t.is_scalar && s == rows_shape && t.numel() == rs.rows) return RowOutput::PerRow;
+  if (!t.is_scalar && s == without_unit_axes(rs.shape)) return RowOutput::PerElement;
+  if (reads_reduction(fusion, fusion.outputs()[o].value)) return RowOutput::Deferred;
+  return RowOutput::Chunked;
+}
+
 class RowEmitter : public ExpressionEmitter {
  public:
   RowEmitter(const Fusion& fusion, kir::Kernel& kernel, const std::vector<int>& input_param, int& counter,
@@ -91,13 +118,12 @@ class RowEmitter : public ExpressionEmitter {
     int64_t inner = 1;
     for (size_t k = outer_axes_.size(); k-- > 0;) {
       const size_t d = outer_axes_[k];
-      // An extent of 0 leaves no rows, so these indices are never used: 1 keeps them well-formed.
-      const int64_t extent = std::max<int64_t>(shape_[d], 1);
-      Index i = kir::div(row(), inner);
-      if (k != 0) i = kir::mod(i, extent);
+      // No rows (an extent 0): nothing runs, and the index arithmetic would divide by 0.
+      Index i = rows_ == 0 ? kir::constant(0) : kir::div(row(), inner);
+      if (k != 0 && rows_ != 0) i = kir::mod(i, shape_[d]);
       if (shape_[d] == 1) i = kir::constant(0);  // so that reads at 0 match it structurally
       row_index_[d] = let("r" + std::to_string(counter_++), i);
-      inner *= extent;
+      inner *= shape_[d];
     }
     for (int32_t id = 0; id < fusion_.num_nodes(); ++id) {
       if (fusion_.node(Value{id}).category() != OpCategory::Reduction) continue;
@@ -114,20 +140,6 @@ class RowEmitter : public ExpressionEmitter {
  private:
   Index row() const { return kir::variable("row", row_bound_); }
 
-  bool reads_reduction(Value v) const {
-    std::vector<bool> seen(static_cast<size_t>(fusion_.num_nodes()), false);
-    std::vector<Value> work = {v};
-    while (!work.empty()) {
-      Value u = work.back();
-      work.pop_back();
-      if (seen[static_cast<size_t>(u.id)]) continue;
-      seen[static_cast<size_t>(u.id)] = true;
-      if (fusion_.node(u).category() == OpCategory::Reduction) return true;
-      for (Value operand : fusion_.node(u).operands) work.push_back(operand);
-    }
-    return false;
-  }
-
   bool is_reduced(size_t d) const {
     return std::binary_search(axes_.begin(), axes_.end(), static_cast<int64_t>(d));
   }
@@ -139,12 +151,12 @@ class RowEmitter : public ExpressionEmitter {
     int64_t inner = 1;
     for (size_t k = reduced_axes_.size(); k-- > 0;) {
       const size_t d = reduced_axes_[k];
-      const int64_t extent = std::max<int64_t>(shape_[d], 1);  // 0: an empty loop, as above
-      Index i = kir::div(kir::variable(element, std::max<int64_t>(reduced_, 1)), inner);
-      if (k != 0) i = kir::mod(i, extent);
+      Index i = reduced_ == 0 ? kir::constant(0)
+                              : kir::div(kir::variable(element, std::max<int64_t>(reduced_, 1)), inner);
+      if (k != 0 && reduced_ != 0) i = kir::mod(i, shape_[d]);
       if (shape_[d] == 1) i = kir::constant(0);
       idx.index[d] = let("j" + std::to_string(counter_++), i);
-      inner *= extent;
+      inner *= shape_[d];
     }
     return idx;
   }
@@ -221,24 +233,16 @@ class RowEmitter : public ExpressionEmitter {
   }
 
   void lower_outputs(RowLowering& result) {
-    const Shape rows_shape = [&] {
-      Shape s;
-      for (size_t d : outer_axes_) s.push_back(shape_[d]);
-      return without_unit_axes(s);
-    }();
+    const RowShape rs{shape_, axes_, rows_, reduced_, false};
     std::vector<int> per_row, per_element;
     for (size_t o = 0; o < fusion_.outputs().size(); ++o) {
-      const Type& t = fusion_.type(fusion_.outputs()[o].value);
-      if (!t.is_scalar && t.numel() == 0) continue;  // nothing to write
-      const Shape s = without_unit_axes(t.shape);
-      if (!t.is_scalar && s == rows_shape && t.numel() == rows_)
-        per_row.push_back(static_cast<int>(o));
-      else if (!t.is_scalar && s == without_unit_axes(shape_))
-        per_element.push_back(static_cast<int>(o));
-      else if (reads_reduction(fusion_.outputs()[o].value))
-        result.deferred.push_back(static_cast<int>(o));
-      else
-        chunked_.push_back(static_cast<int>(o));
+      switch (classify_row_output(fusion_, rs, o)) {
+        case RowOutput::Empty: break;  // nothing to write
+        case RowOutput::PerRow: per_row.push_back(static_cast<int>(o)); break;
+        case RowOutput::PerElement: per_element.push_back(static_cast<int>(o)); break;
+        case RowOutput::Deferred: result.deferred.push_back(static_cast<int>(o)); break;
+        case RowOutput::Chunked: chunked_.push_back(static_cast<int>(o)); break;
+      }
     }
     std::vector<size_t> all_axes(shape_.size());
     for (size_t d = 0; d < shape_.size(); ++d) all_axes[d] = d;
@@ -353,9 +357,10 @@ void add_chunk_programs(const Fusion& fusion, const std::vector<int>& chunked,
                         const RowLoweringOptions& options, kir::Kernel& kernel) {
   std::vector<Value> values;
   for (int o : chunked) values.push_back(fusion.outputs()[static_cast<size_t>(o)].value);
-  LoweringOptions lowering = options.chunks;
+  LoweringOptions lowering;
+  static_cast<LaunchParams&>(lowering) = options;
   lowering.kernel_name = options.kernel_name;
-  kir::Kernel part = lower_pointwise(with_outputs(fusion, values), lowering);
+  kir::Kernel part = lower_pointwise(with_outputs(fusion, values), lowering, options.chunk_schedules);
   // Parameters: the same inputs; output j of the part is output chunked[j] of the kernel.
   const int inputs = static_cast<int>(fusion.inputs().size());
   std::vector<int> param(part.params.size());
@@ -370,41 +375,41 @@ void add_chunk_programs(const Fusion& fusion, const std::vector<int>& chunked,
   kernel.index64 = kernel.index64 || part.index64;
 }
 
-// Threads per row and rows per block: the threads of a row consecutive when the reduced axes include
-// the innermost one (coalesced along the row), else consecutive threads on consecutive rows.
-void choose_layout(kir::RowLaunch& launch, bool inner_reduced, int block_size) {
-  int64_t block = 32;
-  while (block * 2 <= std::min(block_size, 1024)) block *= 2;
-  const int64_t rows = std::max<int64_t>(launch.rows, 1), reduced = std::max<int64_t>(launch.reduced, 1);
-  int64_t per_row, rows_per_block;
-  if (inner_reduced) {
-    per_row = std::min(block, power_of_two_at_least(reduced));
-    rows_per_block = block / per_row;
-  } else {
-    rows_per_block = std::min(block, power_of_two_at_least(rows));
-    per_row = block / rows_per_block;
-    // Few rows with long reductions: more threads per row, so that more blocks have work.
-    constexpr int64_t kEnoughBlocks = 128;
-    while (rows_per_block > 32 && (rows + rows_per_block - 1) / rows_per_block < kEnoughBlocks &&
-           per_row < reduced) {
-      rows_per_block /= 2;
-      per_row *= 2;
-    }
-  }
-  launch.threads_per_row = static_cast<int>(per_row);
-  launch.rows_per_block = static_cast<int>(rows_per_block);
-  launch.lanes_contiguous = inner_reduced;
-}
-
 }  // namespace
 
-RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) {
+RowShape row_shape(const Fusion& fusion) {
   std::optional<Value> first;
   for (int32_t id = 0; id < fusion.num_nodes() && !first; ++id)
     if (fusion.node(Value{id}).category() == OpCategory::Reduction) first = Value{id};
   SEAM_CHECK(first.has_value(), "kernel ", fusion.name(), " has no reduction: it is not a row kernel");
-  const Shape shape = fusion.type(fusion.node(*first).operands[0]).shape;
-  const std::vector<int64_t> axes = fusion.node(*first).attrs.get_ints("axes");
+  RowShape rs;
+  rs.shape = fusion.type(fusion.node(*first).operands[0]).shape;
+  rs.axes = fusion.node(*first).attrs.get_ints("axes");
+  for (size_t d = 0; d < rs.shape.size(); ++d)
+    (std::binary_search(rs.axes.begin(), rs.axes.end(), static_cast<int64_t>(d)) ? rs.reduced : rs.rows) *=
+        rs.shape[d];
+  rs.inner_reduced = !rs.axes.empty() && rs.axes.back() == static_cast<int64_t>(rs.shape.size()) - 1;
+  return rs;
+}
+
+std::vector<int> row_chunked_outputs(const Fusion& fusion) {
+  const RowShape rs = row_shape(fusion);
+  std::vector<int> chunked;
+  for (size_t o = 0; o < fusion.outputs().size(); ++o)
+    if (classify_row_output(fusion, rs, o) == RowOutput::Chunked) chunked.push_back(static_cast<int>(o));
+  return chunked;
+}
+
+Fusion row_chunk_fusion(const Fusion& fusion) {
+  std::vector<Value> values;
+  for (int o : row_chunked_outputs(fusion)) values.push_back(fusion.outputs()[static_cast<size_t>(o)].value);
+  return with_outputs(fusion, values);
+}
+
+RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) {
+  const RowShape rs = row_shape(fusion);
+  const Shape& shape = rs.shape;
+  const std::vector<int64_t>& axes = rs.axes;
 
   RowLowering result;
   kir::Kernel& kernel = result.kernel;
@@ -415,10 +420,14 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
   RowEmitter emitter(fusion, kernel, input_param, counter, shape, axes);
   kir::RowLaunch launch;
   launch.rows = emitter.rows();
-  launch.reduced = 1;
-  for (int64_t a : axes) launch.reduced *= shape[static_cast<size_t>(a)];
-  const bool inner_reduced = !axes.empty() && axes.back() == static_cast<int64_t>(shape.size()) - 1;
-  choose_layout(launch, inner_reduced, options.block_size);
+  launch.reduced = rs.reduced;
+  const RowLayout& layout = options.layout;
+  const int block = layout.rows_per_block * layout.threads_per_row;
+  SEAM_ASSERT(block >= 32 && block <= 1024 && (block & (block - 1)) == 0, "kernel ", options.kernel_name,
+              ": a row layout of ", layout.rows_per_block, " x ", layout.threads_per_row, " threads");
+  launch.threads_per_row = layout.threads_per_row;
+  launch.rows_per_block = layout.rows_per_block;
+  launch.lanes_contiguous = layout.lanes_contiguous;
   // Blocks start at multiples of rows_per_block below `rows`: row < rows rounded up to a whole block.
   const int64_t row_bound =
       (launch.rows + launch.rows_per_block - 1) / launch.rows_per_block * launch.rows_per_block;
@@ -427,24 +436,6 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
     add_chunk_programs(fusion, emitter.chunked(), options, kernel);
   kernel.rows = std::move(launch);
   return result;
-}
-
-std::vector<int> reduction_levels(const Fusion& fusion) {
-  std::vector<int> level(static_cast<size_t>(fusion.num_nodes()), -1);
-  // Per node: the largest level among the reductions it depends on, itself included.
-  std::vector<int> reach(static_cast<size_t>(fusion.num_nodes()), -1);
-  for (int32_t id = 0; id < fusion.num_nodes(); ++id) {
-    const Node& n = fusion.node(Value{id});
-    int deepest = -1;
-    for (Value operand : n.operands) deepest = std::max(deepest, reach[static_cast<size_t>(operand.id)]);
-    if (n.category() == OpCategory::Reduction) {
-      level[static_cast<size_t>(id)] = deepest + 1;
-      reach[static_cast<size_t>(id)] = deepest + 1;
-    } else {
-      reach[static_cast<size_t>(id)] = deepest;
-    }
-  }
-  return level;
 }
 
 }  // namespace seam

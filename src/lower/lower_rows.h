@@ -15,30 +15,54 @@
 #include "ir/fusion.h"
 #include "lower/kernel_ir.h"
 #include "lower/lower_pointwise.h"
+#include "schedule/launch_params.h"
 
 namespace seam {
 
-struct RowLoweringOptions {
-  std::string kernel_name = "seam_kernel";
-  int block_size = 256;    // GPU threads per block (a power of two from 32 to 1024; others are rounded down)
-  LoweringOptions chunks;  // of the chunk programs (their kernel_name is this kernel's)
+// How the threads of a block share rows (decided by the plan, plan/row_plan.h): rows_per_block rows of
+// threads_per_row threads, a power of two in all from 32 to 1024; a row's threads consecutive
+// (lanes_contiguous) or rows_per_block apart.
+struct RowLayout {
+  int rows_per_block = 1;
+  int threads_per_row = 32;
+  bool lanes_contiguous = true;
 };
+
+// A row kernel as the plan decided it: its layout, the schedules of its chunk programs (one per output
+// of row_chunk_fusion, lowered as in a pointwise kernel) and the knobs they follow.
+struct RowLoweringOptions : LaunchParams {
+  std::string kernel_name = "seam_kernel";
+  RowLayout layout;
+  std::vector<OutputSchedule> chunk_schedules;
+};
+
+// What a row kernel reduces: the operand shape S of its reductions, their axes, its rows (S's non-reduced
+// index space) and each row's reduced elements. Throws seam::Error when `fusion` has no reduction.
+struct RowShape {
+  Shape shape;
+  std::vector<int64_t> axes;
+  int64_t rows = 1, reduced = 1;
+  bool inner_reduced = false;  // the reduced axes include the innermost one
+};
+RowShape row_shape(const Fusion& fusion);
+
+// The outputs of a row kernel's fusion that it computes as chunk programs (other shapes, reading no
+// reduction), and the fusion of all its inputs computing only those (empty outputs when none).
+std::vector<int> row_chunked_outputs(const Fusion& fusion);
+Fusion row_chunk_fusion(const Fusion& fusion);
 
 struct RowLowering {
   kir::Kernel kernel;
   // Outputs this kernel does not write: reading a reduction at another row (a transposed reduced
-  // tensor), or of another shape and reading a reduction. Their caller computes them separately
-  // (exec/row_steps.h).
+  // tensor), or of another shape and reading a reduction. The Normalization predicate keeps such groups
+  // apart, so the plan treats any as a seam bug.
   std::vector<int> deferred;
   // A reduction reads another one at another row; the kernel is then incomplete and must not be used.
   bool misaligned_reduction = false;
 };
 
 // Throws seam::Error when `fusion` has no reduction or its reductions differ in shape or axes.
+// InternalError when the layout or the chunk schedules do not fit it.
 RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options);
-
-// Per node: -1 for a node that is not a reduction; for a reduction, 0 when its operand depends on no
-// reduction, else 1 + the largest level among the reductions it depends on (through non-reductions).
-std::vector<int> reduction_levels(const Fusion& fusion);
 
 }  // namespace seam

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "support/error.h"
+
 namespace seam {
 
 std::string LaunchParams::to_string() const {
@@ -28,23 +30,45 @@ std::string LaunchParams::to_string() const {
                                     : "");
 }
 
-LaunchParams choose_lowering_params(bool sums_per_chunk, const LaunchParams& defaults) {
-  LaunchParams params = defaults;
-  if (params.max_group <= 0) params.max_group = sums_per_chunk ? 2 : 1;
-  return params;
+bool KnobInfo::is_bool() const { return std::string_view(type) == "bool"; }
+
+const std::vector<KnobInfo>& launch_knobs() {
+  static const std::vector<KnobInfo> knobs = {
+#define SEAM_KNOB(type, name, default_value, min, max, flag, sweep, help)      \
+  KnobInfo{#name,                                                              \
+           #type,                                                              \
+           static_cast<int64_t>(default_value),                                \
+           static_cast<int64_t>(min),                                          \
+           static_cast<int64_t>(max),                                          \
+           flag,                                                               \
+           sweep,                                                              \
+           help,                                                               \
+           [](const LaunchParams& p) { return static_cast<int64_t>(p.name); }, \
+           [](LaunchParams& p, int64_t v) { p.name = static_cast<type>(v); }},
+#include "schedule/launch_knobs.def"
+#undef SEAM_KNOB
+  };
+  return knobs;
 }
 
-LaunchParams choose_launch_params(const KernelWork& work, const LaunchParams& defaults) {
-  LaunchParams params = choose_lowering_params(work.sums_per_chunk, defaults);
-  if (params.chunks_per_thread <= 0) params.chunks_per_thread = work.sums_per_chunk && !work.grouped ? 2 : 1;
-  if (params.min_blocks_per_sm < 0) {
-    const bool heavy = work.sums_per_chunk && work.loaded_bytes_per_chunk > kCappedRegisterBytes;
-    params.min_blocks_per_sm = heavy ? kRegistersPerSm / (params.block_size * kCappedRegisters) : 0;
+std::string knobs_to_string(const LaunchParams& params) {
+  std::string out;
+  for (const KnobInfo& knob : launch_knobs()) {
+    if (!out.empty()) out += " ";
+    out += std::string(knob.name) + "=" + std::to_string(knob.get(params));
   }
-  // A full wave: every multiprocessor holding 2048 threads.
-  const int64_t wave_threads = static_cast<int64_t>(std::max(1, defaults.sm_count)) * 2048;
-  if (work.total_chunks < wave_threads * params.chunks_per_thread) params.chunks_per_thread = 1;
-  return params;
+  return out;
+}
+
+void set_knob(LaunchParams& params, std::string_view name, int64_t value) {
+  for (const KnobInfo& knob : launch_knobs()) {
+    if (name != knob.name && name != knob.flag) continue;
+    SEAM_CHECK(value >= knob.min && value <= knob.max, "knob ", knob.name, " (--", knob.flag, ") must be ",
+               knob.min, " to ", knob.max, ", got ", value);
+    knob.set(params, value);
+    return;
+  }
+  throw Error(detail::concat("unknown knob '", name, "' (schedule/launch_knobs.def lists them)"));
 }
 
 }  // namespace seam

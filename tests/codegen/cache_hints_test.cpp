@@ -6,6 +6,7 @@
 #include "codegen/kernel_printer.h"
 #include "lower/invariant_coordinate.h"
 #include "lower/lower_pointwise.h"
+#include "plan/pointwise_plan.h"
 #include "workloads/rope.h"
 
 namespace seam {
@@ -61,7 +62,7 @@ TEST(CacheHints, RopeCosAndSinAreKeptAndQkvIsNot) {
     const Fusion fusion = build_rope({"gqa", 8, 2, 64, 64, 16}, rope);
     LoweringOptions options;
     options.keep_reused_loads = true;
-    const kir::Kernel kernel = lower_pointwise(fusion, options);
+    const kir::Kernel kernel = plan_and_lower_pointwise(fusion, options);
     // Params: qkv, cos, sin, then the outputs. q's cos and sin loads are reused (every head reads them),
     // its qkv loads are not.
     const kir::OutputProgram& q = kernel.outputs.at(0);
@@ -77,7 +78,8 @@ TEST(CacheHints, RopeCosAndSinAreKeptAndQkvIsNot) {
     EXPECT_EQ(occurrences(kept, "seam_store_stream<"), 0);
     options.keep_reused_loads = false;
     options.streaming_stores = true;
-    const std::string streamed = print_cuda_kernel(lower_pointwise(fusion, options), CudaLaunchShape{});
+    const std::string streamed =
+        print_cuda_kernel(plan_and_lower_pointwise(fusion, options), CudaLaunchShape{});
     EXPECT_EQ(occurrences(streamed, "seam_load_keep<"), 0);
     EXPECT_EQ(occurrences(streamed, "seam_store<"), 0);
     EXPECT_EQ(occurrences(streamed, "seam_store_stream<"), occurrences(kept, "seam_store<"));

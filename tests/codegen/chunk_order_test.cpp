@@ -9,6 +9,7 @@
 #include "ir/builder.h"
 #include "lower/invariant_coordinate.h"
 #include "lower/lower_pointwise.h"
+#include "plan/pointwise_plan.h"
 #include "testing/host_lowering.h"
 #include "workloads/rope.h"
 
@@ -139,7 +140,7 @@ TEST(Runs, RopeBackwardSlotsRunOverRows) {
     ASSERT_EQ(kernel.outputs.size(), 1u);
     EXPECT_EQ(kernel.outputs[0].order.run, c.run) << c.config.name;
     options.uniform_branches = false;
-    EXPECT_EQ(lower_pointwise(fusion, options).outputs[0].order.run, 0) << c.config.name;
+    EXPECT_EQ(plan_and_lower_pointwise(fusion, options).outputs[0].order.run, 0) << c.config.name;
   }
 }
 

@@ -8,6 +8,7 @@
 #include "interp/compare.h"
 #include "interp/interpreter.h"
 #include "lower/lower_pointwise.h"
+#include "plan/pointwise_plan.h"
 #include "testing/random_fusion.h"
 #include "text/printer.h"
 
@@ -37,7 +38,7 @@ void check_random_fusions(uint64_t first_seed, int count, RandomFusionOptions op
     uint64_t seed = first_seed + static_cast<uint64_t>(k);
     Fusion fusion = random_fusion(seed, options);
     lowering.kernel_name = "kernel_" + std::to_string(seed);
-    kir::Kernel kernel = lower_pointwise(fusion, lowering);
+    kir::Kernel kernel = plan_and_lower_pointwise(fusion, lowering);
     sources.push_back(print_host_kernel(kernel));
     cases.push_back({std::move(fusion), std::move(kernel)});
   }

@@ -3,14 +3,21 @@
 // inside a cache line (pairs of rows), and the row tile of large slabs.
 #include <gtest/gtest.h>
 
-#include "exec/lowering_options.h"
 #include "lower/lower_pointwise.h"
 #include "passes/pipeline.h"
-#include "schedule/launch_params.h"
+#include "plan/kernel_knobs.h"
+#include "plan/pointwise_plan.h"
 #include "workloads/rope.h"
 
 namespace seam {
 namespace {
+
+LoweringOptions lowering_options(const LaunchParams& params) {
+  LoweringOptions options;
+  static_cast<LaunchParams&>(options) = params;
+  options.kernel_name = "k";
+  return options;
+}
 
 kir::Stmt load(DType dtype, int lanes) {
   kir::Stmt s{kir::Stmt::Kind::Define};
@@ -39,12 +46,11 @@ TEST(KernelWork, LoadedBytesFollowTheHeaviestBranch) {
 TEST(KernelWork, RegisterCapOnlyForChunksLoadingMoreThanItHolds) {
   RopeOptions backward;
   backward.direction = Direction::Backward;
-  const LoweringOptions options =
-      pointwise_lowering_options(choose_lowering_params(true, LaunchParams{}), "k");
+  const LoweringOptions options = lowering_options(choose_lowering_params(true, LaunchParams{}));
   const int64_t four_to_one = kir::loaded_bytes_per_chunk(
-      lower_pointwise(run_pipeline(build_rope(rope_config("W3"), backward)), options));
+      plan_and_lower_pointwise(run_pipeline(build_rope(rope_config("W3"), backward)), options));
   const int64_t two_to_one = kir::loaded_bytes_per_chunk(
-      lower_pointwise(run_pipeline(build_rope(rope_config("W9"), backward)), options));
+      plan_and_lower_pointwise(run_pipeline(build_rope(rope_config("W9"), backward)), options));
   EXPECT_GT(four_to_one, 56 * 4);
   EXPECT_LE(two_to_one, 56 * 4);
   const LaunchParams defaults;
@@ -58,10 +64,10 @@ TEST(KernelWork, RegisterCapOnlyForChunksLoadingMoreThanItHolds) {
 TEST(KernelWork, GroupsOnlyForChunksThatLoadLittle) {
   RopeOptions backward;
   backward.direction = Direction::Backward;
-  LoweringOptions options = pointwise_lowering_options(choose_lowering_params(true, LaunchParams{}), "k");
+  LoweringOptions options = lowering_options(choose_lowering_params(true, LaunchParams{}));
   ASSERT_EQ(options.max_group_loaded_bytes, 224);
   auto group_of = [&](const char* workload) {
-    return lower_pointwise(run_pipeline(build_rope(rope_config(workload), backward)), options)
+    return plan_and_lower_pointwise(run_pipeline(build_rope(rope_config(workload), backward)), options)
         .outputs[0]
         .order.group;
   };
@@ -77,13 +83,19 @@ TEST(KernelWork, RowsEndingInsideALineAreTakenInPairs) {
   RopeOptions forward;
   forward.seq_len = 16;
   const LoweringOptions defaults;
-  EXPECT_EQ(lower_pointwise(build_rope({"hs96", 4, 4, 96, 96, 16}, forward), defaults).outputs[0].order.tile,
+  EXPECT_EQ(plan_and_lower_pointwise(build_rope({"hs96", 4, 4, 96, 96, 16}, forward), defaults)
+                .outputs[0]
+                .order.tile,
             2);
-  EXPECT_EQ(
-      lower_pointwise(build_rope({"hs128", 4, 4, 128, 128, 16}, forward), defaults).outputs[0].order.tile, 1);
+  EXPECT_EQ(plan_and_lower_pointwise(build_rope({"hs128", 4, 4, 128, 128, 16}, forward), defaults)
+                .outputs[0]
+                .order.tile,
+            1);
   LoweringOptions row_major;
   row_major.row_tile = 0;
-  EXPECT_EQ(lower_pointwise(build_rope({"hs96", 4, 4, 96, 96, 16}, forward), row_major).outputs[0].order.tile,
+  EXPECT_EQ(plan_and_lower_pointwise(build_rope({"hs96", 4, 4, 96, 96, 16}, forward), row_major)
+                .outputs[0]
+                .order.tile,
             1);
 }
 
@@ -92,13 +104,14 @@ TEST(KernelWork, RowsEndingInsideALineAreTakenInPairs) {
 TEST(KernelWork, RowTilesOfTwoExceptInRuns) {
   RopeOptions forward, backward;
   backward.direction = Direction::Backward;
-  LoweringOptions options = pointwise_lowering_options(choose_lowering_params(true, LaunchParams{}), "k");
+  LoweringOptions options = lowering_options(choose_lowering_params(true, LaunchParams{}));
   options.row_tile_min_bytes = 0;  // tile these small slabs
-  const kir::OutputProgram q = lower_pointwise(build_rope(rope_config("W2"), forward), options).outputs[0];
+  const kir::OutputProgram q =
+      plan_and_lower_pointwise(build_rope(rope_config("W2"), forward), options).outputs[0];
   EXPECT_EQ(q.order.tile, 2);
   EXPECT_EQ(q.order.run, 0);
   const kir::OutputProgram dqkv =
-      lower_pointwise(run_pipeline(build_rope(rope_config("W2"), backward)), options).outputs[0];
+      plan_and_lower_pointwise(run_pipeline(build_rope(rope_config("W2"), backward)), options).outputs[0];
   EXPECT_GT(dqkv.order.run, 0);
   EXPECT_EQ(dqkv.order.tile, 32);
 }

@@ -7,6 +7,7 @@
 #include "codegen/embedded_headers.h"
 #include "codegen/kernel_printer.h"
 #include "lower/lower_pointwise.h"
+#include "plan/pointwise_plan.h"
 #include "runtime/nvrtc_compiler.h"
 #include "support/error.h"
 #include "testing/random_fusion.h"
@@ -41,7 +42,7 @@ TEST(NvrtcCodegen, RandomPointwiseKernelsCompileForSm90) {
     LoweringOptions lowering;
     lowering.kernel_name = "kernel_" + std::to_string(seed);
     lowering.keep_reused_loads = lowering.streaming_stores = seed % 3 == 0;  // the cache-hint helpers too
-    kernels.push_back(lower_pointwise(random_fusion(seed, options), lowering));
+    kernels.push_back(plan_and_lower_pointwise(random_fusion(seed, options), lowering));
   }
   CompiledKernel compiled = compile_cuda(request_for(kernels));
   EXPECT_TRUE(compiled.is_cubin);
@@ -67,7 +68,7 @@ TEST(NvrtcCodegen, InlinedReductionLoopsCompileForSm90) {
     lowering.kernel_name = "rope_backward_unroll_" + std::to_string(unroll);
     lowering.reduction_loop_unroll = unroll;
     lowering.max_group = 2;
-    kernels.push_back(lower_pointwise(fusion, lowering));
+    kernels.push_back(plan_and_lower_pointwise(fusion, lowering));
   }
   const CompileRequest request = request_for(kernels);
   EXPECT_NE(request.source.find("SEAM_UNROLL(2)"), std::string::npos);

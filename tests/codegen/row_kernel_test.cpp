@@ -9,11 +9,11 @@
 #include "exec/executable.h"
 #include "exec/host_compiler.h"
 #include "exec/host_kernel_runner.h"
-#include "exec/lowering_options.h"
 #include "interp/compare.h"
 #include "interp/interpreter.h"
 #include "ir/builder.h"
 #include "lower/lower_rows.h"
+#include "plan/row_plan.h"
 #include "runtime/nvrtc_compiler.h"
 #include "support/error.h"
 #include "testing/random_fusion.h"
@@ -32,7 +32,7 @@ Fusion reduction(OpKind op, DType dtype, const Shape& shape, std::vector<int64_t
 }
 
 kir::RowLaunch launch_of(const Fusion& fusion) {
-  RowLowering lowered = lower_rows(fusion, RowLoweringOptions{});
+  RowLowering lowered = plan_and_lower_rows(fusion, RowLoweringOptions{});
   EXPECT_TRUE(lowered.deferred.empty());
   EXPECT_FALSE(lowered.misaligned_reduction);
   EXPECT_TRUE(lowered.kernel.outputs.empty());
@@ -64,8 +64,8 @@ TEST(RowKernel, OuterReductionsPutConsecutiveRowsOnConsecutiveThreads) {
 
 TEST(RowKernel, BlockSizeOptionIsRoundedToAPowerOfTwo) {
   RowLoweringOptions options;
-  options.block_size = 200;
-  RowLowering lowered = lower_rows(reduction(OpKind::Sum, Float32, {8, 4096}, {1}), options);
+  options.row_block_size = 200;
+  RowLowering lowered = plan_and_lower_rows(reduction(OpKind::Sum, Float32, {8, 4096}, {1}), options);
   EXPECT_EQ(lowered.kernel.rows->block_size(), 128);
 }
 
@@ -74,21 +74,22 @@ TEST(RowKernel, RejectsFusionsWithoutOneReductionSignature) {
   Value x = b.input(Type::tensor(Float32, {4, 6}), "x");
   Fusion two = b.finish({b.sum(x, {0}), b.sum(x, {1})});
   try {
-    lower_rows(two, RowLoweringOptions{});
+    plan_and_lower_rows(two, RowLoweringOptions{});
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("one shape and one set of axes"), std::string::npos) << e.what();
   }
   Builder p("pointwise");
   Value y = p.input(Type::tensor(Float32, {4}), "y");
-  EXPECT_THROW(lower_rows(p.finish({p.neg(y)}), RowLoweringOptions{}), Error);
+  EXPECT_THROW(plan_and_lower_rows(p.finish({p.neg(y)}), RowLoweringOptions{}), Error);
 }
 
 TEST(RowKernel, OutputsOfOtherShapesAreChunkProgramsOfTheSameKernel) {
   Builder b("mixed");
   Value x = b.input(Type::tensor(Float32, {4, 6}), "x");
   Value z = b.input(Type::tensor(Float32, {3, 2}), "z");
-  RowLowering lowered = lower_rows(b.finish({b.neg(z), b.sum(x, {1}), b.neg(x)}), RowLoweringOptions{});
+  RowLowering lowered =
+      plan_and_lower_rows(b.finish({b.neg(z), b.sum(x, {1}), b.neg(x)}), RowLoweringOptions{});
   EXPECT_TRUE(lowered.deferred.empty());
   ASSERT_EQ(lowered.kernel.outputs.size(), 1u);
   EXPECT_EQ(lowered.kernel.outputs[0].param, 2);  // after the two inputs: output 0
@@ -103,10 +104,10 @@ TEST(RowKernel, ChunkProgramsFollowTheAlignmentClass) {
   Value x = b.input(Type::tensor(BFloat16, {4, 6}), "x");
   Value z = b.input(Type::tensor(BFloat16, {3, 16}), "z");
   Fusion fusion = b.finish({b.neg(z), b.sum(x, {1})});
-  LaunchParams launch;
-  EXPECT_EQ(lower_rows(fusion, row_lowering_options(launch, "k")).kernel.outputs.at(0).lanes, 8);
-  launch.max_vector_bytes = 4;
-  EXPECT_EQ(lower_rows(fusion, row_lowering_options(launch, "k")).kernel.outputs.at(0).lanes, 2);
+  RowLoweringOptions options;
+  EXPECT_EQ(plan_and_lower_rows(fusion, options).kernel.outputs.at(0).lanes, 8);
+  options.max_vector_bytes = 4;
+  EXPECT_EQ(plan_and_lower_rows(fusion, options).kernel.outputs.at(0).lanes, 2);
 }
 
 // The printed host kernel run directly: the entry walks every row with one thread.
@@ -119,7 +120,7 @@ TEST(RowKernel, HostKernelMatchesInterpreter) {
   Fusion fusion = b.finish({b.mul(centered, b.expand(b.unary(OpKind::Rsqrt, var), {3, 10})), mean});
   RowLoweringOptions options;
   options.kernel_name = "layer_norm";
-  RowLowering lowered = lower_rows(fusion, options);
+  RowLowering lowered = plan_and_lower_rows(fusion, options);
   ASSERT_TRUE(lowered.deferred.empty());
   auto module = compile_host_kernels({print_host_kernel(lowered.kernel)});
   std::vector<HostTensor> inputs = random_inputs(fusion, 4);
@@ -146,7 +147,8 @@ CompileRequest request_for(const std::vector<kir::Kernel>& kernels) {
 
 void add_steps(const Fusion& fusion, std::vector<kir::Kernel>& kernels) {
   ExecutableOptions options;
-  for (const CompiledStep& step : lower_steps(segment_fusion(fusion, options.segment), options)) {
+  for (const CompiledStep& step :
+       plan_fusion(segment_fusion(fusion, options.segment), PlanOptions{options.launch}).steps) {
     kernels.push_back(step.kernel);
     kernels.back().name = "kernel_" + std::to_string(kernels.size());
   }
@@ -160,7 +162,7 @@ TEST(RowKernel, CudaKernelsCompileForSm90) {
   auto add = [&](const Fusion& fusion) {
     RowLoweringOptions options;
     options.kernel_name = "row_" + std::to_string(kernels.size());
-    kernels.push_back(lower_rows(fusion, options).kernel);
+    kernels.push_back(plan_and_lower_rows(fusion, options).kernel);
   };
   for (OpKind op : {OpKind::Sum, OpKind::Max, OpKind::Min})
     for (DType dtype : {BFloat16, Float32, Float64, Int32, Bool}) {

@@ -1,7 +1,7 @@
-// Matrix products as column-major GEMM calls (exec/matmul_plan.h): the library's terms for row-major,
+// Matrix products as column-major GEMM calls (plan/matmul_plan.h): the library's terms for row-major,
 // transposed, broadcast and strided operands, batch folding and merging, and the layouts with no GEMM
 // form. No GPU: the GPU suite runs the same shapes through cuBLASLt against the interpreter.
-#include "exec/matmul_plan.h"
+#include "plan/matmul_plan.h"
 
 #include <gtest/gtest.h>
 
@@ -295,7 +295,7 @@ TEST(MatmulPlan, EveryStepOfRandomFusionsHasAPlan) {
   for (uint64_t seed = 1; seed <= 400; ++seed) {
     Fusion fusion = run_pipeline(random_fusion(seed, options), PipelineOptions{});
     const std::vector<CompiledStep> steps =
-        lower_steps(segment_fusion(fusion, SegmentOptions{}), ExecutableOptions{});
+        plan_fusion(segment_fusion(fusion, SegmentOptions{}), PlanOptions{}).steps;
     for (size_t s = 0; s < steps.size(); ++s) {
       const CompiledStep& step = steps[s];
       if (!step.library) {

@@ -85,6 +85,53 @@ TEST(Schedulers, KindsAcceptTheirShapes) {
   EXPECT_EQ(launch_count(SchedulerKind::Matmul), 1);
 }
 
+// A row kernel reads a reduction only at its own row: a reduction reached through a movement op other
+// than expand (here a permute, i.e. the max of another row) keeps the two apart, so every Normalization
+// group is one launch. The test is on the pair, so it holds through ops in between.
+TEST(Schedulers, NormalizationKeepsUnalignedReadsOfAReductionApart) {
+  Builder b;
+  Value x = b.input(Type::tensor(DType::Float32, {4, 4}), "x");
+  Value m = b.reduce(OpKind::Max, x, {1}, true);  // %1
+  Value aligned = b.expand(m, {4, 4});            // %2
+  Value z = b.sub(x, aligned);                    // %3
+  Value t = b.permute(b.neg(m), {1, 0});          // %4 neg, %5 permute
+  Value y = b.sub(x, b.expand(t, {4, 4}));        // %6 expand, %7 sub
+  Fusion f = b.finish({z, y});
+  const ScheduleLimits no_inlining{0};
+  auto normalization = [&](std::vector<int32_t> group) {
+    return can_schedule(SchedulerKind::Normalization, f, group, no_inlining);
+  };
+  EXPECT_TRUE(normalization({m.id, aligned.id, z.id}));
+  EXPECT_TRUE(normalization({m.id, m.id + 3}));         // the neg: pointwise, aligned
+  EXPECT_FALSE(normalization({m.id, t.id}));            // the permute reads the max at another row
+  EXPECT_FALSE(normalization({m.id, m.id + 3, t.id}));  // ... through the neg too
+  EXPECT_TRUE(normalization({t.id, t.id + 1, y.id}));   // without the max itself: read from memory
+  EXPECT_FALSE(normalization({m.id, aligned.id, z.id, m.id + 3, t.id, t.id + 1, y.id}));
+}
+
+// A reduction without keepdim read through its unsqueeze (a broadcast inserting the reduced axis) is read
+// at its own row: the same group. Inserting the unit axis elsewhere is not; a reshape is kept apart.
+TEST(Schedulers, NormalizationAcceptsUnsqueezedReductions) {
+  Builder b;
+  Value x = b.input(Type::tensor(DType::Float32, {4, 4}), "x");
+  Value s = b.sum(x, {1});                    // %1: f32[4]
+  Value row = b.broadcast(s, {1});            // %2: f32[4, 1], s[i] at [i, 0]
+  Value y = b.div(x, b.expand(row, {4, 4}));  // %3 expand, %4 div
+  Value flat = b.reshape(s, {4, 1});          // %5: the same as a reshape
+  Value column = b.broadcast(s, {0});         // %6: f32[1, 4], s[j] at [0, j]: another row's sum
+  Value k = b.sum(x, {1}, true);              // %7: f32[4, 1]
+  Value squeezed = b.squeeze(k, {1});         // %8: f32[4]
+  Fusion f = b.finish({y, flat, column, squeezed});
+  const ScheduleLimits no_inlining{0};
+  auto normalization = [&](std::vector<int32_t> group) {
+    return can_schedule(SchedulerKind::Normalization, f, group, no_inlining);
+  };
+  EXPECT_TRUE(normalization({s.id, row.id, row.id + 1, y.id}));
+  EXPECT_FALSE(normalization({s.id, flat.id}));  // a reshape: not structurally the row's index
+  EXPECT_FALSE(normalization({s.id, column.id}));
+  EXPECT_TRUE(normalization({k.id, squeezed.id}));
+}
+
 TEST(MarkCheapOps, DuplicatesOnlyCheapOpsOfInputs) {
   Builder b;
   Value x = b.input(Type::tensor(DType::BFloat16, {4, 8}), "x");

@@ -6,13 +6,14 @@
 #include "exec/host_compiler.h"
 #include "exec/host_kernel_runner.h"
 #include "interp/interpreter.h"
+#include "plan/pointwise_plan.h"
 
 namespace seam {
 
 kir::Kernel lower_and_check_on_host(const Fusion& fusion, LoweringOptions options, Tolerance tolerance,
                                     uint64_t input_seed) {
   if (options.kernel_name.empty() || options.kernel_name == "seam_kernel") options.kernel_name = "k";
-  kir::Kernel kernel = lower_pointwise(fusion, options);
+  kir::Kernel kernel = plan_and_lower_pointwise(fusion, options);
   auto module = compile_host_kernels({print_host_kernel(kernel)});
   std::vector<HostTensor> inputs = random_inputs(fusion, input_seed);
   std::vector<Type> types;

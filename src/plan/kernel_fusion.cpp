@@ -1,4 +1,4 @@
-#include "exec/kernel_fusion.h"
+#include "plan/kernel_fusion.h"
 
 #include <algorithm>
 #include <map>

@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-#include "exec/kernel_fusion.h"
+#include "plan/kernel_fusion.h"
 
 namespace seam {
 

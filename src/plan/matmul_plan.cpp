@@ -1,4 +1,4 @@
-#include "exec/matmul_plan.h"
+#include "plan/matmul_plan.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,0 +1,74 @@
+#include "lower/kir_pipeline.h"
+
+#include <algorithm>
+
+#include "lower/cse_values.h"
+#include "lower/loop_invariants.h"
+#include "lower/merge_guarded_loads.h"
+#include "support/error.h"
+
+namespace seam {
+namespace {
+
+// Runs `f` on `block` and then on the blocks of its branches and loops, outermost first.
+template <typename F>
+void each_block(kir::Block& block, F f) {
+  f(block);
+  for (kir::Stmt& s : block) {
+    if (s.kind != kir::Stmt::Kind::If && s.kind != kir::Stmt::Kind::Loop) continue;
+    each_block(s.then_block, f);
+    each_block(s.else_block, f);
+  }
+}
+
+void hoist_loop_invariants_pass(kir::Block& body, const KirPassOptions&) { hoist_loop_invariants(body); }
+
+// Cats and pads on outer axes stay branches; their pieces may hold branch-free cats of their own.
+void merge_guarded_loads_pass(kir::Block& body, const KirPassOptions& options) {
+  if (options.branch_free) each_block(body, [](kir::Block& b) { merge_guarded_loads(b); });
+}
+
+void hoist_loads_pass(kir::Block& body, const KirPassOptions&) {
+  each_block(body, [](kir::Block& b) { hoist_loads(b); });
+}
+
+void cse_values_pass(kir::Block& body, const KirPassOptions&) { cse_values(body); }
+
+constexpr KirPass kPipeline[] = {
+    {"hoist-loop-invariants", hoist_loop_invariants_pass},
+    {"merge-guarded-loads", merge_guarded_loads_pass},
+    {"hoist-loads", hoist_loads_pass},
+    {"cse-values", cse_values_pass},
+};
+
+}  // namespace
+
+void hoist_loads(kir::Block& body) {
+  auto hoistable = [](const kir::Stmt& s) {
+    return s.kind == kir::Stmt::Kind::Let ||
+           (s.kind == kir::Stmt::Kind::Define &&
+            (s.expr.kind == kir::Expr::Kind::Load || s.expr.kind == kir::Expr::Kind::Literal ||
+             s.expr.kind == kir::Expr::Kind::Scalar));
+  };
+  std::stable_partition(body.begin(), body.end(), hoistable);
+}
+
+std::span<const KirPass> kir_pipeline() { return kPipeline; }
+
+void run_kir_pipeline(kir::Block& body, const KirPassOptions& options) {
+  for (const KirPass& pass : kir_pipeline()) pass.run(body, options);
+}
+
+void run_kir_pass(std::string_view name, kir::Block& body, const KirPassOptions& options) {
+  std::string names;
+  for (const KirPass& pass : kir_pipeline()) {
+    if (pass.name == name) {
+      pass.run(body, options);
+      return;
+    }
+    names += (names.empty() ? "" : ", ") + std::string(pass.name);
+  }
+  throw Error(detail::concat("unknown kernel-IR pass '", name, "' (passes: ", names, ")"));
+}
+
+}  // namespace seam

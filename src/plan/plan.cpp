@@ -1,0 +1,219 @@
+#include "plan/plan.h"
+
+#include <algorithm>
+#include <set>
+
+#include "lower/kir_printer.h"
+#include "lower/lower_pointwise.h"
+#include "lower/lower_rows.h"
+#include "plan/dump.h"
+#include "plan/kernel_knobs.h"
+#include "plan/matmul_plan.h"
+#include "plan/pointwise_plan.h"
+#include "plan/row_plan.h"
+#include "support/error.h"
+
+namespace seam {
+
+std::string_view step_kind_name(StepKind kind) {
+  switch (kind) {
+    case StepKind::Pointwise: return "pointwise";
+    case StepKind::Rows: return "rows";
+    case StepKind::Library: return "library";
+  }
+  SEAM_ASSERT(false);
+}
+
+int FusionPlan::launches() const { return static_cast<int>(steps.size()); }
+
+namespace {
+
+// The one classifier of reductions inside a kernel: a pointwise kernel's chunks then sum several reads
+// (a reduction inlined, unrolled over its elements), which its knobs follow (choose_launch_params).
+bool sums_per_chunk(const Fusion& kernel_fusion) {
+  return std::any_of(kernel_fusion.nodes().begin(), kernel_fusion.nodes().end(),
+                     [](const Node& node) { return node.category() == OpCategory::Reduction; });
+}
+
+// Whether a kernel's chunks compute groups of values (lowering chose ChunkOrder::group > 1 somewhere).
+bool grouped(const kir::Kernel& kernel) {
+  return std::any_of(kernel.outputs.begin(), kernel.outputs.end(),
+                     [](const kir::OutputProgram& o) { return o.order.group > 1; });
+}
+
+bool is_row_group(SchedulerKind kind) {
+  return kind == SchedulerKind::Reduction || kind == SchedulerKind::Normalization;
+}
+
+// Chunk groups and the register cap are choices for pointwise kernels: a row kernel's chunk programs go
+// without them (its launch bounds are its block layout's).
+LaunchParams row_knobs(LaunchParams params) {
+  if (params.max_group <= 0) params.max_group = 1;
+  if (params.min_blocks_per_sm < 0) params.min_blocks_per_sm = 0;
+  return params;
+}
+
+class Planner {
+ public:
+  Planner(const SegmentedFusion& segmented, const PlanOptions& options)
+      : segmented_(segmented), options_(options) {}
+
+  FusionPlan plan() {
+    for (size_t g = 0; g < segmented_.groups.size(); ++g) {
+      const SegmentGroup& group = segmented_.groups[g];
+      if (group.kind == SchedulerKind::NoOp) continue;
+      if (is_row_group(group.kind)) {
+        plan_rows(g);
+      } else if (group.kind == SchedulerKind::Matmul) {
+        plan_product(g);
+      } else {
+        SEAM_CHECK(group.kind == SchedulerKind::Pointwise, "group ", g, " needs a ",
+                   scheduler_name(group.kind),
+                   " kernel, which this backend cannot generate yet (only pointwise, reduction and "
+                   "normalization kernels and views)");
+        plan_pointwise(g, extract_kernel_fusion(segmented_, g));
+      }
+    }
+    for (PlannedStep& step : plan_.steps) {
+      if (step.library) continue;
+      const LaunchParams& defaults =
+          step.kind == StepKind::Rows ? row_knobs(options_.params) : options_.params;
+      step.params =
+          choose_launch_params({step.kernel.total_chunks(), sums_per_chunk(step.kernel_fusion.fusion),
+                                kir::loaded_bytes_per_chunk(step.kernel), grouped(step.kernel)},
+                               defaults);
+      step.grid = plan_grid(step.kernel, step.params);
+      if (dump_enabled("kir")) dump("kir", step.kernel.name, print_kir(step.kernel));
+    }
+    check_launches();
+    if (dump_enabled("plan")) dump("plan", segmented_.fusion.name(), print_plan(plan_));
+    return std::move(plan_);
+  }
+
+ private:
+  std::string next_name() const {
+    return segmented_.fusion.name() + "_k" + std::to_string(plan_.steps.size());
+  }
+
+  void plan_pointwise(size_t g, KernelFusion kernel_fusion, int64_t copy_of = -1) {
+    LoweringOptions lowering;
+    static_cast<LaunchParams&>(lowering) =
+        choose_lowering_params(sums_per_chunk(kernel_fusion.fusion), options_.params);
+    lowering.kernel_name = next_name();
+    lowering.max_inlined_reduction = segmented_.limits.max_inlined_reduction;
+    PlannedStep step{g, StepKind::Pointwise, std::move(kernel_fusion), {}};
+    step.kernel = plan_and_lower_pointwise(step.kernel_fusion.fusion, lowering);
+    step.copy_of = copy_of;
+    plan_.steps.push_back(std::move(step));
+  }
+
+  void plan_rows(size_t g) {
+    RowLoweringOptions lowering;
+    static_cast<LaunchParams&>(lowering) = row_knobs(options_.params);
+    lowering.kernel_name = next_name();
+    PlannedStep step{g, StepKind::Rows, extract_kernel_fusion(segmented_, g), {}};
+    RowLowering row = plan_and_lower_rows(step.kernel_fusion.fusion, lowering);
+    SEAM_ASSERT(!row.misaligned_reduction && row.deferred.empty(), "row kernel ", lowering.kernel_name,
+                " of group ", g,
+                " cannot write all its outputs in one launch; the Normalization predicate should have "
+                "kept its misaligned reads apart");
+    step.kernel = std::move(row.kernel);
+    plan_.steps.push_back(std::move(step));
+  }
+
+  // Operands the library cannot read in place (a broadcast matrix axis) are written out first, by copy
+  // kernels of the same group.
+  void plan_product(size_t g) {
+    KernelFusion product = extract_kernel_fusion(segmented_, g);
+    std::set<int32_t> copied;
+    for (Value view : views_without_gemm_form(product)) {
+      plan_pointwise(g, extract_view_copy(segmented_, view), view.id);
+      copied.insert(view.id);
+    }
+    if (!copied.empty()) product = extract_kernel_fusion(segmented_, g, copied);
+    PlannedStep step{g, StepKind::Library, std::move(product), kir::Kernel{}};
+    step.library = true;
+    plan_.steps.push_back(std::move(step));
+  }
+
+  // The segmenter's count of kernels is the plan's: one step per launching group, plus the copies that
+  // a product's group plans before its library call.
+  void check_launches() const {
+    int group_steps = 0;
+    for (const PlannedStep& step : plan_.steps) group_steps += step.copy_of < 0;
+    SEAM_ASSERT(group_steps == segmented_.num_kernels(), "fusion ", segmented_.fusion.name(),
+                ": the segmenter counts ", segmented_.num_kernels(), " kernels, the plan launches ",
+                group_steps, " steps for them (copies of product operands aside)");
+  }
+
+  const SegmentedFusion& segmented_;
+  const PlanOptions& options_;
+  FusionPlan plan_;
+};
+
+}  // namespace
+
+FusionPlan plan_fusion(const SegmentedFusion& segmented, const PlanOptions& options) {
+  return Planner(segmented, options).plan();
+}
+
+KernelGrid plan_grid(const kir::Kernel& kernel, const LaunchParams& params) {
+  int64_t blocks = 0;
+  int block = params.block_size;
+  if (kernel.rows) {
+    const kir::RowLaunch& rows = *kernel.rows;
+    block = rows.block_size();
+    const int64_t chunks = kernel.total_chunks() - rows.rows;
+    blocks =
+        std::max((rows.rows + rows.rows_per_block - 1) / rows.rows_per_block, (chunks + block - 1) / block);
+  } else {
+    const int64_t per_block = static_cast<int64_t>(block) * std::max(1, params.chunks_per_thread);
+    blocks = (kernel.total_chunks() + per_block - 1) / per_block;
+  }
+  if (params.max_blocks_per_sm > 0)
+    blocks = std::min<int64_t>(blocks,
+                               static_cast<int64_t>(std::max(1, params.sm_count)) * params.max_blocks_per_sm);
+  return KernelGrid{std::max<int64_t>(blocks, 1), block};
+}
+
+std::string launch_summary(const PlannedStep& step) {
+  if (step.kind != StepKind::Rows) return step.params.to_string();
+  const kir::RowLaunch& rows = *step.kernel.rows;
+  return "row kernel: block " + std::to_string(rows.block_size()) + " (" +
+         std::to_string(rows.rows_per_block) + " rows x " + std::to_string(rows.threads_per_row) +
+         " threads), grid " + std::to_string(step.grid.blocks) + " blocks" +
+         (step.params.max_blocks_per_sm > 0
+              ? " (<= " + std::to_string(step.params.max_blocks_per_sm) + " blocks/SM)"
+              : "") +
+         ", no register cap, lanes " + (rows.lanes_contiguous ? "contiguous" : "strided");
+}
+
+std::string print_plan(const FusionPlan& plan) {
+  std::string out;
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    const PlannedStep& step = plan.steps[s];
+    out += "step " + std::to_string(s) + ": group " + std::to_string(step.group) + ", " +
+           std::string(step_kind_name(step.kind));
+    if (step.copy_of >= 0) out += ", copy of %" + std::to_string(step.copy_of);
+    if (step.library) {
+      out += ", " + std::string(op_name(step.kernel_fusion.fusion.nodes().back().op)) + " by the library\n";
+      continue;
+    }
+    out += ", kernel " + step.kernel.name + ", grid " + std::to_string(step.grid.blocks) + " x " +
+           std::to_string(step.grid.block) + "\n";
+    if (step.kernel.rows)
+      out += "  rows " + std::to_string(step.kernel.rows->rows) + " x " +
+             std::to_string(step.kernel.rows->reduced) + ", " +
+             std::to_string(step.kernel.rows->rows_per_block) + " rows x " +
+             std::to_string(step.kernel.rows->threads_per_row) + " threads per block\n";
+    for (const kir::OutputProgram& o : step.kernel.outputs)
+      out += "  output p" + std::to_string(o.param) + ": " + std::to_string(o.chunks) + " chunks of " +
+             std::to_string(o.lanes) + " lanes, tile " + std::to_string(o.order.tile) + ", copies " +
+             std::to_string(o.order.copies) + ", run " + std::to_string(o.order.run) + ", group " +
+             std::to_string(o.order.group) + "\n";
+    out += "  knobs: " + knobs_to_string(step.params) + "\n";
+  }
+  return out;
+}
+
+}  // namespace seam
