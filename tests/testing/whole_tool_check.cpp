@@ -12,6 +12,7 @@
 #include "interp/interpreter.h"
 #include "ir/verify.h"
 #include "passes/pipeline.h"
+#include "plan/plan.h"
 #include "segment/dump.h"
 #include "segment/segment.h"
 #include "support/checked_math.h"
@@ -221,9 +222,7 @@ void check_stages(const Fusion& fusion, const WholeToolOptions& options, WholeTo
   });
   report.kernels = segmented.num_kernels();
   run_stage("emit", optimized, [&] {
-    ExecutableOptions exe_options;
-    exe_options.segment = segment_options;
-    for (const CompiledStep& step : lower_steps(segmented, exe_options)) {
+    for (const PlannedStep& step : plan_fusion(segmented, PlanOptions{}).steps) {
       if (step.library) continue;
       if (print_cuda_kernel(step.kernel, launch_shape(step.params)).empty() ||
           print_host_kernel(step.kernel).empty())
