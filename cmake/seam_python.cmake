@@ -1,0 +1,43 @@
+# Finds what the Python extension module needs (a Python interpreter with its headers, pybind11) and sets
+# SEAM_PYTHON_FOUND. Among the interpreters on the machine it prefers one that imports torch, since the
+# module is only useful next to PyTorch (Debian's python3-torch lives in /usr/bin/python3; the GPU
+# machine's PyTorch and pybind11 in the python3 on PATH). Python_EXECUTABLE chooses one by hand.
+set(SEAM_PYTHON_FOUND OFF)
+if(NOT Python_EXECUTABLE)
+  set(seam_candidates)
+  find_program(seam_path_python python3 NO_CACHE)
+  foreach(candidate ${seam_path_python} /usr/bin/python3)
+    if(EXISTS "${candidate}")
+      list(APPEND seam_candidates "${candidate}")
+    endif()
+  endforeach()
+  foreach(candidate ${seam_candidates})
+    execute_process(COMMAND "${candidate}" -c "import torch" RESULT_VARIABLE seam_no_torch
+                    OUTPUT_QUIET ERROR_QUIET)
+    if(seam_no_torch EQUAL 0)
+      set(Python_EXECUTABLE "${candidate}")
+      break()
+    endif()
+  endforeach()
+  if(NOT Python_EXECUTABLE AND seam_candidates)
+    list(GET seam_candidates 0 Python_EXECUTABLE)
+  endif()
+endif()
+if(Python_EXECUTABLE)
+  find_package(Python COMPONENTS Interpreter Development.Module QUIET)
+endif()
+if(Python_FOUND)
+  # pybind11 from pip (python -m pybind11 --cmakedir) or the system's CMake config (Debian's pybind11-dev).
+  execute_process(COMMAND "${Python_EXECUTABLE}" -m pybind11 --cmakedir OUTPUT_VARIABLE seam_pybind11_dir
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  set(PYBIND11_FINDPYTHON ON)
+  find_package(pybind11 CONFIG QUIET HINTS "${seam_pybind11_dir}")
+  if(pybind11_FOUND)
+    set(SEAM_PYTHON_FOUND ON)
+  endif()
+endif()
+if(SEAM_PYTHON_FOUND)
+  message(STATUS "seam: Python module for ${Python_EXECUTABLE} (pybind11 ${pybind11_VERSION})")
+else()
+  message(STATUS "seam: no Python module (needs a Python interpreter with headers and pybind11)")
+endif()
