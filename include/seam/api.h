@@ -6,8 +6,9 @@
 //   auto x = b.input(seam::api::DType::Float32, {2, 3});
 //   auto y = b.op("exp", {x});
 //   seam::api::Fusion fusion = b.finish({{"y", y}});
-//   seam::api::Executable exe = seam::api::Executable::compile(fusion, {.backend = seam::api::Backend::Host});
-//   exe.run_host({{in_ptr, DType::Float32, {2, 3}, {3, 1}}}, {{out_ptr, DType::Float32, {2, 3}, {3, 1}}});
+//   seam::api::Executable exe = seam::api::Executable::compile(fusion, {.backend =
+//   seam::api::Backend::Host}); exe.run_host({{in_ptr, DType::Float32, {2, 3}, {3, 1}}}, {{out_ptr,
+//   DType::Float32, {2, 3}, {3, 1}}});
 //
 // Every failure caused by the caller (a misused op, a wrong input) throws seam::api::Error with seam's
 // message; a bug inside seam throws seam::api::InternalError. Objects are safe to share between threads:
@@ -78,7 +79,8 @@ class FusionBuilder {
   FusionBuilder& operator=(FusionBuilder&&) noexcept;
 
   // A tensor input; empty strides mean contiguous row-major. Strides are in elements, >= 0.
-  Value input(DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides = {}, std::string name = "");
+  Value input(DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides = {},
+              std::string name = "");
   Value scalar_input(DType dtype, std::string name = "");
   Value constant(Literal value, DType dtype);  // a scalar
   // Any op by keyword ("add", "reshape", "sum", ...). Leaves that create tensors (full, iota) need
@@ -150,10 +152,10 @@ class Executable {
   // (a CUstream; 0 is the legacy default stream) without synchronizing.
   std::vector<DeviceResult> run_device(const std::vector<TensorRef>& inputs, void* stream) const;
 
-  std::string optimized_fusion() const;     // the fusion after seam's passes (text format)
-  std::string segmentation() const;         // kernels, their values, boundary bytes, proven optimal?
-  int num_kernels() const;                  // kernels launched per run (library calls included)
-  std::string cuda_source() const;          // the CUDA C++ of every kernel, also for a host executable
+  std::string optimized_fusion() const;      // the fusion after seam's passes (text format)
+  std::string segmentation() const;          // kernels, their values, boundary bytes, proven optimal?
+  int num_kernels() const;                   // kernels launched per run (library calls included)
+  std::string cuda_source() const;           // the CUDA C++ of every kernel, also for a host executable
   std::vector<std::string> sources() const;  // the generated code the backend runs, per kernel
 
   struct Impl;

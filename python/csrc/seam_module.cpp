@@ -83,7 +83,8 @@ PYBIND11_MODULE(_seam, m) {
   });
 
   py::class_<Fusion>(m, "Fusion")
-      .def_static("parse", [](const std::string& text) { return Fusion::parse(text); }, py::arg("text"))
+      .def_static(
+          "parse", [](const std::string& text) { return Fusion::parse(text); }, py::arg("text"))
       .def("text", &Fusion::text)
       .def("name", &Fusion::name)
       .def("input_types", [](const Fusion& f) { return types_list(f.input_types()); })
@@ -93,8 +94,10 @@ PYBIND11_MODULE(_seam, m) {
       .def(py::init<std::string>(), py::arg("name") = "fusion")
       .def(
           "input",
-          [](FusionBuilder& b, const std::string& dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
-             std::string name) { return b.input(parse_dtype(dtype), std::move(shape), std::move(strides), std::move(name)).id; },
+          [](FusionBuilder& b, const std::string& dtype, std::vector<int64_t> shape,
+             std::vector<int64_t> strides, std::string name) {
+            return b.input(parse_dtype(dtype), std::move(shape), std::move(strides), std::move(name)).id;
+          },
           py::arg("dtype"), py::arg("shape"), py::arg("strides"), py::arg("name") = "")
       .def(
           "scalar_input",
@@ -110,8 +113,8 @@ PYBIND11_MODULE(_seam, m) {
           py::arg("value"), py::arg("dtype"))
       .def(
           "op",
-          [](FusionBuilder& b, const std::string& keyword, const std::vector<int>& operands, const py::list& attrs,
-             const py::object& declared) {
+          [](FusionBuilder& b, const std::string& keyword, const std::vector<int>& operands,
+             const py::list& attrs, const py::object& declared) {
             std::vector<Value> values;
             for (int id : operands) values.push_back(Value{id});
             Attributes attributes;
@@ -122,11 +125,13 @@ PYBIND11_MODULE(_seam, m) {
             std::optional<ValueType> type;
             if (!declared.is_none()) {
               auto t = declared.cast<py::tuple>();
-              type = ValueType{parse_dtype(t[0].cast<std::string>()), false, t[1].cast<std::vector<int64_t>>()};
+              type =
+                  ValueType{parse_dtype(t[0].cast<std::string>()), false, t[1].cast<std::vector<int64_t>>()};
             }
             return b.op(keyword, values, attributes, type).id;
           },
-          py::arg("keyword"), py::arg("operands"), py::arg("attrs") = py::list(), py::arg("declared") = py::none())
+          py::arg("keyword"), py::arg("operands"), py::arg("attrs") = py::list(),
+          py::arg("declared") = py::none())
       .def("type", [](const FusionBuilder& b, int v) { return type_tuple(b.type(Value{v})); })
       .def("finish", [](FusionBuilder& b, const std::vector<std::pair<std::string, int>>& outputs) {
         std::vector<std::pair<std::string, Value>> outs;
@@ -160,8 +165,8 @@ PYBIND11_MODULE(_seam, m) {
             for (DeviceResult& r : results) {
               py::object memory = py::none();
               if (r.owner) memory = py::cast(DeviceMemory{std::move(r.owner), r.tensor.data});
-              out.append(py::make_tuple(r.tensor.data, std::string(dtype_name(r.tensor.dtype)), r.tensor.shape,
-                                        r.tensor.strides, r.input, memory));
+              out.append(py::make_tuple(r.tensor.data, std::string(dtype_name(r.tensor.dtype)),
+                                        r.tensor.shape, r.tensor.strides, r.input, memory));
             }
             return out;
           },

@@ -578,7 +578,10 @@ def _lower_record(ctx, rec, flat, slots):
         if not is_cpu and t.device != ctx.device and not (t.device.type == ctx.device.type == "cpu"):
             raise ValueError(f"{label}: on {t.device}, the fusion runs on {ctx.device}")
         check_layout(label, shape, contiguity, stride_order, list(t.shape), list(t.stride()))
-        tid = ctx.b.input(rec.spec, list(t.shape), list(t.stride()), rec.outputs[0].name)
+        strides = list(t.stride())
+        if t.is_contiguous() and strides == _row_major(t.shape):
+            strides = []  # the IR's default; keeps fusion_ir() short
+        tid = ctx.b.input(rec.spec, list(t.shape), strides, rec.outputs[0].name)
         ctx.fusion_inputs.append((rec.slot, rec.spec, False))
         ctx.env[rec.outputs[0].index] = TV(tid, rec.spec, t.shape)
     elif kind == "define_scalar":
@@ -608,6 +611,14 @@ def _lower_record(ctx, rec, flat, slots):
                 raise RuntimeError(f"internal error in seam's frontend: {ctx.where} gave "
                                    f"{getattr(value, 'shape', value)}, expected rank {handle.ndim}")
             ctx.env[handle.index] = value
+
+
+def _row_major(shape):
+    strides, step = [], 1
+    for e in reversed(shape):
+        strides.append(step)
+        step *= e
+    return strides[::-1]
 
 
 def _check_scalar(label, x, dtype):

@@ -380,12 +380,16 @@ def _var_parts(ctx, arg, dims, correction, keepdim):
     return var, mean, var_sum, axes, x
 
 
-@op("var", reduction_out)
+def _var_out(arg, dims=None, correction=1, keepdim=False):
+    return reduction_out(arg, dims, keepdim)
+
+
+@op("var", _var_out)
 def _var(ctx, arg, dims=None, correction=1, keepdim=False):
     return _var_parts(ctx, arg, dims, correction, keepdim)[0]
 
 
-@op("var_mean", lambda *a, **k: reduction_out(*a, **k) * 2)
+@op("var_mean", lambda *a: _var_out(*a) * 2)
 def _var_mean(ctx, arg, dims=None, correction=1, keepdim=False):
     var, mean = _var_parts(ctx, arg, dims, correction, keepdim)[:2]
     return var, mean

@@ -1,11 +1,12 @@
 // Executable of the public API: compiles through seam's exec layer (Executable::compile, run, run_device)
 // and moves data between the caller's buffers and seam's tensors.
+#include "exec/executable.h"
+
 #include <cstring>
 #include <mutex>
 
 #include "api/api_internal.h"
 #include "exec/cuda_executable.h"
-#include "exec/executable.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/device.h"
 #include "segment/dump.h"
@@ -118,9 +119,11 @@ void Executable::run_host(const std::vector<TensorRef>& inputs, const std::vecto
       results = impl_->exe->run(host);
     }
     for (size_t o = 0; o < outputs.size(); ++o) {
-      const seam::HostTensor result = results[o].is_contiguous() ? std::move(results[o]) : results[o].contiguous();
+      const seam::HostTensor result =
+          results[o].is_contiguous() ? std::move(results[o]) : results[o].contiguous();
       SEAM_ASSERT(result.shape() == outputs[o].shape, "output ", o, " came back as ", result.type_string());
-      const size_t bytes = static_cast<size_t>(result.numel()) * static_cast<size_t>(dtype_size(outputs[o].dtype));
+      const size_t bytes =
+          static_cast<size_t>(result.numel()) * static_cast<size_t>(dtype_size(outputs[o].dtype));
       if (bytes != 0) std::memcpy(reinterpret_cast<void*>(outputs[o].data), result.storage().data(), bytes);
     }
   });
@@ -128,12 +131,14 @@ void Executable::run_host(const std::vector<TensorRef>& inputs, const std::vecto
 
 std::vector<DeviceResult> Executable::run_device(const std::vector<TensorRef>& inputs, void* stream) const {
   return guarded([&] {
-    SEAM_CHECK(impl_->backend == Backend::Cuda, "run_device needs an executable compiled for the CUDA backend");
+    SEAM_CHECK(impl_->backend == Backend::Cuda,
+               "run_device needs an executable compiled for the CUDA backend");
     impl_->check_inputs(inputs);
     std::vector<seam::DeviceTensor> device;
     device.reserve(inputs.size());
     for (const TensorRef& ref : inputs)
-      device.push_back({static_cast<seam::DevicePtr>(ref.data), to_seam(ref.dtype), ref.shape, ref.strides, nullptr});
+      device.push_back(
+          {static_cast<seam::DevicePtr>(ref.data), to_seam(ref.dtype), ref.shape, ref.strides, nullptr});
     std::vector<seam::DeviceTensor> outs;
     {
       std::lock_guard<std::mutex> lock(impl_->run_mutex);

@@ -1,7 +1,7 @@
 // FusionBuilder and Fusion of the public API: a thin layer over seam's Builder, parser and printer.
+#include "api/api_internal.h"
 #include "ir/builder.h"
 #include "ir/op.h"
-#include "api/api_internal.h"
 #include "text/parser.h"
 #include "text/printer.h"
 
@@ -27,12 +27,14 @@ FusionBuilder::~FusionBuilder() = default;
 FusionBuilder::FusionBuilder(FusionBuilder&&) noexcept = default;
 FusionBuilder& FusionBuilder::operator=(FusionBuilder&&) noexcept = default;
 
-Value FusionBuilder::input(DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides, std::string name) {
+Value FusionBuilder::input(DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
+                           std::string name) {
   return guarded([&] {
     impl_->check_usable();
-    return Value{impl_->builder.input(seam::Type::tensor(to_seam(dtype), std::move(shape)), std::move(name),
-                                      std::move(strides))
-                     .id};
+    return Value{
+        impl_->builder
+            .input(seam::Type::tensor(to_seam(dtype), std::move(shape)), std::move(name), std::move(strides))
+            .id};
   });
 }
 
@@ -50,8 +52,8 @@ Value FusionBuilder::constant(Literal value, DType dtype) {
   });
 }
 
-Value FusionBuilder::op(std::string_view keyword, const std::vector<Value>& operands, const Attributes& attributes,
-                        const std::optional<ValueType>& declared) {
+Value FusionBuilder::op(std::string_view keyword, const std::vector<Value>& operands,
+                        const Attributes& attributes, const std::optional<ValueType>& declared) {
   return guarded([&] {
     impl_->check_usable();
     std::optional<seam::OpKind> kind = seam::op_from_keyword(keyword);

@@ -30,7 +30,8 @@ DType from_seam(seam::DType dtype) {
 }
 
 seam::Type to_seam(const ValueType& type) {
-  return type.is_scalar ? seam::Type::scalar(to_seam(type.dtype)) : seam::Type::tensor(to_seam(type.dtype), type.shape);
+  return type.is_scalar ? seam::Type::scalar(to_seam(type.dtype))
+                        : seam::Type::tensor(to_seam(type.dtype), type.shape);
 }
 
 ValueType from_seam(const seam::Type& type) { return {from_seam(type.dtype), type.is_scalar, type.shape}; }
