@@ -379,7 +379,10 @@ class FusionDefinition:
                 outputs.append(("tensor", fusion_output(permuted), back))
             else:
                 outputs.append(("tensor", fusion_output(value), None))
-        fusion = ctx.b.finish([("", tv.id) for tv in fusion_outputs])
+        if fusion_outputs:
+            fusion = ctx.b.finish([("", tv.id) for tv in fusion_outputs])
+        else:
+            fusion = _NoFusion()
         return Specialization(fusion, ctx, outputs, aliases, device)
 
     # --- introspection ------------------------------------------------------------------------------
@@ -611,6 +614,16 @@ def _lower_record(ctx, rec, flat, slots):
                 raise RuntimeError(f"internal error in seam's frontend: {ctx.where} gave "
                                    f"{getattr(value, 'shape', value)}, expected rank {handle.ndim}")
             ctx.env[handle.index] = value
+
+
+class _NoFusion:
+    """Stands for the fusion of a definition without tensor outputs."""
+
+    def text(self):
+        return "# no tensor outputs: nothing to compile\n"
+
+    def output_types(self):
+        return []
 
 
 def _row_major(shape):

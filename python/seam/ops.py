@@ -68,12 +68,9 @@ def _count_dims(dims, ndim):
     if dims is None:
         return ndim
     if isinstance(dims, (list, tuple, Vector)):
-        n = len(dims)
-        try:
-            n = len({(d % ndim if ndim else 0) for d in dims})
-        except TypeError:
-            pass
-        return n
+        if all(isinstance(d, int) for d in dims):
+            return len({(d % ndim if ndim else 0) for d in dims})
+        return len(dims)
     return 1
 
 

@@ -93,13 +93,19 @@ class Specialization:
         self.aliases = aliases                  # (fusion output, flat input index) written in place
         self.output_types = [(dtypes.SEAM_TO_TORCH[d], tuple(shape)) for d, _, shape in fusion.output_types()]
         self.output_dtypes = [d for d, _, _ in fusion.output_types()]
-        self._executable = native.compile(fusion, self.backend)
+        # A definition whose outputs are all scalars (or that has none) runs nothing.
+        self._executable = native.compile(fusion, self.backend) if self.output_types else None
 
     def executable(self):
+        if self._executable is None:
+            raise RuntimeError("this definition has no tensor outputs: seam compiled nothing for it")
         return self._executable
 
     def run(self, flat):
-        outs = self._run_host(flat) if self.backend == "host" else self._run_cuda(flat)
+        if self._executable is None:
+            outs = []
+        else:
+            outs = self._run_host(flat) if self.backend == "host" else self._run_cuda(flat)
         for out_index, slot in self.aliases:
             flat[slot].copy_(outs[out_index])
         results = []

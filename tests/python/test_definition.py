@@ -212,3 +212,42 @@ def test_unsupported_dtypes():
             fd.define_tensor([-1], [True], dtype=DataType.Float8_e4m3fn)
         with pytest.raises(NotImplementedError, match="ComplexFloat"):
             fd.define_scalar(None, dtype=DataType.ComplexFloat)
+
+
+def test_outputs_that_are_inputs_views_or_scalars(device):
+    x = make((2, 3)).to(device)
+    with FusionDefinition() as fd:
+        t = fd.define_tensor([-1, -1], [True, True])
+        fd.add_output(t)
+        fd.add_output(fd.ops.permute(t, [1, 0]))
+        fd.add_output(fd.ops.slice(t, [0, 1], [2, 3]))
+        fd.add_output(fd.ops.sum(t, [fd.define_scalar(1)]))
+    outs = fd.execute([x])
+    close(outs[0], x)
+    close(outs[1], x.t())
+    close(outs[2], x[:, 1:])
+    close(outs[3], x.sum(1))
+    with FusionDefinition() as fd:
+        s = fd.define_scalar(None, dtype=DataType.Double)
+        fd.add_output(fd.ops.mul(s, 2.0))
+    assert fd.execute([3.0], device=device)[0].item() == 6.0
+    with FusionDefinition() as fd:
+        fd.define_tensor([-1], [True])
+    assert fd.execute([make((3,)).to(device)]) == []
+
+
+def test_zero_dim_cpu_scalar_tensor(device):
+    with FusionDefinition() as fd:
+        s = fd.define_tensor([], [], dtype=DataType.Float, is_cpu=True)
+        t = fd.define_tensor([-1], [True])
+        fd.add_output(fd.ops.mul(t, s))
+    x = make((5,)).to(device)
+    close(fd.execute([torch.tensor(2.0), x])[0], x * 2.0)
+
+
+def test_retired_keywords():
+    with FusionDefinition() as fd:
+        t = fd.define_tensor(symbolic_sizes=[-1, -1], contiguous=[True, True], dtype=DataType.Float)
+        fd.add_output(t * 2)
+    x = make((2, 3))
+    close(fd.execute([x])[0], x * 2)
