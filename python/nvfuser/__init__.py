@@ -4,7 +4,8 @@ written for nvFuser's legacy module run on seam unchanged."""
 import enum
 
 from seam import (DataType, FusionCache, FusionDefinition, Scalar, SeamError, Tensor, Vector,  # noqa: F401
-                  clear_cuda_cache, compute_contiguity, compute_tensor_descriptor, version)
+                  clear_cuda_cache, clone, compute_contiguity, compute_tensor_descriptor,
+                  disable_automatic_serialization, enable_automatic_serialization, version)
 from seam import __version__  # noqa: F401
 
 

@@ -10,7 +10,7 @@ docs/PYTHON.md says what is supported and how it maps onto seam's IR."""
 
 from ._native import SeamError, native
 from .cache import FusionCache
-from .definition import FusionDefinition, Operators
+from .definition import FusionDefinition, Operators, clone
 from .descriptors import compute_tensor_descriptor
 from .dtypes import DataType
 from .handles import Scalar, Tensor, Vector
@@ -35,5 +35,14 @@ def clear_cuda_cache():
     pass
 
 
+def enable_automatic_serialization():
+    """nvFuser saves its cache at exit; seam's compiled kernels already live in its disk cache."""
+
+
+def disable_automatic_serialization():
+    pass
+
+
 __all__ = ["FusionDefinition", "DataType", "Tensor", "Scalar", "Vector", "FusionCache", "SeamError",
-           "compute_tensor_descriptor", "compute_contiguity", "version", "Operators", "clear_cuda_cache"]
+           "compute_tensor_descriptor", "compute_contiguity", "version", "Operators", "clear_cuda_cache", "clone",
+           "enable_automatic_serialization", "disable_automatic_serialization"]

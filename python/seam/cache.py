@@ -1,6 +1,7 @@
 """The definition cache: definitions with the same content share one entry, and so the compiled
 executables of every input signature (nvFuser's FusionCache plays this role)."""
 
+import json
 import threading
 
 
@@ -39,6 +40,16 @@ class FusionCache:
                 entry = CacheEntry(len(self._entries), body)
                 self._entries[body] = entry
             return entry
+
+    def serialize(self, path):
+        """Writes the definitions (not their compiled code, which seam's disk cache keeps) to `path`."""
+        with open(path, "w") as f:
+            json.dump([e.body for e in sorted(self._entries.values(), key=lambda e: e.id)], f)
+
+    def deserialize(self, path):
+        with open(path) as f:
+            for body in json.load(f):
+                self.entry_for(body)
 
     def num_fusions(self):
         return len(self._entries)

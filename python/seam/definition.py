@@ -278,21 +278,36 @@ class FusionDefinition:
     def _body(self):
         return "\n".join("    " + self._record_text(r) for r in self._records)
 
+    def _function(self):
+        """The definition as nvFuser prints it: a function taking the FusionDefinition (its name on the
+        second line, where nvFuser's tests look for it)."""
+        return (f"# seam: nvFuser's FusionDefinition API\n"
+                f"def nvfuser_fusion_id{self.id() or 0}(fd : FusionDefinition) -> None :\n"
+                + (self._body() or "    pass") + "\n")
+
     def _script(self, inputs=None):
-        lines = ["# A seam reproducer: nvFuser's FusionDefinition API (runs on seam with python/ on PYTHONPATH)",
-                 "import torch", "from nvfuser import FusionDefinition, DataType", "",
-                 f"def nvfuser_fusion_id{self.id() or 0}(fd : FusionDefinition) -> None :",
-                 self._body() or "    pass", "", "with FusionDefinition() as fd:",
-                 f"    nvfuser_fusion_id{self.id() or 0}(fd)"]
+        """A runnable reproducer: imports, the function, its use, and the inputs when given."""
+        lines = ["# A seam reproducer (nvFuser's API; python/ of seam on PYTHONPATH)", "import torch",
+                 "from nvfuser import FusionDefinition, DataType", "", self._function(),
+                 "with FusionDefinition() as fd:", f"    nvfuser_fusion_id{self.id() or 0}(fd)"]
         if inputs is not None:
             lines += ["", "inputs = ["] + [f"    {_input_text(x)}," for x in _flatten(inputs)] + [
                 "]", "fd.execute(inputs)"]
         return "\n".join(lines) + "\n"
 
     def __repr__(self):
+        return self._function()
+
+    def __str__(self):
         return self._script()
 
-    __str__ = __repr__
+    def _repro_error_str(self, section, inputs):
+        return (f"An error occurred while {section} seam's FusionDefinition {self.id()}.\n"
+                f"Here's a script to reproduce the error:\n```python\n{self._script(inputs)}```\n")
+
+    def segment(self, inputs):
+        """seam's segmentation for `inputs` (nvFuser splits the definition; seam only reports)."""
+        return self.segmentation_for(inputs)
 
     def repro_script_for(self, inputs):
         return self._script(inputs)
@@ -321,9 +336,7 @@ class FusionDefinition:
             return spec.run(flat)
         except Exception:
             if not getattr(sys, "_seam_quiet", False):
-                print(f"An error occurred while executing seam's FusionDefinition {self.id()}.\n"
-                      f"Here's a script to reproduce the error:\n```python\n{self._script(inputs)}```",
-                      file=sys.stderr)
+                print(self._repro_error_str("executing", inputs), file=sys.stderr)
             raise
 
     def _specialization(self, flat, device=None):
@@ -439,6 +452,14 @@ class FusionDefinition:
             raise AssertionError(f"{len(outputs)} outputs, {len(reference_outputs)} references")
         for i, (out, ref) in enumerate(zip(outputs, reference_outputs)):
             torch.testing.assert_close(out.cpu(), ref.cpu(), msg=lambda m: f"output {i}: {m}\n{self}")
+
+
+def clone(source, destination):
+    """Defines `destination` as a copy of `source` (by replaying its printed definition)."""
+    namespace = {"FusionDefinition": FusionDefinition, "DataType": DataType}
+    exec(repr(source), namespace)
+    with destination:
+        namespace[f"nvfuser_fusion_id{source.id() or 0}"](destination)
 
 
 # --- helpers ------------------------------------------------------------------------------------
