@@ -41,6 +41,14 @@ class FusionCache:
                 self._entries[body] = entry
             return entry
 
+    def body_of(self, id):
+        """The printed definition cached under `id`."""
+        with self._lock:
+            for entry in self._entries.values():
+                if entry.id == id:
+                    return entry.body
+        raise ValueError(f"no definition with id {id} in the FusionCache")
+
     def serialize(self, path):
         """Writes the definitions (not their compiled code, which seam's disk cache keeps) to `path`."""
         with open(path, "w") as f:

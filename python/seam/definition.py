@@ -80,6 +80,12 @@ class FusionDefinition:
         self._reset()
         self._selected_device = None
         self.ops = Operators(self)
+        if id is not None:  # the definition the cache holds under this id
+            body = FusionCache.get().body_of(id)
+            namespace = {"FusionDefinition": FusionDefinition, "DataType": DataType}
+            exec(f"def nvfuser_fusion(fd):\n{body or '    pass'}\n", namespace)
+            with self:
+                namespace["nvfuser_fusion"](self)
 
     def _reset(self):
         self._records = []

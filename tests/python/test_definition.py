@@ -279,3 +279,18 @@ def test_nvfuser_test_harness_surface(tmp_path):
     assert FusionCache.get().num_fusions() == 0
     FusionCache.get().deserialize(str(tmp_path / "fc.json"))
     assert FusionCache.get().num_fusions() == n
+
+
+def test_definition_from_a_cache_id_and_pytorch_utils():
+    from nvfuser.pytorch_utils import torch_dtype_to_nvfuser_dtype
+
+    assert torch_dtype_to_nvfuser_dtype(torch.bfloat16) == DataType.BFloat16
+    assert torch_dtype_to_nvfuser_dtype(float) == DataType.Double
+    with FusionDefinition() as fd:
+        t = fd.define_tensor([-1], [True])
+        fd.add_output(fd.ops.mul(t, fd.define_scalar(3.0)))
+    again = FusionDefinition(fd.id())
+    x = make((4,))
+    close(again.execute([x])[0], x * 3.0)
+    with pytest.raises(ValueError, match="no definition with id"):
+        FusionDefinition(10 ** 6)
