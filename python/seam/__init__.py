@@ -15,7 +15,7 @@ from .descriptors import compute_tensor_descriptor
 from .dtypes import DataType
 from .handles import Scalar, Tensor, Vector
 
-__version__ = "0.2.34+seam"
+from .version import VERSION as __version__
 
 
 def version():

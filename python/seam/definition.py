@@ -124,7 +124,10 @@ class FusionDefinition:
     def _ensure_defined(self):
         if self._entry is not None:
             return
-        if type(self).definition is not FusionDefinition.definition and not self._records:
+        if not self._records:
+            if type(self).definition is FusionDefinition.definition:
+                raise NotImplementedError("this FusionDefinition has no definition: define it in a `with "
+                                          "FusionDefinition() as fd:` block or subclass it with definition()")
             with self:
                 self.definition()
             return

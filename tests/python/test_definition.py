@@ -294,3 +294,11 @@ def test_definition_from_a_cache_id_and_pytorch_utils():
     close(again.execute([x])[0], x * 3.0)
     with pytest.raises(ValueError, match="no definition with id"):
         FusionDefinition(10 ** 6)
+
+
+def test_version_and_undefined_definitions():
+    from nvfuser.nvfuser_version import Version
+
+    assert seam.version() > "0.0.0" and seam.version() >= Version("0.2.34") and seam.version() < "0.10"
+    with pytest.raises(NotImplementedError, match="no definition"):
+        FusionDefinition().execute([make((2,))])
