@@ -42,6 +42,10 @@ def _format(value):
     return repr(value)
 
 
+# Keywords that scripts use for a parameter under another name (retired or per-overload spellings).
+_KEYWORD_ALIASES = (("dim", "dims"), ("axes", "dims"), ("output_shape", "shape"))
+
+
 class Operators:
     """fd.ops: each op records itself on the definition."""
 
@@ -215,6 +219,10 @@ class FusionDefinition:
 
     # --- ops and outputs ----------------------------------------------------------------------------
     def _record_op(self, spec, args, kwargs):
+        params = spec.signature.parameters
+        for old, new in _KEYWORD_ALIASES:
+            if old in kwargs and old not in params and new in params and new not in kwargs:
+                kwargs[new] = kwargs.pop(old)
         try:
             bound = spec.signature.bind(*args, **kwargs)
         except TypeError as e:
@@ -410,8 +418,8 @@ class FusionDefinition:
     # --- introspection ------------------------------------------------------------------------------
     def _last_or_error(self, what):
         if self._last is None:
-            raise RuntimeError(f"{what}: seam specializes a definition for its inputs; call execute() first "
-                               f"(or {what}_for(inputs))")
+            raise RuntimeError(f"Invalid fusion definition! {what}: seam specializes a definition for its "
+                               f"inputs; call execute() first (or the *_for(inputs) form)")
         return self._last
 
     def fusion_ir(self):
@@ -424,6 +432,10 @@ class FusionDefinition:
 
     def last_scheduled_fusion_ir(self, tensor_transforms=False, override_user_schedule=False):
         return self._last_or_error("last_scheduled_fusion_ir").executable().optimized_fusion()
+
+    def scheduled_fusion_ir_for(self, inputs, tensor_transforms=False, override_user_schedule=False):
+        self._ensure_defined()
+        return self._specialization(_flatten(inputs)).executable().optimized_fusion()
 
     def last_cuda_code(self, intrinsic_code=False, override_user_schedule=False):
         return self._last_or_error("last_cuda_code").executable().cuda_source()

@@ -302,3 +302,17 @@ def test_version_and_undefined_definitions():
     assert seam.version() > "0.0.0" and seam.version() >= Version("0.2.34") and seam.version() < "0.10"
     with pytest.raises(NotImplementedError, match="no definition"):
         FusionDefinition().execute([make((2,))])
+
+
+def test_keyword_spellings_and_the_for_inputs_forms():
+    x = make((3, 4))
+    with FusionDefinition() as fd:
+        t = fd.define_tensor([-1, -1], [True, True])
+        fd.add_output(fd.ops.sum(t, dim=0))
+        fd.add_output(fd.ops.max(t, axes=[1], keepdim=True))
+    with pytest.raises(RuntimeError, match="Invalid fusion definition"):
+        fd.last_cuda_code()
+    assert "sum" in fd.scheduled_fusion_ir_for([x]) and "SEAM_KERNEL" in fd.cuda_code_for([x])
+    outs = fd.execute([x])
+    close(outs[0], x.sum(0))
+    close(outs[1], x.amax(1, keepdim=True))
