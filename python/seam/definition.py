@@ -413,7 +413,7 @@ class FusionDefinition:
             fusion = ctx.b.finish([("", tv.id) for tv in fusion_outputs])
         else:
             fusion = _NoFusion()
-        return Specialization(fusion, ctx, outputs, aliases, device)
+        return Specialization(fusion, ctx, outputs, aliases, device, flat)
 
     # --- introspection ------------------------------------------------------------------------------
     def _last_or_error(self, what):

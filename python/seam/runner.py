@@ -68,6 +68,14 @@ def signature(flat, slots, meta, device):
 _TYPESTR = {"f64": "<f8", "f32": "<f4", "f16": "<f2", "bf16": "<i2", "i64": "<i8", "i32": "<i4", "bool": "|b1"}
 
 
+def _row_major(shape):
+    strides, step = [], 1
+    for e in reversed(shape):
+        strides.append(step)
+        step *= e
+    return strides[::-1]
+
+
 class _DeviceArray:
     """seam-allocated device memory seen through __cuda_array_interface__; the tensor torch makes of it
     keeps this object, and so the memory, alive."""
@@ -83,16 +91,20 @@ class _DeviceArray:
 class Specialization:
     """A definition specialized for one input signature, compiled for its backend."""
 
-    def __init__(self, fusion, ctx, outputs, aliases, device):
+    def __init__(self, fusion, ctx, outputs, aliases, device, flat):
         self.fusion = fusion
         self.meta = frozenset(ctx.meta)
         self.device = device
         self.backend = "cuda" if device.type == "cuda" else "host"
         self.inputs = list(ctx.fusion_inputs)  # (flat index, seam dtype, is_scalar)
+        # Extents and strides are part of the signature, so they are the same on every call: only the
+        # addresses change.
+        self.layouts = [([], []) if is_scalar else (list(flat[slot].shape), list(flat[slot].stride()))
+                        for slot, _, is_scalar in self.inputs]
         self.outputs = outputs                  # ("tensor", fusion output, permutation back) | ("scalar", v, dtype)
         self.aliases = aliases                  # (fusion output, flat input index) written in place
         self.output_types = [(dtypes.SEAM_TO_TORCH[d], tuple(shape)) for d, _, shape in fusion.output_types()]
-        self.output_dtypes = [d for d, _, _ in fusion.output_types()]
+        self.output_layouts = [(d, list(shape), _row_major(shape)) for d, _, shape in fusion.output_types()]
         # A definition whose outputs are all scalars (or that has none) runs nothing.
         self._executable = native.compile(fusion, self.backend) if self.output_types else None
 
@@ -118,31 +130,27 @@ class Specialization:
 
     def _run_host(self, flat):
         refs, keep = [], []
-        for slot, dtype, is_scalar in self.inputs:
+        for (slot, dtype, is_scalar), (shape, strides) in zip(self.inputs, self.layouts):
             x = flat[slot]
             if is_scalar:
                 x = torch.tensor(x, dtype=dtypes.SEAM_TO_TORCH[dtype])
                 keep.append(x)
-                refs.append((x.data_ptr(), dtype, [], []))
-            else:
-                refs.append((x.data_ptr(), dtype, list(x.shape), list(x.stride())))
+            refs.append((x.data_ptr(), dtype, shape, strides))
         outs = [torch.empty(shape, dtype=dtype) for dtype, shape in self.output_types]
-        self._executable.run_host(refs, [(o.data_ptr(), d, list(o.shape), list(o.stride()))
-                                         for o, d in zip(outs, self.output_dtypes)])
+        self._executable.run_host(refs, [(o.data_ptr(), d, shape, strides)
+                                         for o, (d, shape, strides) in zip(outs, self.output_layouts)])
         return outs
 
     def _run_cuda(self, flat):
         device = self.device
         refs, tensors = [], []
-        for slot, dtype, is_scalar in self.inputs:
+        for (slot, dtype, is_scalar), (shape, strides) in zip(self.inputs, self.layouts):
             x = flat[slot]
             if is_scalar:
                 x = torch.full((), x, dtype=dtypes.SEAM_TO_TORCH[dtype], device=device)
-                refs.append((x.data_ptr(), dtype, [], []))
-            else:
-                if x.device.type == "cpu":  # a 0-dim is_cpu tensor
-                    x = x.to(device)
-                refs.append((x.data_ptr(), dtype, list(x.shape), list(x.stride())))
+            elif x.device.type == "cpu":  # a 0-dim is_cpu tensor
+                x = x.to(device)
+            refs.append((x.data_ptr(), dtype, shape, strides))
             tensors.append(x)
         stream = torch.cuda.current_stream(device).cuda_stream
         results = self._executable.run_device(refs, stream)
