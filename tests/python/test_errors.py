@@ -145,3 +145,37 @@ def test_threads_execute_concurrently(device):
     for th in threads:
         th.join()
     assert not errors
+
+
+def test_threads_compile_different_definitions(device):
+    """Several threads each define and compile their own fusion at the same time."""
+    errors = []
+
+    def work(i):
+        try:
+            with FusionDefinition() as fd:
+                t = fd.define_tensor([-1], [True])
+                fd.add_output(fd.ops.add(fd.ops.mul(t, float(i + 2)), float(i)))
+            x = make((10 + i,), seed=i).to(device)
+            close(fd.execute([x])[0], x * float(i + 2) + float(i))
+        except Exception as e:  # reported below with its thread
+            errors.append((i, repr(e)))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+
+
+def test_validate():
+    with FusionDefinition() as fd:
+        t = fd.define_tensor([-1], [True])
+        fd.add_output(fd.ops.exp(t))
+    x = make((5,))
+    fd.validate([x], [torch.exp(x)])
+    with pytest.raises(AssertionError):
+        fd.validate([x], [torch.exp(x) + 1.0])
+    with pytest.raises(ValueError, match="reference_outputs"):
+        fd.validate([x])

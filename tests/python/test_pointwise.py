@@ -225,3 +225,30 @@ def test_empty_tensors(device):
     outs = fd.execute([x.to(device)])
     close(outs[0], torch.exp(x) + 1.0)
     close(outs[1], x.sum(0))
+
+
+def _layouts(dtype=torch.float32):
+    base = make((5, 6), dtype, seed=30)
+    return {
+        "transposed": (base.t(), dict(shape=[-1, -1], contiguity=[True, True], stride_order=[0, 1])),
+        "sliced": (make((6, 10), dtype, seed=31)[:, ::2], dict(shape=[-1, -1], contiguity=[True, False])),
+        "row_slice": (make((12, 5), dtype, seed=32)[::2], dict(shape=[-1, -1], contiguity=[False, True])),
+        "expanded": (make((6, 1), dtype, seed=33).expand(6, 5), dict(shape=[-1, -1], contiguity=[True, None])),
+        "broadcast": (make((1, 5), dtype, seed=34), dict(shape=[1, -1], contiguity=[None, True])),
+        "any": (make((5, 12), dtype, seed=35).t()[::2], dict(shape=[-1, -1])),
+    }
+
+
+@pytest.mark.parametrize("layout", sorted(_layouts()))
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_strided_expanded_and_broadcast_inputs(layout, dtype, device):
+    x, declaration = _layouts(dtype)[layout]
+    y = make((6, 5), dtype, seed=36)
+    with FusionDefinition() as fd:
+        a = fd.define_tensor(dtype=DT[dtype], **declaration)
+        b = fd.define_tensor([-1, -1], [True, True], dtype=DT[dtype])
+        fd.add_output(fd.ops.cast(fd.ops.add(fd.ops.exp(a), b), DT[dtype]))
+        fd.add_output(fd.ops.sum(a, [0]))
+    outs = fd.execute([x.to(device), y.to(device)])
+    close(outs[0], (torch.exp(x.float()) + y.float()).to(dtype))
+    close(outs[1], x.float().sum(0).to(dtype) if dtype == torch.bfloat16 else x.sum(0))
