@@ -3,6 +3,7 @@ symbolic extents; seam's IR has static ones, so execute() specializes the record
 inputs (lowering.py), compiles the result once per input signature and runs it (runner.py)."""
 
 import math
+import os
 import sys
 
 import torch
@@ -369,6 +370,7 @@ class FusionDefinition:
                 spec = entry.specializations.get(key) if key is not None else None
                 if spec is None:
                     spec = self._specialize(flat, dev)
+                    _dump(self, spec)
                     entry.meta = spec.meta
                     key = signature(flat, self._slots, entry.meta, dev)
                     entry.specializations[key] = spec
@@ -473,6 +475,26 @@ class FusionDefinition:
             raise AssertionError(f"{len(outputs)} outputs, {len(reference_outputs)} references")
         for i, (out, ref) in enumerate(zip(outputs, reference_outputs)):
             torch.testing.assert_close(out.cpu(), ref.cpu(), msg=lambda m: f"output {i}: {m}\n{self}")
+
+
+def _dump(fd, spec):
+    """NVFUSER_DUMP (or SEAM_PYTHON_DUMP) = comma-separated python_definition, fusion_ir,
+    scheduled_fusion_ir, segmented_fusion, cuda_kernel: printed when a specialization is compiled."""
+    wanted = set((os.environ.get("SEAM_PYTHON_DUMP") or os.environ.get("NVFUSER_DUMP") or "").split(","))
+    if not wanted - {""}:
+        return
+    if "python_definition" in wanted:
+        print(fd._script(), file=sys.stderr)
+    if "fusion_ir" in wanted:
+        print(spec.fusion.text(), file=sys.stderr)
+    if spec.output_types:
+        exe = spec.executable()
+        if "scheduled_fusion_ir" in wanted:
+            print(exe.optimized_fusion(), file=sys.stderr)
+        if "segmented_fusion" in wanted:
+            print(exe.segmentation(), file=sys.stderr)
+        if "cuda_kernel" in wanted:
+            print(exe.cuda_source(), file=sys.stderr)
 
 
 def clone(source, destination):

@@ -316,3 +316,13 @@ def test_keyword_spellings_and_the_for_inputs_forms():
     outs = fd.execute([x])
     close(outs[0], x.sum(0))
     close(outs[1], x.amax(1, keepdim=True))
+
+
+def test_dump_environment_variable(capsys, monkeypatch):
+    monkeypatch.setenv("SEAM_PYTHON_DUMP", "fusion_ir,segmented_fusion")
+    with FusionDefinition() as fd:
+        t = fd.define_tensor([-1], [True])
+        fd.add_output(fd.ops.cos(t))
+    fd.execute([make((9,))])
+    err = capsys.readouterr().err
+    assert "cos %0" in err and "kernels: 1" in err
