@@ -205,7 +205,11 @@ def _binary(keyword, arith=True):
 for _name, _kw in (("add", "add"), ("sub", "sub"), ("mul", "mul"), ("truediv", "div"), ("pow", "pow"),
                    ("maximum", "maximum"), ("minimum", "minimum")):
     op(_name, pointwise_out)(_binary(_kw))
-for _name in "eq ne lt le gt ge logical_and logical_or".split():
+# Comparisons of Half/BFloat16 operands compare in Float, as nvFuser's do (a scalar like 0.1 is not
+# rounded to the tensor's dtype first).
+for _name in "eq ne lt le gt ge".split():
+    op(_name, pointwise_out)(_binary(_name))
+for _name in "logical_and logical_or".split():
     op(_name, pointwise_out)(_binary(_name, arith=False))
 
 

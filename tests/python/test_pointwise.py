@@ -252,3 +252,11 @@ def test_strided_expanded_and_broadcast_inputs(layout, dtype, device):
     outs = fd.execute([x.to(device), y.to(device)])
     close(outs[0], (torch.exp(x.float()) + y.float()).to(dtype))
     close(outs[1], x.float().sum(0).to(dtype) if dtype == torch.bfloat16 else x.sum(0))
+
+
+def test_half_comparisons_compare_in_float(device):
+    # bf16(0.1) is 0.10009765625: greater than the Double 0.1 in float, equal to it once rounded to bf16.
+    x = torch.tensor([0.1, 0.2, -0.1], dtype=torch.bfloat16)
+    out = run_binary("gt", x, 0.1, device)
+    close(out, x.float() > 0.1)
+    assert out.tolist() == [True, True, False]
