@@ -7,8 +7,8 @@ import math
 
 from . import dtypes
 from .dtypes import DataType
-from .handles import Scalar, Tensor, Vector
-from .lowering import SV, TV, literal
+from .handles import Tensor, Vector
+from .lowering import TV, literal
 
 
 class OpSpec:
