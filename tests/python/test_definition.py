@@ -189,7 +189,13 @@ def test_nvfuser_shims_import_in_a_fresh_interpreter():
     code = ("import nvfuser, nvfuser_direct\n"
             "from nvfuser import FusionDefinition, DataType, FusionCache, compute_tensor_descriptor\n"
             "assert nvfuser_direct.FusionDefinition is FusionDefinition\n"
-            "from distutils.version import LooseVersion\n"
+            "try:\n"
+            "    from looseversion import LooseVersion\n"
+            "except ImportError:\n"
+            "    try:\n"
+            "        from distutils.version import LooseVersion\n"
+            "    except ImportError:\n"
+            "        from nvfuser.nvfuser_version import Version as LooseVersion\n"
             "assert LooseVersion(nvfuser.version()) >= LooseVersion('0.2.34')\n"
             "FusionCache.reset(); print('ok')\n")
     env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(seam.__file__)))
