@@ -6,7 +6,8 @@
 #                                     # smoke test, runtime tests, the GPU suite, the suite under
 #                                     # compute-sanitizer memcheck, the RoPE benchmark (forward,
 #                                     # backward, T sweep, code-generation variants) and the matrix
-#                                     # products' benchmark
+#                                     # products' benchmark, the Python frontend's suite on CUDA
+#                                     # tensors (scripts/gpu_python.sh builds the module there)
 #   scripts/gpu_check.sh report       # the short version for a tight GPU budget, few output files:
 #                                     # GPU suite (quick) and memcheck, backward rows, then seam vs
 #                                     # PyTorch on forward bs 2 and backward rows
@@ -148,6 +149,7 @@ if [[ "$quick" != "quick" ]]; then
   step bench_matmul gpu-bin/bench_matmul_gpu
 fi
 step sweep gpu-bin/bench_rope_gpu --sweep --iterations 30
+step python scripts/gpu_python.sh  # builds the Python module here, pytest on CUDA tensors, the RoPE example
 printf '%s\n' "${status[@]}" > "$logs/summary.txt"
 for name in bench bench_bwd bench_t bench_matmul sweep; do
   [[ -f "$logs/$name.log" ]] && cp "$logs/$name.log" "$out/"

@@ -3,6 +3,8 @@
 # Usage: scripts/install_deps.sh [--fuzz]   (--fuzz adds clang and its fuzzer runtime)
 set -euo pipefail
 packages=(cmake make g++ libgtest-dev graphviz llvm-15-tools python3)
+# The Python frontend: its extension module (pybind11, Python headers) and its tests (pytest, CPU torch).
+packages+=(python3-dev pybind11-dev python3-pytest python3-torch python3-numpy)
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)
 fi

@@ -1,0 +1,173 @@
+// seam's public API for frontends (the Python extension, tools): build or parse a fusion, compile it for
+// a backend, run it on host buffers or on device memory. It names no internal type, so the stages behind
+// it can change without breaking its users.
+//
+//   seam::api::FusionBuilder b("f");
+//   auto x = b.input(seam::api::DType::Float32, {2, 3});
+//   auto y = b.op("exp", {x});
+//   seam::api::Fusion fusion = b.finish({{"y", y}});
+//   seam::api::Executable exe = seam::api::Executable::compile(fusion, {.backend =
+//   seam::api::Backend::Host}); exe.run_host({{in_ptr, DType::Float32, {2, 3}, {3, 1}}}, {{out_ptr,
+//   DType::Float32, {2, 3}, {3, 1}}});
+//
+// Every failure caused by the caller (a misused op, a wrong input) throws seam::api::Error with seam's
+// message; a bug inside seam throws seam::api::InternalError. Objects are safe to share between threads:
+// compilations are serialized, and runs of one executable are serialized.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace seam::api {
+
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& message) : std::runtime_error(message) {}
+};
+class InternalError : public std::logic_error {
+ public:
+  explicit InternalError(const std::string& message) : std::logic_error(message) {}
+};
+
+enum class DType { Bool, Int32, Int64, Float16, BFloat16, Float32, Float64 };
+std::string_view dtype_name(DType dtype);  // seam's short names: bool i32 i64 f16 bf16 f32 f64
+DType parse_dtype(std::string_view name);  // throws Error for an unknown name
+int dtype_size(DType dtype);               // bytes per element
+
+// The type of a value: a tensor (rank 0 allowed) or a scalar (a dtype without extents).
+struct ValueType {
+  DType dtype = DType::Float32;
+  bool is_scalar = false;
+  std::vector<int64_t> shape;
+  std::string to_string() const;  // "bf16[2,3]", "f32"
+};
+
+// A literal that remembers its kind: 2 and 2.0 promote differently.
+struct Literal {
+  enum class Kind { Bool, Int, Float } kind = Kind::Int;
+  int64_t integer = 0;
+  double real = 0.0;
+  static Literal of_bool(bool v) { return {Kind::Bool, v ? 1 : 0, v ? 1.0 : 0.0}; }
+  static Literal of_int(int64_t v) { return {Kind::Int, v, static_cast<double>(v)}; }
+  static Literal of_float(double v) { return {Kind::Float, 0, v}; }
+};
+
+// An attribute value, by the kinds of the op table's schemas (docs/IR.md).
+using Attribute = std::variant<int64_t, std::vector<int64_t>, Literal, DType, bool, std::string>;
+using Attributes = std::vector<std::pair<std::string, Attribute>>;
+
+struct Value {
+  int id = -1;
+};
+
+class Fusion;
+
+// Builds a fusion op by op; each op is checked as it is added (shapes, dtypes, attributes), so a finished
+// fusion is well-typed. Ops are named by their keyword in the text format (docs/IR.md).
+class FusionBuilder {
+ public:
+  explicit FusionBuilder(std::string name = "fusion");
+  ~FusionBuilder();
+  FusionBuilder(FusionBuilder&&) noexcept;
+  FusionBuilder& operator=(FusionBuilder&&) noexcept;
+
+  // A tensor input; empty strides mean contiguous row-major. Strides are in elements, >= 0.
+  Value input(DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides = {},
+              std::string name = "");
+  Value scalar_input(DType dtype, std::string name = "");
+  Value constant(Literal value, DType dtype);  // a scalar
+  // Any op by keyword ("add", "reshape", "sum", ...). Leaves that create tensors (full, iota) need
+  // `declared`, their result type.
+  Value op(std::string_view keyword, const std::vector<Value>& operands, const Attributes& attributes = {},
+           const std::optional<ValueType>& declared = std::nullopt);
+  ValueType type(Value value) const;
+  // Finishes the fusion with named outputs (an empty name prints unnamed); the builder is spent.
+  Fusion finish(const std::vector<std::pair<std::string, Value>>& outputs);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// An immutable, well-typed fusion; cheap to copy.
+class Fusion {
+ public:
+  static Fusion parse(std::string_view text, std::string_view filename = "<input>");
+  std::string text() const;  // the text format (docs/FORMAT.md)
+  std::string name() const;
+  std::vector<ValueType> input_types() const;
+  std::vector<ValueType> output_types() const;
+
+  struct Impl;
+  explicit Fusion(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  std::shared_ptr<const Impl> impl_;
+};
+
+enum class Backend { Host, Cuda };
+
+struct CompileOptions {
+  Backend backend = Backend::Host;
+};
+
+// A tensor in memory the caller owns: the address of element 0, dtype, extents, strides in elements.
+struct TensorRef {
+  uint64_t data = 0;
+  DType dtype = DType::Float32;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> strides;
+};
+
+// A result of run_device: device memory seam allocated (`owner` keeps it alive), or, when `input` >= 0, a
+// view of that input's memory (nothing launched for it).
+struct DeviceResult {
+  TensorRef tensor;
+  int input = -1;
+  std::shared_ptr<void> owner;
+};
+
+// A fusion compiled for a backend: passes, segmentation, generated kernels. Inputs must match the
+// fusion's input types and strides exactly; a scalar input is a one-element buffer of its dtype.
+class Executable {
+ public:
+  static Executable compile(const Fusion& fusion, const CompileOptions& options);
+
+  std::vector<ValueType> input_types() const;
+  std::vector<ValueType> output_types() const;
+  Backend backend() const;
+
+  // Runs on host memory: inputs are read, every output is written into the caller's contiguous buffer.
+  // On the CUDA backend the data is copied to the device and back.
+  void run_host(const std::vector<TensorRef>& inputs, const std::vector<TensorRef>& outputs) const;
+  // Runs on device memory (CUDA backend): checks every input, then enqueues the launches on `stream`
+  // (a CUstream; 0 is the legacy default stream) without synchronizing.
+  std::vector<DeviceResult> run_device(const std::vector<TensorRef>& inputs, void* stream) const;
+
+  std::string optimized_fusion() const;      // the fusion after seam's passes (text format)
+  std::string segmentation() const;          // kernels, their values, boundary bytes, proven optimal?
+  int num_kernels() const;                   // kernels launched per run (library calls included)
+  std::string cuda_source() const;           // the CUDA C++ of every kernel, also for a host executable
+  std::vector<std::string> sources() const;  // the generated code the backend runs, per kernel
+
+  struct Impl;
+
+ private:
+  explicit Executable(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<Impl> impl_;
+};
+
+// Whether the CUDA backend can run here; otherwise the reason.
+bool cuda_available();
+std::string cuda_unavailable_reason();
+int cuda_device_ordinal();  // the device seam's CUDA backend uses (SEAM_DEVICE, default 0)
+
+}  // namespace seam::api

@@ -1,0 +1,196 @@
+// seam._seam: the public C++ API (include/seam/api.h) as a Python module. It knows nothing of PyTorch:
+// tensors cross as (address, dtype name, shape, strides) and the Python package (python/seam) turns
+// torch tensors into those. Compiling and running release the GIL.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "seam/api.h"
+
+namespace py = pybind11;
+using namespace seam::api;
+
+namespace {
+
+using PyTensor = std::tuple<uint64_t, std::string, std::vector<int64_t>, std::vector<int64_t>>;
+
+TensorRef to_ref(const PyTensor& t) {
+  return {std::get<0>(t), parse_dtype(std::get<1>(t)), std::get<2>(t), std::get<3>(t)};
+}
+
+std::vector<TensorRef> to_refs(const std::vector<PyTensor>& ts) {
+  std::vector<TensorRef> refs;
+  refs.reserve(ts.size());
+  for (const PyTensor& t : ts) refs.push_back(to_ref(t));
+  return refs;
+}
+
+py::tuple type_tuple(const ValueType& t) {
+  return py::make_tuple(std::string(dtype_name(t.dtype)), t.is_scalar, t.shape);
+}
+
+py::list types_list(const std::vector<ValueType>& types) {
+  py::list out;
+  for (const ValueType& t : types) out.append(type_tuple(t));
+  return out;
+}
+
+Literal to_literal(const py::handle& v) {
+  if (py::isinstance<py::bool_>(v)) return Literal::of_bool(v.cast<bool>());
+  if (py::isinstance<py::int_>(v)) return Literal::of_int(v.cast<int64_t>());
+  if (py::isinstance<py::float_>(v)) return Literal::of_float(v.cast<double>());
+  throw Error("a literal must be a bool, int or float, got " + std::string(py::str(v.get_type())));
+}
+
+// Attributes arrive as Python values: bool, int, list of int, str, or a tagged pair ("number", v) /
+// ("dtype", name) for the kinds a plain value would not say.
+Attribute to_attribute(const py::handle& v) {
+  if (py::isinstance<py::tuple>(v)) {
+    auto pair = v.cast<py::tuple>();
+    if (pair.size() == 2) {
+      const std::string tag = pair[0].cast<std::string>();
+      if (tag == "number") return to_literal(pair[1]);
+      if (tag == "dtype") return parse_dtype(pair[1].cast<std::string>());
+    }
+    throw Error("an attribute tuple must be (\"number\", value) or (\"dtype\", name)");
+  }
+  if (py::isinstance<py::bool_>(v)) return v.cast<bool>();
+  if (py::isinstance<py::int_>(v)) return v.cast<int64_t>();
+  if (py::isinstance<py::str>(v)) return v.cast<std::string>();
+  if (py::isinstance<py::list>(v)) return v.cast<std::vector<int64_t>>();
+  throw Error("unsupported attribute value of type " + std::string(py::str(v.get_type())));
+}
+
+// Keeps seam-allocated device memory alive for as long as Python holds a result.
+struct DeviceMemory {
+  std::shared_ptr<void> owner;
+  uint64_t address = 0;
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_seam, m) {
+  m.doc() = "seam's public C++ API (include/seam/api.h)";
+  static py::exception<Error> seam_error(m, "SeamError", PyExc_RuntimeError);
+  static py::exception<InternalError> internal_error(m, "SeamInternalError", PyExc_RuntimeError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const Error& e) {
+      seam_error(e.what());
+    } catch (const InternalError& e) {
+      internal_error(e.what());
+    }
+  });
+
+  py::class_<Fusion>(m, "Fusion")
+      .def_static(
+          "parse", [](const std::string& text) { return Fusion::parse(text); }, py::arg("text"))
+      .def("text", &Fusion::text)
+      .def("name", &Fusion::name)
+      .def("input_types", [](const Fusion& f) { return types_list(f.input_types()); })
+      .def("output_types", [](const Fusion& f) { return types_list(f.output_types()); });
+
+  py::class_<FusionBuilder>(m, "FusionBuilder")
+      .def(py::init<std::string>(), py::arg("name") = "fusion")
+      .def(
+          "input",
+          [](FusionBuilder& b, const std::string& dtype, std::vector<int64_t> shape,
+             std::vector<int64_t> strides, std::string name) {
+            return b.input(parse_dtype(dtype), std::move(shape), std::move(strides), std::move(name)).id;
+          },
+          py::arg("dtype"), py::arg("shape"), py::arg("strides"), py::arg("name") = "")
+      .def(
+          "scalar_input",
+          [](FusionBuilder& b, const std::string& dtype, std::string name) {
+            return b.scalar_input(parse_dtype(dtype), std::move(name)).id;
+          },
+          py::arg("dtype"), py::arg("name") = "")
+      .def(
+          "constant",
+          [](FusionBuilder& b, const py::object& value, const std::string& dtype) {
+            return b.constant(to_literal(value), parse_dtype(dtype)).id;
+          },
+          py::arg("value"), py::arg("dtype"))
+      .def(
+          "op",
+          [](FusionBuilder& b, const std::string& keyword, const std::vector<int>& operands,
+             const py::list& attrs, const py::object& declared) {
+            std::vector<Value> values;
+            for (int id : operands) values.push_back(Value{id});
+            Attributes attributes;
+            for (const py::handle& item : attrs) {
+              auto pair = item.cast<py::tuple>();
+              attributes.emplace_back(pair[0].cast<std::string>(), to_attribute(pair[1]));
+            }
+            std::optional<ValueType> type;
+            if (!declared.is_none()) {
+              auto t = declared.cast<py::tuple>();
+              type =
+                  ValueType{parse_dtype(t[0].cast<std::string>()), false, t[1].cast<std::vector<int64_t>>()};
+            }
+            return b.op(keyword, values, attributes, type).id;
+          },
+          py::arg("keyword"), py::arg("operands"), py::arg("attrs") = py::list(),
+          py::arg("declared") = py::none())
+      .def("type", [](const FusionBuilder& b, int v) { return type_tuple(b.type(Value{v})); })
+      .def("finish", [](FusionBuilder& b, const std::vector<std::pair<std::string, int>>& outputs) {
+        std::vector<std::pair<std::string, Value>> outs;
+        for (const auto& [name, id] : outputs) outs.emplace_back(name, Value{id});
+        return b.finish(outs);
+      });
+
+  py::class_<DeviceMemory>(m, "DeviceMemory").def_readonly("address", &DeviceMemory::address);
+
+  py::class_<Executable>(m, "Executable")
+      .def("input_types", [](const Executable& e) { return types_list(e.input_types()); })
+      .def("output_types", [](const Executable& e) { return types_list(e.output_types()); })
+      .def(
+          "run_host",
+          [](const Executable& e, const std::vector<PyTensor>& inputs, const std::vector<PyTensor>& outputs) {
+            std::vector<TensorRef> in = to_refs(inputs), out = to_refs(outputs);
+            py::gil_scoped_release release;
+            e.run_host(in, out);
+          },
+          py::arg("inputs"), py::arg("outputs"))
+      .def(
+          "run_device",
+          [](const Executable& e, const std::vector<PyTensor>& inputs, uint64_t stream) {
+            std::vector<TensorRef> in = to_refs(inputs);
+            std::vector<DeviceResult> results;
+            {
+              py::gil_scoped_release release;
+              results = e.run_device(in, reinterpret_cast<void*>(stream));
+            }
+            py::list out;
+            for (DeviceResult& r : results) {
+              py::object memory = py::none();
+              if (r.owner) memory = py::cast(DeviceMemory{std::move(r.owner), r.tensor.data});
+              out.append(py::make_tuple(r.tensor.data, std::string(dtype_name(r.tensor.dtype)),
+                                        r.tensor.shape, r.tensor.strides, r.input, memory));
+            }
+            return out;
+          },
+          py::arg("inputs"), py::arg("stream"))
+      .def("optimized_fusion", &Executable::optimized_fusion)
+      .def("segmentation", &Executable::segmentation)
+      .def("num_kernels", &Executable::num_kernels)
+      .def("cuda_source", &Executable::cuda_source, py::call_guard<py::gil_scoped_release>())
+      .def("sources", &Executable::sources)
+      .def("backend", [](const Executable& e) { return e.backend() == Backend::Cuda ? "cuda" : "host"; });
+
+  m.def(
+      "compile",
+      [](const Fusion& fusion, const std::string& backend) {
+        CompileOptions options;
+        if (backend == "cuda")
+          options.backend = Backend::Cuda;
+        else if (backend != "host")
+          throw Error("backend must be 'host' or 'cuda', got '" + backend + "'");
+        py::gil_scoped_release release;
+        return Executable::compile(fusion, options);
+      },
+      py::arg("fusion"), py::arg("backend") = "host");
+  m.def("cuda_available", &cuda_available, py::call_guard<py::gil_scoped_release>());
+  m.def("cuda_unavailable_reason", &cuda_unavailable_reason, py::call_guard<py::gil_scoped_release>());
+  m.def("cuda_device_ordinal", &cuda_device_ordinal);
+}

@@ -1,0 +1,48 @@
+"""seam's Python frontend: nvFuser's FusionDefinition API on seam, for PyTorch tensors.
+
+    from seam import FusionDefinition, DataType
+    with FusionDefinition() as fd:
+        t0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float)
+        fd.add_output(fd.ops.exp(t0))
+    out, = fd.execute([torch.randn(4, 8)])
+
+docs/PYTHON.md says what is supported and how it maps onto seam's IR."""
+
+from ._native import SeamError, native
+from .cache import FusionCache
+from .definition import FusionDefinition, Operators, clone
+from .descriptors import compute_tensor_descriptor
+from .dtypes import DataType
+from .handles import Scalar, Tensor, Vector
+
+from .version import VERSION as __version__
+
+
+def version():
+    """A version nvFuser's users compare against (Thunder wants at least 0.2.34)."""
+    return __version__
+
+
+def compute_contiguity(sizes, strides):
+    return compute_tensor_descriptor(sizes, strides)[0]
+
+
+def cuda_available():
+    return native.cuda_available()
+
+
+def clear_cuda_cache():
+    pass
+
+
+def enable_automatic_serialization():
+    """nvFuser saves its cache at exit; seam's compiled kernels already live in its disk cache."""
+
+
+def disable_automatic_serialization():
+    pass
+
+
+__all__ = ["FusionDefinition", "DataType", "Tensor", "Scalar", "Vector", "FusionCache", "SeamError",
+           "compute_tensor_descriptor", "compute_contiguity", "version", "Operators", "clear_cuda_cache", "clone",
+           "enable_automatic_serialization", "disable_automatic_serialization"]

@@ -1,0 +1,66 @@
+"""The definition cache: definitions with the same content share one entry, and so the compiled
+executables of every input signature (nvFuser's FusionCache plays this role)."""
+
+import json
+import threading
+
+
+class CacheEntry:
+    def __init__(self, id, body):
+        self.id = id
+        self.body = body
+        self.lock = threading.Lock()   # one specialization (lowering + compilation) at a time
+        self.meta = None               # scalar inputs whose values shape the fusion; known after the first
+        self.specializations = {}      # input signature -> runner.Specialization
+
+
+class FusionCache:
+    _instance = None
+    _lock = threading.Lock()
+
+    def __init__(self):
+        self._entries = {}
+
+    @classmethod
+    def get(cls, max_fusions=None, selected_device=None, load_from_default_workspace=False):
+        with cls._lock:
+            if cls._instance is None:
+                cls._instance = FusionCache()
+            return cls._instance
+
+    @classmethod
+    def reset(cls):
+        with cls._lock:
+            cls._instance = FusionCache()
+
+    def entry_for(self, body):
+        with self._lock:
+            entry = self._entries.get(body)
+            if entry is None:
+                entry = CacheEntry(len(self._entries), body)
+                self._entries[body] = entry
+            return entry
+
+    def body_of(self, id):
+        """The printed definition cached under `id`."""
+        with self._lock:
+            for entry in self._entries.values():
+                if entry.id == id:
+                    return entry.body
+        raise ValueError(f"no definition with id {id} in the FusionCache")
+
+    def serialize(self, path):
+        """Writes the definitions (not their compiled code, which seam's disk cache keeps) to `path`."""
+        with open(path, "w") as f:
+            json.dump([e.body for e in sorted(self._entries.values(), key=lambda e: e.id)], f)
+
+    def deserialize(self, path):
+        with open(path) as f:
+            for body in json.load(f):
+                self.entry_for(body)
+
+    def num_fusions(self):
+        return len(self._entries)
+
+    def num_specializations(self):
+        return sum(len(e.specializations) for e in self._entries.values())

@@ -1,0 +1,711 @@
+"""FusionDefinition: nvFuser's Python API for defining a fusion, recorded call by call. A definition has
+symbolic extents; seam's IR has static ones, so execute() specializes the records for the concrete
+inputs (lowering.py), compiles the result once per input signature and runs it (runner.py)."""
+
+import math
+import os
+import sys
+
+import torch
+
+from . import dtypes
+from .cache import FusionCache
+from .descriptors import check_layout, compute_tensor_descriptor
+from .dtypes import DataType
+from .handles import Handle, Scalar, Tensor, Vector
+from .lowering import SV, TV, Lowering, convert
+from .ops import NOT_IMPLEMENTED, OPS, alloc_order
+from .runner import Specialization, choose_device, signature
+
+
+class Record:
+    """One call of the definition: its kind, its arguments (handles inside), the handles it returned and,
+    for inputs, its first position among execute()'s flattened inputs."""
+
+    __slots__ = ("kind", "spec", "args", "outputs", "slot", "text")
+
+    def __init__(self, kind, args, outputs, spec=None, slot=None):
+        self.kind, self.args, self.outputs, self.spec, self.slot = kind, args, outputs, spec, slot
+        self.text = None
+
+
+def _format(value):
+    if isinstance(value, Handle):
+        return value.name
+    if isinstance(value, DataType):
+        return repr(value)
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            return f'float("{value}")'
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_format(v) for v in value) + "]"
+    return repr(value)
+
+
+# Keywords that scripts use for a parameter under another name (retired or per-overload spellings).
+_KEYWORD_ALIASES = (("dim", "dims"), ("axes", "dims"), ("output_shape", "shape"))
+
+
+class Operators:
+    """fd.ops: each op records itself on the definition."""
+
+    def __init__(self, fd):
+        self._fd = fd
+
+    def __getattr__(self, name):
+        if name in OPS:
+            spec = OPS[name]
+            fd = self._fd
+
+            def call(*args, **kwargs):
+                return fd._record_op(spec, args, kwargs)
+
+            call.__name__ = name
+            return call
+        if name in NOT_IMPLEMENTED:
+            reason = NOT_IMPLEMENTED[name]
+
+            def unsupported(*args, **kwargs):
+                raise NotImplementedError(f"fd.ops.{name} is not supported by seam: {reason}")
+
+            unsupported.__name__ = name
+            return unsupported
+        raise AttributeError(f"fd.ops has no op '{name}' (nvFuser names it neither)")
+
+    def __dir__(self):
+        return sorted(set(OPS) | set(NOT_IMPLEMENTED))
+
+
+class FusionDefinition:
+    """nvFuser's FusionDefinition on seam. Use `with FusionDefinition() as fd:` or subclass it with a
+    `definition(self)` method; then `fd.execute(inputs)`."""
+
+    def __init__(self, id=None, max_length=9999, use_multidevice_executor=False, backend_type=None):
+        self._reset()
+        self._selected_device = None
+        self.ops = Operators(self)
+        if id is not None:  # the definition the cache holds under this id
+            body = FusionCache.get().body_of(id)
+            namespace = {"FusionDefinition": FusionDefinition, "DataType": DataType}
+            exec(f"def nvfuser_fusion(fd):\n{body or '    pass'}\n", namespace)
+            with self:
+                namespace["nvfuser_fusion"](self)
+
+    def _reset(self):
+        self._records = []
+        self._handles = 0
+        self._slots = []       # per flattened execute() input: (record, description)
+        self._outputs = []     # (handle, alias_input handle or None, stride_order or None)
+        self._entry = None     # the shared cache entry once the definition is complete
+        self._last = None      # the specialization the last execute ran
+        self._defining = False
+
+    # --- the two ways of defining -----------------------------------------------------------------
+    def __enter__(self):
+        self._reset()
+        self._defining = True
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self._defining = False
+        if exc_type is None:
+            self._finalize()
+        return False
+
+    def definition(self):
+        raise NotImplementedError("subclass FusionDefinition and define definition(self), or use "
+                                  "`with FusionDefinition() as fd:`")
+
+    def schedule(self):
+        pass
+
+    def _finalize(self):
+        self._entry = FusionCache.get().entry_for(self._body())
+
+    def id(self):
+        return None if self._entry is None else self._entry.id
+
+    def _ensure_defined(self):
+        if self._entry is not None:
+            return
+        if not self._records:
+            if type(self).definition is FusionDefinition.definition:
+                raise NotImplementedError("this FusionDefinition has no definition: define it in a `with "
+                                          "FusionDefinition() as fd:` block or subclass it with definition()")
+            with self:
+                self.definition()
+            return
+        self._finalize()
+
+    # --- defining inputs ----------------------------------------------------------------------------
+    def _new(self, cls, *extra):
+        h = cls(self, self._handles, *extra)
+        self._handles += 1
+        return h
+
+    def _add_record(self, record):
+        if self._entry is not None and not self._defining:
+            raise RuntimeError("this FusionDefinition is complete; define a new one to add operations")
+        self._records.append(record)
+        return record
+
+    def define_tensor(self, *args, **kwargs):
+        shape, contiguity, dtype, is_cpu, stride_order = _parse_define_tensor(args, kwargs)
+        seam_dtype = dtypes.to_seam(dtype, "define_tensor dtype")
+        t = self._new(Tensor, len(shape))
+        rec = Record("define_tensor", (shape, contiguity, dtype, is_cpu, stride_order), [t],
+                     slot=len(self._slots))
+        rec.spec = seam_dtype
+        self._add_record(rec)
+        self._slots.append((rec, f"input {len(self._slots)} ({t.name})"))
+        return t
+
+    def from_pytorch(self, tensor, static_sizes=False):
+        if not isinstance(tensor, torch.Tensor):
+            raise TypeError(f"from_pytorch needs a torch.Tensor, got {type(tensor).__name__}")
+        return self.define_tensor(sizes=list(tensor.shape), strides=list(tensor.stride()),
+                                  dtype=dtypes.torch_to_datatype(tensor.dtype), static_sizes=static_sizes,
+                                  is_cpu=tensor.device.type == "cpu" and tensor.dim() == 0)
+
+    def define_scalar(self, value=None, dtype=None):
+        if isinstance(value, DataType) and dtype is None:  # legacy define_scalar(DataType): an input
+            value, dtype = None, value
+        if value is not None and not isinstance(value, (bool, int, float)):
+            if isinstance(value, complex):
+                raise NotImplementedError("define_scalar: seam has no complex dtypes")
+            raise TypeError(f"define_scalar value must be a number or None, got {type(value).__name__}")
+        if dtype is None or dtype == DataType.Null:
+            if value is None:
+                dtype = DataType.Double
+            else:
+                dtype = {bool: DataType.Bool, int: DataType.Int, float: DataType.Double}[type(value)]
+        seam_dtype = dtypes.to_seam(dtype, "define_scalar dtype")
+        if value is not None:
+            try:
+                value = convert(value, seam_dtype)
+            except ValueError as e:
+                raise ValueError(f"define_scalar({value!r}, dtype={dtype!r}): {e}") from None
+        s = self._new(Scalar)
+        rec = Record("define_scalar", (value, dtype), [s], slot=len(self._slots) if value is None else None)
+        rec.spec = seam_dtype
+        self._add_record(rec)
+        if value is None:
+            self._slots.append((rec, f"input {len(self._slots)} ({s.name}, a {dtype!r} scalar)"))
+        return s
+
+    def define_constant(self, value, dtype=None):
+        return self.define_scalar(value, dtype)
+
+    def define_vector(self, values, dtype=DataType.Int):
+        if isinstance(values, int) and not isinstance(values, bool):
+            if values < 0:
+                raise ValueError(f"define_vector: size must be >= 0, got {values}")
+            v = self._new(Vector, values)
+            rec = Record("define_vector", (values, dtype), [v], slot=len(self._slots))
+            self._add_record(rec)
+            for i in range(values):
+                self._slots.append((rec, f"input {len(self._slots)} ({v.name}[{i}])"))
+            return v
+        if isinstance(values, (torch.Size, tuple)):
+            values = list(values)
+        if not isinstance(values, list):
+            raise TypeError(f"define_vector needs a list of ints and Scalars or a size, got {type(values).__name__}")
+        for e in values:
+            if not isinstance(e, (int, Scalar)) or isinstance(e, bool):
+                raise TypeError(f"define_vector entries must be ints or Scalars, got {e!r}")
+        v = self._new(Vector, len(values))
+        self._add_record(Record("define_vector", (values, dtype), [v]))
+        return v
+
+    # --- ops and outputs ----------------------------------------------------------------------------
+    def _record_op(self, spec, args, kwargs):
+        params = spec.signature.parameters
+        for old, new in _KEYWORD_ALIASES:
+            if old in kwargs and old not in params and new in params and new not in kwargs:
+                kwargs[new] = kwargs.pop(old)
+        try:
+            bound = spec.signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"fd.ops.{spec.name}{spec.signature}: {e}") from None
+        bound.apply_defaults()
+        values = _normalize(list(bound.args))
+        for v in _handles_in(values):
+            if v.fd is not self:
+                raise ValueError(f"fd.ops.{spec.name}: {v.name} belongs to another FusionDefinition")
+        try:
+            out_kinds = spec.out(*values)
+        except (AttributeError, TypeError) as e:
+            raise TypeError(f"fd.ops.{spec.name}: unexpected arguments {_format(values)} ({e})") from None
+        outputs = []
+        for kind in out_kinds:
+            if kind[0] == "T":
+                outputs.append(self._new(Tensor, kind[1]))
+            elif kind[0] == "S":
+                outputs.append(self._new(Scalar))
+            else:
+                outputs.append(self._new(Vector, kind[1]))
+        self._add_record(Record("op", values, outputs, spec=spec))
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+    def add_output(self, output, alias_input=None, stride_order=None):
+        if isinstance(alias_input, (list, tuple)):  # add_output(T, (2, 1, 0)): the stride_order overload
+            alias_input, stride_order = None, alias_input
+        if not isinstance(output, (Tensor, Scalar)):
+            raise TypeError(f"add_output needs a Tensor or Scalar, got {output!r}")
+        if alias_input is not None and not (isinstance(alias_input, Tensor) and isinstance(output, Tensor)):
+            raise TypeError("add_output: alias_input must be a Tensor input, aliased by a Tensor")
+        if alias_input is not None and not any(r.kind == "define_tensor" and r.outputs[0] is alias_input
+                                               for r in self._records):
+            raise ValueError(f"add_output: alias_input {alias_input.name} is not an input of this definition")
+        if stride_order is not None:
+            stride_order = [int(s) for s in stride_order]
+            if not isinstance(output, Tensor) or sorted(s % max(output.ndim, 1) for s in stride_order) != \
+                    list(range(output.ndim)):
+                raise ValueError(f"add_output: stride_order {stride_order} is not a permutation of the "
+                                 f"output's {getattr(output, 'ndim', 0)} dims")
+            stride_order = stride_order or None
+        self._add_record(Record("add_output", (output, alias_input, stride_order), []))
+        self._outputs.append((output, alias_input, stride_order))
+
+    # --- the reproducer ---------------------------------------------------------------------------------
+    def _record_text(self, rec):
+        if rec.text is not None:
+            return rec.text
+        a = rec.args
+        if rec.kind == "define_tensor":
+            shape, contiguity, dtype, is_cpu, stride_order = a
+            text = (f"fd.define_tensor(shape={_format(shape)}, contiguity={_format(contiguity)}, "
+                    f"dtype={dtype!r}, is_cpu={is_cpu}" + (f", stride_order={stride_order}" if stride_order else "")
+                    + ")")
+        elif rec.kind == "define_scalar":
+            text = f"fd.define_scalar({_format(a[0])}, dtype={a[1]!r})"
+        elif rec.kind == "define_vector":
+            text = f"fd.define_vector({_format(a[0])}, dtype={a[1]!r})"
+        elif rec.kind == "add_output":
+            extra = (f", alias_input={a[1].name}" if a[1] is not None else "") + (
+                f", stride_order={a[2]}" if a[2] else "")
+            text = f"fd.add_output({a[0].name}{extra})"
+        else:
+            text = f"fd.ops.{rec.spec.name}({', '.join(_format(v) for v in a)})"
+        if rec.outputs:
+            text = ", ".join(h.name for h in rec.outputs) + " = " + text
+        rec.text = text
+        return text
+
+    def _body(self):
+        return "\n".join("    " + self._record_text(r) for r in self._records)
+
+    def _function(self):
+        """The definition as nvFuser prints it: a function taking the FusionDefinition (its name on the
+        second line, where nvFuser's tests look for it)."""
+        return (f"# seam: nvFuser's FusionDefinition API\n"
+                f"def nvfuser_fusion_id{self.id() or 0}(fd : FusionDefinition) -> None :\n"
+                + (self._body() or "    pass") + "\n")
+
+    def _script(self, inputs=None):
+        """A runnable reproducer: imports, the function, its use, and the inputs when given."""
+        lines = ["# A seam reproducer (nvFuser's API; python/ of seam on PYTHONPATH)", "import torch",
+                 "from nvfuser import FusionDefinition, DataType", "", self._function(),
+                 "with FusionDefinition() as fd:", f"    nvfuser_fusion_id{self.id() or 0}(fd)"]
+        if inputs is not None:
+            lines += ["", "inputs = ["] + [f"    {_input_text(x)}," for x in _flatten(inputs)] + [
+                "]", "fd.execute(inputs)"]
+        return "\n".join(lines) + "\n"
+
+    def __repr__(self):
+        return self._function()
+
+    def __str__(self):
+        return self._script()
+
+    def _repro_error_str(self, section, inputs):
+        return (f"An error occurred while {section} seam's FusionDefinition {self.id()}.\n"
+                f"Here's a script to reproduce the error:\n```python\n{self._script(inputs)}```\n")
+
+    def segment(self, inputs):
+        """seam's segmentation for `inputs` (nvFuser splits the definition; seam only reports)."""
+        return self.segmentation_for(inputs)
+
+    def repro_script_for(self, inputs):
+        return self._script(inputs)
+
+    def last_repro_script(self):
+        if self._last_inputs is None:
+            raise RuntimeError("last_repro_script needs execute(..., save_repro_inputs=True) first")
+        return self._script(self._last_inputs)
+
+    _last_inputs = None
+
+    # --- executing ------------------------------------------------------------------------------
+    def execute(self, inputs, *, device=None, override_user_schedule=False, capture_debug_output=False,
+                print_repro=False, profile=False, save_repro_inputs=False, _enable_options=(),
+                _disable_options=()):
+        """Runs the fusion on `inputs` (tensors, numbers and lists of numbers, in definition order) and
+        returns its outputs as a list of torch.Tensor in add_output order."""
+        self._ensure_defined()
+        if print_repro:
+            print(self._script(inputs))
+        if save_repro_inputs:
+            self._last_inputs = [x.clone() if isinstance(x, torch.Tensor) else x for x in _flatten(inputs)]
+        try:
+            flat = _flatten(inputs)
+            spec = self._specialization(flat, device)
+            return spec.run(flat)
+        except Exception:
+            if not getattr(sys, "_seam_quiet", False):
+                print(self._repro_error_str("executing", inputs), file=sys.stderr)
+            raise
+
+    def _specialization(self, flat, device=None):
+        if len(flat) != len(self._slots):
+            expected = ", ".join(d for _, d in self._slots) or "none"
+            raise ValueError(f"the definition takes {len(self._slots)} inputs ({expected}), got {len(flat)}")
+        entry = self._entry
+        dev = choose_device(flat, self._slots, device if device is not None else self._selected_device)
+        key = signature(flat, self._slots, entry.meta, dev)
+        spec = entry.specializations.get(key) if key is not None else None
+        if spec is None:
+            with entry.lock:
+                spec = entry.specializations.get(key) if key is not None else None
+                if spec is None:
+                    spec = self._specialize(flat, dev)
+                    _dump(self, spec)
+                    entry.meta = spec.meta
+                    key = signature(flat, self._slots, entry.meta, dev)
+                    entry.specializations[key] = spec
+        self._last = spec
+        return spec
+
+    def _specialize(self, flat, device):
+        ctx = Lowering(f"nvfuser_fusion_id{self.id()}", flat, device)
+        for rec in self._records:
+            ctx.where = self._record_text(rec)
+            _lower_record(ctx, rec, flat, self._slots)
+        outputs, aliases, fusion_outputs = [], [], []
+        index_of = {}
+
+        def fusion_output(tv):
+            if tv.id not in index_of:
+                index_of[tv.id] = len(fusion_outputs)
+                fusion_outputs.append(tv)
+            return index_of[tv.id]
+
+        for handle, alias, stride_order in self._outputs:
+            ctx.where = f"add_output({handle.name})"
+            value = ctx.env[handle.index]
+            if isinstance(value, SV):
+                outputs.append(("scalar", ctx.number(value, "a scalar output"), value.dtype))
+                continue
+            order = alloc_order(ctx, stride_order, value.rank) if stride_order else value.alloc
+            if alias is not None:
+                target = ctx.env[alias.index]
+                if target.shape != value.shape or target.dtype != value.dtype:
+                    raise ValueError(f"add_output({handle.name}, alias_input={alias.name}): the output is "
+                                     f"{value.dtype}{list(value.shape)}, the input {target.dtype}{list(target.shape)}")
+                aliases.append((fusion_output(value), _input_slot(self, alias)))
+                continue
+            if order and order != list(range(value.rank)):
+                permuted = ctx.permute(value, order)
+                back = [order.index(d) for d in range(value.rank)]
+                outputs.append(("tensor", fusion_output(permuted), back))
+            else:
+                outputs.append(("tensor", fusion_output(value), None))
+        if fusion_outputs:
+            fusion = ctx.b.finish([("", tv.id) for tv in fusion_outputs])
+        else:
+            fusion = _NoFusion()
+        return Specialization(fusion, ctx, outputs, aliases, device, flat)
+
+    # --- introspection ------------------------------------------------------------------------------
+    def _last_or_error(self, what):
+        if self._last is None:
+            raise RuntimeError(f"Invalid fusion definition! {what}: seam specializes a definition for its "
+                               f"inputs; call execute() first (or the *_for(inputs) form)")
+        return self._last
+
+    def fusion_ir(self):
+        """seam's fusion (text format) for the inputs of the last execute()."""
+        return self._last_or_error("fusion_ir").fusion.text()
+
+    def fusion_ir_for(self, inputs):
+        self._ensure_defined()
+        return self._specialization(_flatten(inputs)).fusion.text()
+
+    def last_scheduled_fusion_ir(self, tensor_transforms=False, override_user_schedule=False):
+        return self._last_or_error("last_scheduled_fusion_ir").executable().optimized_fusion()
+
+    def scheduled_fusion_ir_for(self, inputs, tensor_transforms=False, override_user_schedule=False):
+        self._ensure_defined()
+        return self._specialization(_flatten(inputs)).executable().optimized_fusion()
+
+    def last_cuda_code(self, intrinsic_code=False, override_user_schedule=False):
+        return self._last_or_error("last_cuda_code").executable().cuda_source()
+
+    def cuda_code_for(self, inputs, intrinsic_code=False, override_user_schedule=False):
+        self._ensure_defined()
+        return self._specialization(_flatten(inputs)).executable().cuda_source()
+
+    def last_segmentation(self):
+        """seam's segmentation of the last execute(): kernels, values, boundary bytes, proven optimal?"""
+        return self._last_or_error("last_segmentation").executable().segmentation()
+
+    def segmentation_for(self, inputs):
+        self._ensure_defined()
+        return self._specialization(_flatten(inputs)).executable().segmentation()
+
+    def inputs(self):
+        return [r.outputs[0].index for r, _ in self._slots if r.kind != "define_vector"]
+
+    def outputs(self):
+        return [h.index for h, alias, _ in self._outputs if alias is None]
+
+    def validate(self, inputs, reference_outputs=None, **kwargs):
+        """Runs the fusion and compares with `reference_outputs` (torch.testing.assert_close). Without
+        them, CUDA results are compared with seam's host backend on copies of the inputs."""
+        outputs = self.execute(inputs)
+        if reference_outputs is None:
+            flat = _flatten(inputs)
+            if not any(isinstance(x, torch.Tensor) and x.is_cuda for x in flat):
+                raise ValueError("validate: give reference_outputs (on CPU tensors the fusion already runs "
+                                 "on seam's host backend)")
+            reference_outputs = self.execute([x.cpu() if isinstance(x, torch.Tensor) else x for x in flat],
+                                             device="cpu")
+        if len(outputs) != len(reference_outputs):
+            raise AssertionError(f"{len(outputs)} outputs, {len(reference_outputs)} references")
+        for i, (out, ref) in enumerate(zip(outputs, reference_outputs)):
+            torch.testing.assert_close(out.cpu(), ref.cpu(), msg=lambda m: f"output {i}: {m}\n{self}")
+
+
+def _dump(fd, spec):
+    """NVFUSER_DUMP (or SEAM_PYTHON_DUMP) = comma-separated python_definition, fusion_ir,
+    scheduled_fusion_ir, segmented_fusion, cuda_kernel: printed when a specialization is compiled."""
+    wanted = set((os.environ.get("SEAM_PYTHON_DUMP") or os.environ.get("NVFUSER_DUMP") or "").split(","))
+    if not wanted - {""}:
+        return
+    if "python_definition" in wanted:
+        print(fd._script(), file=sys.stderr)
+    if "fusion_ir" in wanted:
+        print(spec.fusion.text(), file=sys.stderr)
+    if spec.output_types:
+        exe = spec.executable()
+        if "scheduled_fusion_ir" in wanted:
+            print(exe.optimized_fusion(), file=sys.stderr)
+        if "segmented_fusion" in wanted:
+            print(exe.segmentation(), file=sys.stderr)
+        if "cuda_kernel" in wanted:
+            print(exe.cuda_source(), file=sys.stderr)
+
+
+def clone(source, destination):
+    """Defines `destination` as a copy of `source` (by replaying its printed definition)."""
+    namespace = {"FusionDefinition": FusionDefinition, "DataType": DataType}
+    exec(repr(source), namespace)
+    with destination:
+        namespace[f"nvfuser_fusion_id{source.id() or 0}"](destination)
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+def _flatten(inputs):
+    if not isinstance(inputs, (list, tuple)):
+        raise TypeError(f"execute() takes a list of inputs, got {type(inputs).__name__}")
+    flat = []
+    for x in inputs:
+        if isinstance(x, (list, tuple, torch.Size)):
+            flat.extend(x)
+        else:
+            flat.append(x)
+    return flat
+
+
+def _input_text(x):
+    if isinstance(x, torch.Tensor):
+        if x.is_contiguous() or x.numel() == 0:
+            return (f"torch.testing.make_tensor({tuple(x.shape)}, dtype={x.dtype}, device='{x.device}')")
+        return (f"torch.testing.make_tensor(({x.untyped_storage().nbytes() // x.element_size()},), "
+                f"dtype={x.dtype}, device='{x.device}').as_strided({tuple(x.shape)}, {tuple(x.stride())})"
+                if hasattr(x, "untyped_storage") else
+                f"torch.testing.make_tensor({tuple(x.shape)}, dtype={x.dtype}, device='{x.device}')")
+    return _format(x)
+
+
+def _input_slot(fd, tensor):
+    for i, (rec, _) in enumerate(fd._slots):
+        if rec.kind == "define_tensor" and rec.outputs[0] is tensor:
+            return i
+    raise ValueError(f"{tensor.name} is not an input")
+
+
+def _normalize(values):
+    """Arguments as recorded: tuples and torch.Size become lists (of ints and handles)."""
+    out = []
+    for v in values:
+        if isinstance(v, (tuple, torch.Size)):
+            v = list(v)
+        if isinstance(v, list):
+            v = [list(e) if isinstance(e, (tuple, torch.Size)) else e for e in v]
+        out.append(v)
+    return out
+
+
+def _handles_in(values):
+    for v in values:
+        if isinstance(v, Handle):
+            yield v
+        elif isinstance(v, list):
+            yield from _handles_in(v)
+
+
+def _parse_define_tensor(args, kwargs):
+    """The three define_tensor overloads (by argument types) as (shape, contiguity, dtype, is_cpu,
+    stride_order) with contiguity in allocation order."""
+    kwargs = dict(kwargs)
+    for old, new in (("symbolic_sizes", "shape"), ("contiguous", "contiguity")):
+        if old in kwargs:
+            kwargs[new] = kwargs.pop(old)
+    strided = "sizes" in kwargs or "strides" in kwargs
+    if not strided and len(args) >= 2 and isinstance(args[1], (list, tuple)) and any(
+            isinstance(e, int) and not isinstance(e, bool) and e not in (0, 1) for e in args[1]):
+        strided = True
+    if strided:
+        names = ["sizes", "strides", "dtype", "static_sizes", "is_cpu"]
+        params = dict(zip(names, args))
+        for k, v in kwargs.items():
+            if k not in names or k in params:
+                raise TypeError(f"define_tensor(sizes, strides, dtype, static_sizes, is_cpu): unexpected or "
+                                f"repeated argument '{k}'")
+            params[k] = v
+        sizes, strides = list(params.get("sizes", [])), list(params.get("strides", []))
+        if len(sizes) != len(strides):
+            raise ValueError(f"define_tensor: {len(sizes)} sizes and {len(strides)} strides")
+        contiguity, stride_order = compute_tensor_descriptor(sizes, strides)
+        static = bool(params.get("static_sizes", False))
+        shape = [s if static or s == 1 else -1 for s in sizes]
+        is_row_major = stride_order == list(range(len(sizes) - 1, -1, -1))
+        return (shape, contiguity, params.get("dtype", DataType.Float), bool(params.get("is_cpu", False)),
+                [] if is_row_major else stride_order)
+    names = ["shape", "contiguity", "dtype", "is_cpu", "stride_order"]
+    params = dict(zip(names, args))
+    if len(args) > len(names):
+        raise TypeError(f"define_tensor takes at most {len(names)} positional arguments")
+    for k, v in kwargs.items():
+        if k not in names or k in params:
+            raise TypeError(f"define_tensor(shape, contiguity, dtype, is_cpu, stride_order): unexpected or "
+                            f"repeated argument '{k}'")
+        params[k] = v
+    if "shape" not in params:
+        raise TypeError("define_tensor needs a shape (or sizes= and strides=)")
+    shape = params["shape"]
+    if isinstance(shape, int):  # pre-2023 scripts: define_tensor(ndims, dtype)
+        raise TypeError("define_tensor(ndims, ...) is nvFuser's retired form; give shape=[-1, ...]")
+    shape = [int(s) for s in shape]
+    for d, s in enumerate(shape):
+        if s < -1:
+            raise ValueError(f"define_tensor: shape entry {s} in dim {d} (use -1 for a symbolic extent)")
+    rank = len(shape)
+    contiguity = params.get("contiguity", None)
+    stride_order = [int(s) for s in (params.get("stride_order") or [])]
+    if stride_order and sorted(s % rank for s in stride_order) != list(range(rank)):
+        raise ValueError(f"define_tensor: stride_order {stride_order} is not a permutation of {rank} dims")
+    order = sorted(range(rank), key=lambda d: -(stride_order[d] % rank)) if stride_order else list(range(rank))
+    if contiguity is None or isinstance(contiguity, (bool, int)):
+        flag = bool(contiguity) if contiguity is not None else False
+        contiguity = [None if shape[d] == 1 else flag for d in order]
+    else:
+        contiguity = [None if c is None else bool(c) for c in contiguity]
+        if len(contiguity) != rank:
+            raise ValueError(f"define_tensor: {len(contiguity)} contiguity entries for {rank} dims")
+    for position, d in enumerate(order):
+        if contiguity[position] is None and shape[d] not in (1, -1):
+            raise ValueError(f"define_tensor: dim {d} has contiguity None (broadcast) but static extent {shape[d]}")
+    dtype = params.get("dtype", DataType.Float)
+    if isinstance(dtype, torch.dtype):
+        dtype = dtypes.torch_to_datatype(dtype)
+    return shape, contiguity, dtype, bool(params.get("is_cpu", False)), stride_order
+
+
+def _lower_record(ctx, rec, flat, slots):
+    kind = rec.kind
+    if kind == "define_tensor":
+        shape, contiguity, dtype, is_cpu, stride_order = rec.args
+        t = flat[rec.slot]
+        label = slots[rec.slot][1]
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"{label} must be a torch.Tensor, got {type(t).__name__} {t!r}")
+        if t.dim() != len(shape):
+            raise ValueError(f"{label}: expected a tensor of rank {len(shape)}, got rank {t.dim()} "
+                             f"(shape {list(t.shape)})")
+        want = dtypes.SEAM_TO_TORCH[rec.spec]
+        if t.dtype != want:
+            raise ValueError(f"{label}: expected dtype {want} ({dtype!r}), got {t.dtype}")
+        if is_cpu and (t.device.type != "cpu" or t.dim() != 0):
+            raise ValueError(f"{label}: declared is_cpu=True, which is for 0-dim CPU tensors; got a "
+                             f"{t.dim()}-dim tensor on {t.device}")
+        if not is_cpu and t.device != ctx.device and not (t.device.type == ctx.device.type == "cpu"):
+            raise ValueError(f"{label}: on {t.device}, the fusion runs on {ctx.device}")
+        check_layout(label, shape, contiguity, stride_order, list(t.shape), list(t.stride()))
+        strides = list(t.stride())
+        if t.is_contiguous() and strides == _row_major(t.shape):
+            strides = []  # the IR's default; keeps fusion_ir() short
+        tid = ctx.b.input(rec.spec, list(t.shape), strides, rec.outputs[0].name)
+        ctx.fusion_inputs.append((rec.slot, rec.spec, False))
+        ctx.env[rec.outputs[0].index] = TV(tid, rec.spec, t.shape)
+    elif kind == "define_scalar":
+        value, dtype = rec.args
+        if value is None:
+            x = flat[rec.slot]
+            _check_scalar(slots[rec.slot][1], x, rec.spec)
+            ctx.env[rec.outputs[0].index] = ctx.scalar_input(rec.slot, rec.spec)
+        else:
+            ctx.env[rec.outputs[0].index] = ctx.constant(value, rec.spec)
+    elif kind == "define_vector":
+        values, dtype = rec.args
+        if isinstance(values, int):
+            svs = []
+            for i in range(values):
+                _check_scalar(slots[rec.slot + i][1], flat[rec.slot + i], "i64")
+                svs.append(ctx.scalar_input(rec.slot + i, "i64"))
+        else:
+            svs = [ctx.resolve(v) if isinstance(v, Handle) else ctx.constant(v, "i64") for v in values]
+        ctx.env[rec.outputs[0].index] = svs
+    elif kind == "op":
+        args = [ctx.resolve(v) for v in rec.args]
+        result = rec.spec.lower(ctx, *args)
+        results = list(result) if isinstance(result, tuple) else [result]
+        for handle, value in zip(rec.outputs, results):
+            if isinstance(handle, Tensor) and (not isinstance(value, TV) or value.rank != handle.ndim):
+                raise RuntimeError(f"internal error in seam's frontend: {ctx.where} gave "
+                                   f"{getattr(value, 'shape', value)}, expected rank {handle.ndim}")
+            ctx.env[handle.index] = value
+
+
+class _NoFusion:
+    """Stands for the fusion of a definition without tensor outputs."""
+
+    def text(self):
+        return "# no tensor outputs: nothing to compile\n"
+
+    def output_types(self):
+        return []
+
+
+def _row_major(shape):
+    strides, step = [], 1
+    for e in reversed(shape):
+        strides.append(step)
+        step *= e
+    return strides[::-1]
+
+
+def _check_scalar(label, x, dtype):
+    if isinstance(x, torch.Tensor):
+        if x.dim() != 0:
+            raise TypeError(f"{label} must be a number, got a tensor of shape {list(x.shape)}")
+        raise TypeError(f"{label} must be a Python number, got a 0-dim tensor (define it with define_tensor)")
+    if not isinstance(x, (bool, int, float)):
+        raise TypeError(f"{label} must be a number, got {type(x).__name__} {x!r}")
+    if dtype in dtypes.INTEGER and isinstance(x, float):
+        raise TypeError(f"{label} is an integer scalar, got the float {x!r}")
+    if dtype == "bool" and not isinstance(x, bool):
+        raise TypeError(f"{label} is a Bool scalar, got {type(x).__name__} {x!r}")

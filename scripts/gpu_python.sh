@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The Python frontend on a GPU machine: builds seam's extension module against this machine's Python and
+# PyTorch (pybind11 from pip or the system), then runs the pytest suite on CUDA tensors (CPU tensors too
+# with SEAM_TEST_DEVICES=cpu,cuda; CI covers them) and the RoPE example (python/examples/rope.py) on the
+# GPU. scripts/gpu_check.sh run calls it.
+#   scripts/gpu_python.sh [PYTHON]     (default: python3 on PATH)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+py="$(command -v "${1:-python3}")" || { echo "gpu_python: no ${1:-python3}"; exit 2; }
+command -v cmake >/dev/null || { echo "gpu_python: cmake is needed to build the module"; exit 2; }
+"$py" -c "import torch, pytest" || { echo "gpu_python: $py needs torch and pytest"; exit 2; }
+mkdir -p build-python
+log=build-python/build.log
+cmake -S . -B build-python -DCMAKE_BUILD_TYPE=Release -DSEAM_BUILD_TESTS=OFF -DPython_EXECUTABLE="$py" > "$log" 2>&1 &&
+  cmake --build build-python -j"$(nproc)" --target seam_python >> "$log" 2>&1
+rc=$?
+if ((rc)); then
+  tail -n 30 "$log"
+  echo "gpu_python: building the module failed"
+  exit "$rc"
+fi
+rc=0
+PYTHONPATH=python SEAM_TEST_DEVICES="${SEAM_TEST_DEVICES:-cuda}" "$py" -m pytest -q -p no:cacheprovider -rs tests/python || rc=1
+PYTHONPATH=python "$py" python/examples/rope.py || rc=1
+exit "$rc"

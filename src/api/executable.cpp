@@ -1,0 +1,207 @@
+// Executable of the public API: compiles through seam's exec layer (Executable::compile, run, run_device)
+// and moves data between the caller's buffers and seam's tensors.
+#include "exec/executable.h"
+
+#include <cstring>
+#include <mutex>
+
+#include "api/api_internal.h"
+#include "exec/cuda_executable.h"
+#include "plan/plan.h"
+#include "runtime/cuda_driver.h"
+#include "runtime/device.h"
+#include "segment/dump.h"
+#include "text/printer.h"
+
+namespace seam::api {
+
+namespace {
+
+// The exec layer's caches (kernels, binaries, devices) are filled while compiling; one compilation at a
+// time keeps them consistent whatever the stage does inside.
+std::mutex& compile_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+std::string input_label(const seam::Fusion& fusion, size_t i) {
+  std::string label = "input " + std::to_string(i);
+  if (const seam::AttrValue* n = fusion.node(fusion.inputs()[i]).attrs.find("name"))
+    label += " ('" + std::get<std::string>(*n) + "')";
+  return label;
+}
+
+}  // namespace
+
+struct Executable::Impl {
+  std::unique_ptr<seam::Executable> exe;
+  Backend backend = Backend::Host;
+  std::mutex run_mutex;  // an executable's plans and scratch state are not shared between runs
+
+  const seam::Fusion& fusion() const { return exe->segmented().fusion; }
+
+  // Checks a caller's input against the fusion's declaration before any byte of it is read.
+  void check_input(size_t i, const TensorRef& ref) const {
+    const seam::Fusion& f = fusion();
+    const seam::Value v = f.inputs()[i];
+    const seam::Type& t = f.type(v);
+    const seam::Type got = seam::Type::tensor(to_seam(ref.dtype), ref.shape);
+    const seam::Shape expected_strides = t.is_scalar ? seam::Shape{} : f.input_strides(v);
+    SEAM_CHECK(got.dtype == t.dtype && got.shape == t.shape, input_label(f, i), ": expected ", t.to_string(),
+               ", got ", got.to_string());
+    SEAM_CHECK(ref.strides == expected_strides, input_label(f, i), ": expected strides ",
+               seam::shape_to_string(expected_strides), ", got ", seam::shape_to_string(ref.strides));
+    SEAM_CHECK(ref.data != 0 || t.numel() == 0, input_label(f, i), ": null address");
+  }
+
+  void check_inputs(const std::vector<TensorRef>& inputs) const {
+    SEAM_CHECK(inputs.size() == fusion().inputs().size(), "fusion ", fusion().name(), " takes ",
+               fusion().inputs().size(), " inputs, got ", inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) check_input(i, inputs[i]);
+  }
+};
+
+Executable Executable::compile(const Fusion& fusion, const CompileOptions& options) {
+  return guarded([&] {
+    seam::ExecutableOptions exec_options;
+    exec_options.backend = options.backend == Backend::Cuda ? seam::Backend::Cuda : seam::Backend::Host;
+    auto impl = std::make_shared<Impl>();
+    impl->backend = options.backend;
+    std::lock_guard<std::mutex> lock(compile_mutex());
+    impl->exe = seam::Executable::compile(fusion.impl().fusion, exec_options);
+    return Executable(std::move(impl));
+  });
+}
+
+std::vector<ValueType> Executable::input_types() const {
+  std::vector<ValueType> types;
+  for (seam::Value v : impl_->fusion().inputs()) types.push_back(from_seam(impl_->fusion().type(v)));
+  return types;
+}
+
+std::vector<ValueType> Executable::output_types() const {
+  std::vector<ValueType> types;
+  for (const seam::FusionOutput& out : impl_->fusion().outputs())
+    types.push_back(from_seam(impl_->fusion().type(out.value)));
+  return types;
+}
+
+Backend Executable::backend() const { return impl_->backend; }
+
+void Executable::run_host(const std::vector<TensorRef>& inputs, const std::vector<TensorRef>& outputs) const {
+  guarded([&] {
+    const seam::Fusion& f = impl_->fusion();
+    impl_->check_inputs(inputs);
+    SEAM_CHECK(outputs.size() == f.outputs().size(), "fusion ", f.name(), " has ", f.outputs().size(),
+               " outputs, got ", outputs.size(), " buffers");
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      const seam::Type& t = f.type(f.outputs()[o].value);
+      const TensorRef& ref = outputs[o];
+      const seam::Type got = seam::Type::tensor(to_seam(ref.dtype), ref.shape);
+      SEAM_CHECK(got.dtype == t.dtype && got.shape == t.shape, "output ", o, ": expected a buffer of ",
+                 t.to_string(), ", got ", got.to_string());
+      SEAM_CHECK(ref.strides == seam::contiguous_strides(t.shape), "output ", o,
+                 ": the buffer must be contiguous, got strides ", seam::shape_to_string(ref.strides));
+      SEAM_CHECK(ref.data != 0 || t.numel() == 0, "output ", o, ": null address");
+    }
+    std::vector<seam::HostTensor> host;
+    host.reserve(inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const seam::Type& t = f.type(f.inputs()[i]);
+      seam::HostTensor x = t.is_scalar ? seam::HostTensor::zeros(t.dtype, {})
+                                       : seam::HostTensor::zeros_strided(t.dtype, t.shape, inputs[i].strides);
+      if (!x.storage().empty())
+        std::memcpy(x.storage().data(), reinterpret_cast<const void*>(inputs[i].data), x.storage().size());
+      host.push_back(std::move(x));
+    }
+    std::vector<seam::HostTensor> results;
+    {
+      std::lock_guard<std::mutex> lock(impl_->run_mutex);
+      results = impl_->exe->run(host);
+    }
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      const seam::HostTensor result =
+          results[o].is_contiguous() ? std::move(results[o]) : results[o].contiguous();
+      SEAM_ASSERT(result.shape() == outputs[o].shape, "output ", o, " came back as ", result.type_string());
+      const size_t bytes =
+          static_cast<size_t>(result.numel()) * static_cast<size_t>(dtype_size(outputs[o].dtype));
+      if (bytes != 0) std::memcpy(reinterpret_cast<void*>(outputs[o].data), result.storage().data(), bytes);
+    }
+  });
+}
+
+std::vector<DeviceResult> Executable::run_device(const std::vector<TensorRef>& inputs, void* stream) const {
+  return guarded([&] {
+    SEAM_CHECK(impl_->backend == Backend::Cuda,
+               "run_device needs an executable compiled for the CUDA backend");
+    impl_->check_inputs(inputs);
+    std::vector<seam::DeviceTensor> device;
+    device.reserve(inputs.size());
+    for (const TensorRef& ref : inputs)
+      device.push_back(
+          {static_cast<seam::DevicePtr>(ref.data), to_seam(ref.dtype), ref.shape, ref.strides, nullptr});
+    std::vector<seam::DeviceTensor> outs;
+    {
+      std::lock_guard<std::mutex> lock(impl_->run_mutex);
+      outs = impl_->exe->run_device(device, static_cast<CUstream>(stream));
+    }
+    std::vector<DeviceResult> results;
+    results.reserve(outs.size());
+    for (seam::DeviceTensor& out : outs) {
+      DeviceResult r;
+      r.tensor = {static_cast<uint64_t>(out.data), from_seam(out.dtype), out.shape, out.strides};
+      if (out.owner) {
+        r.owner = std::move(out.owner);
+      } else {  // caller memory: the input whose elements it views
+        for (size_t i = 0; i < inputs.size() && r.input < 0; ++i) {
+          const TensorRef& in = inputs[i];
+          int64_t span = 1;
+          for (size_t d = 0; d < in.shape.size(); ++d) span += (in.shape[d] - 1) * in.strides[d];
+          const uint64_t end = in.data + static_cast<uint64_t>(span * dtype_size(in.dtype));
+          if (out.data >= in.data && out.data < std::max(end, in.data + 1)) r.input = static_cast<int>(i);
+        }
+        SEAM_ASSERT(r.input >= 0, "an output without its own memory views no input");
+      }
+      results.push_back(std::move(r));
+    }
+    return results;
+  });
+}
+
+std::string Executable::optimized_fusion() const {
+  return guarded([&] { return seam::print_fusion(impl_->fusion()); });
+}
+
+std::string Executable::segmentation() const {
+  return guarded([&] { return seam::dump_segments(impl_->exe->segmented(), {.show_time = false}); });
+}
+
+int Executable::num_kernels() const { return impl_->exe->segmented().num_kernels(); }
+
+std::string Executable::cuda_source() const {
+  return guarded([&] {
+    if (impl_->backend == Backend::Cuda) return seam::print_cuda_program(impl_->exe->steps());
+    return seam::print_cuda_program(seam::plan_fusion(impl_->exe->segmented(), seam::PlanOptions{}).steps);
+  });
+}
+
+std::vector<std::string> Executable::sources() const { return impl_->exe->sources(); }
+
+bool cuda_available() {
+  return guarded([] { return seam::driver_status().available && seam::driver_status().device_count > 0; });
+}
+
+std::string cuda_unavailable_reason() {
+  return guarded([]() -> std::string {
+    const seam::DriverStatus& s = seam::driver_status();
+    if (!s.available) return s.reason;
+    if (s.device_count == 0) return "the CUDA driver sees no device";
+    return "";
+  });
+}
+
+int cuda_device_ordinal() {
+  return guarded([] { return seam::Device::default_ordinal(); });
+}
+
+}  // namespace seam::api

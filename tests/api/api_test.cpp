@@ -1,0 +1,103 @@
+// The public API (include/seam/api.h): building, parsing, compiling for the host backend, running on the
+// caller's buffers, and errors as the API's exception types.
+#include "seam/api.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace seam::api {
+namespace {
+
+uint64_t address(const void* p) { return reinterpret_cast<uint64_t>(p); }
+
+TEST(Api, BuildCompileAndRunOnHostBuffers) {
+  FusionBuilder b("scaled_exp");
+  Value x = b.input(DType::Float32, {2, 3}, {1, 2}, "x");  // a transposed view: column-major strides
+  Value s = b.scalar_input(DType::Float64, "s");
+  Value y = b.op("mul", {b.op("exp", {x}), s});
+  Value total = b.op("sum", {y}, {{"axes", std::vector<int64_t>{1}}, {"keepdim", false}});
+  EXPECT_EQ(b.type(total).to_string(), "f32[2]");
+  Fusion fusion = b.finish({{"y", y}, {"total", total}});
+  EXPECT_EQ(fusion.input_types().size(), 2u);
+  EXPECT_TRUE(fusion.input_types()[1].is_scalar);
+
+  Executable exe = Executable::compile(fusion, {.backend = Backend::Host});
+  EXPECT_EQ(exe.num_kernels(), 1);
+  EXPECT_NE(exe.segmentation().find("kernels: 1"), std::string::npos);
+  EXPECT_NE(exe.cuda_source().find("SEAM_KERNEL"), std::string::npos);
+
+  const std::vector<float> storage = {0.0f, 0.5f, 1.0f, -1.0f, 2.0f, 0.25f};  // x[i][j] = storage[i + 2j]
+  const double scale = 2.0;
+  std::vector<float> out_y(6), out_total(2);
+  exe.run_host(
+      {{address(storage.data()), DType::Float32, {2, 3}, {1, 2}}, {address(&scale), DType::Float64, {}, {}}},
+      {{address(out_y.data()), DType::Float32, {2, 3}, {3, 1}},
+       {address(out_total.data()), DType::Float32, {2}, {1}}});
+  for (int i = 0; i < 2; ++i) {
+    float sum = 0;
+    for (int j = 0; j < 3; ++j) {
+      const float expected = std::exp(storage[i + 2 * j]) * 2.0f;
+      EXPECT_NEAR(out_y[i * 3 + j], expected, 1e-5f);
+      sum += expected;
+    }
+    EXPECT_NEAR(out_total[i], sum, 1e-4f);
+  }
+}
+
+TEST(Api, ParseAndPrintRoundTrip) {
+  const char* text = "fusion f {\n  %0 = input : bf16[4]\n  %1 = neg %0 : bf16[4]\n  return %1\n}\n";
+  Fusion f = Fusion::parse(text);
+  EXPECT_EQ(f.text(), text);
+  EXPECT_EQ(f.name(), "f");
+}
+
+TEST(Api, UserMistakesAreApiErrorsWithSeamsMessages) {
+  FusionBuilder b;
+  Value x = b.input(DType::Float32, {2, 3});
+  Value y = b.input(DType::Float32, {3, 2});
+  EXPECT_THROW(b.op("frobnicate", {x}), Error);
+  try {
+    b.op("add", {x, y});
+    FAIL() << "add of [2,3] and [3,2] was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("add"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(b.op("neg", {Value{42}}), Error);
+  EXPECT_THROW(Fusion::parse("fusion f { return }"), Error);
+  EXPECT_THROW(parse_dtype("f8"), Error);
+
+  Fusion f = b.finish({{"", b.op("neg", {x})}});
+  EXPECT_THROW(b.input(DType::Float32, {1}), Error);  // the builder is spent
+  Executable exe = Executable::compile(f, {});
+  std::vector<float> in(6), out(6);
+  // Wrong shape, wrong strides, wrong count: rejected before any byte is read.
+  EXPECT_THROW(exe.run_host({{address(in.data()), DType::Float32, {3, 2}, {2, 1}},
+                             {address(in.data()), DType::Float32, {3, 2}, {2, 1}}},
+                            {{address(out.data()), DType::Float32, {2, 3}, {3, 1}}}),
+               Error);
+  EXPECT_THROW(exe.run_host({{address(in.data()), DType::Float32, {2, 3}, {3, 1}}},
+                            {{address(out.data()), DType::Float32, {2, 3}, {3, 1}}}),
+               Error);                               // the fusion takes two inputs
+  EXPECT_THROW(exe.run_device({}, nullptr), Error);  // a host executable
+}
+
+TEST(Api, LeavesNeedTheirDeclaredType) {
+  FusionBuilder b;
+  Value f = b.op("full", {}, {{"value", Literal::of_float(1.5)}}, ValueType{DType::Float32, false, {2, 2}});
+  Value i = b.op("iota", {}, {{"start", Literal::of_int(3)}, {"step", Literal::of_int(2)}},
+                 ValueType{DType::Int64, false, {4}});
+  EXPECT_EQ(b.type(f).to_string(), "f32[2,2]");
+  Fusion fusion = b.finish({{"f", f}, {"i", i}});
+  Executable exe = Executable::compile(fusion, {});
+  std::vector<float> out_f(4);
+  std::vector<int64_t> out_i(4);
+  exe.run_host({}, {{address(out_f.data()), DType::Float32, {2, 2}, {2, 1}},
+                    {address(out_i.data()), DType::Int64, {4}, {1}}});
+  EXPECT_EQ(out_f, std::vector<float>(4, 1.5f));
+  EXPECT_EQ(out_i, (std::vector<int64_t>{3, 5, 7, 9}));
+}
+
+}  // namespace
+}  // namespace seam::api
