@@ -2,7 +2,8 @@
 # Everything that needs the GPU, in one go.
 #
 #   scripts/gpu_check.sh build        # here (no GPU needed): Release build, binaries copied to gpu-bin/
-#   scripts/gpu_check.sh run [quick]  # on the GPU machine, over a copy of the tree carrying gpu-bin/:
+#   scripts/gpu_check.sh run [quick]  # on the GPU machine, over a copy of the tree carrying gpu-bin/
+#                                     # (SEAM_GPU_STEPS="smoke gpu_suite ..." runs only the steps named):
 #                                     # smoke test, runtime tests, the GPU suite, the suite under
 #                                     # compute-sanitizer memcheck, the RoPE benchmark (forward,
 #                                     # backward, T sweep, code-generation variants) and the matrix
@@ -131,6 +132,8 @@ status=()
 step() {  # step NAME COMMAND...: runs, logs to $logs/NAME.log, records pass/fail
   local name="$1"
   shift
+  # SEAM_GPU_STEPS="gpu_suite bench ...": only these steps (to fit a time limit per call)
+  [[ -z "${SEAM_GPU_STEPS:-}" || " $SEAM_GPU_STEPS " == *" $name "* ]] || return 0
   local start=$SECONDS
   "$@" > "$logs/$name.log" 2>&1
   local rc=$?

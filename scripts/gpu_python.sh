@@ -22,4 +22,13 @@ fi
 rc=0
 PYTHONPATH=python SEAM_TEST_DEVICES="${SEAM_TEST_DEVICES:-cuda}" "$py" -m pytest -q -p no:cacheprovider -rs tests/python || rc=1
 PYTHONPATH=python "$py" python/examples/rope.py || rc=1
+# nvFuser's own frontend tests as a compatibility yardstick, from a copy outside the repository:
+# SEAM_NVFUSER_TESTS=DIR holds NVIDIA/Fuser's tests/ (DIR/tests/python/test_python_frontend.py) and, in
+# DIR/shims, stand-ins for test-only packages this machine lacks. Their failures do not fail this script.
+if [[ -n "${SEAM_NVFUSER_TESTS:-}" ]]; then
+  nv="$(cd "$SEAM_NVFUSER_TESTS" && pwd)"
+  (cd "$nv/tests" && PYTHONPATH="$OLDPWD/python:.:$nv/shims" timeout "${SEAM_NVFUSER_TIMEOUT:-300}" \
+    "$py" -m pytest -q -p no:cacheprovider -rf --tb=line python/test_python_frontend.py) |
+    tail -n "${SEAM_NVFUSER_TAIL:-400}"
+fi
 exit "$rc"
