@@ -74,7 +74,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  std::printf("Transformer stack, segment_fusion wall time (median of %d runs), budget %.3g s\n", runs, budget);
+  std::printf("Transformer stack, segment_fusion wall time (median of %d runs), budget %.3g s\n", runs,
+              budget);
   std::printf("%6s %7s %7s %8s %10s %7s %-31s %9s %10s\n", "layers", "values", "owned", "kernels", "time_ms",
               "proven", "strategy", "nvf_kern", "nvf_ms");
   bool honored = true;

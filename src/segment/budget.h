@@ -22,8 +22,9 @@ class Budget {
     return b;
   }
   static Budget for_seconds(double seconds, int64_t steps = kUnlimitedSteps) {
-    return until(Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)),
-                 steps);
+    return until(
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)),
+        steps);
   }
 
   // Spends one step; false once the steps or the time have run out (and from then on).

@@ -12,8 +12,8 @@
 #pragma once
 
 #include <compare>
-#include <span>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "schedule/scheduler_kind.h"

@@ -64,7 +64,8 @@ class LowerBound {
   Cost after_step(const NodeSet& remaining, Cost before, const NodeSet& group, const NodeSet& after) {
     begin_call();
     Cost lb = before;
-    lb.launches -= int64_t{remaining.intersects(graph_.needs_kernel())} - int64_t{after.intersects(graph_.needs_kernel())};
+    lb.launches -= int64_t{remaining.intersects(graph_.needs_kernel())} -
+                   int64_t{after.intersects(graph_.needs_kernel())};
     // Inputs whose largest part is read within [lo, hi] (the remaining nodes' span) at the latest.
     const int lo = remaining.first(), hi = remaining.last();
     auto read_by_remaining = [&](int p, const NodeSet& set) {
@@ -106,9 +107,10 @@ class LowerBound {
     const std::vector<SegmentGraph::InputReader>& readers = graph_.input_readers(input);
     for (auto tier = readers.begin(); tier != readers.end();) {
       const int64_t bytes = tier->bytes;
-      auto tier_end = std::partition_point(tier, readers.end(),
-                                           [&](const SegmentGraph::InputReader& r) { return r.bytes == bytes; });
-      auto it = std::partition_point(tier, tier_end, [&](const SegmentGraph::InputReader& r) { return r.local < lo; });
+      auto tier_end = std::partition_point(
+          tier, readers.end(), [&](const SegmentGraph::InputReader& r) { return r.bytes == bytes; });
+      auto it = std::partition_point(tier, tier_end,
+                                     [&](const SegmentGraph::InputReader& r) { return r.local < lo; });
       for (; it != tier_end && it->local <= hi; ++it)
         if (set.test(it->local)) return bytes;
       tier = tier_end;
@@ -328,8 +330,8 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
     int parent;
     GroupChoice via;
     bool closed;
-    Cost bound;               // the lower bound of target - set
-    std::vector<int> ready;   // nodes of target - set whose predecessors are all in set
+    Cost bound;              // the lower bound of target - set
+    std::vector<int> ready;  // nodes of target - set whose predecessors are all in set
   };
   std::vector<State> states;
   std::unordered_map<NodeSet, int, NodeSetHash> index;
@@ -342,7 +344,12 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
   };
   ExactSearchResult result;
   result.lower_bound = lower_bound(target - start);
-  states.push_back({start, Cost{}, -1, {NodeSet(graph.size()), SchedulerKind::NoOp}, false, result.lower_bound,
+  states.push_back({start,
+                    Cost{},
+                    -1,
+                    {NodeSet(graph.size()), SchedulerKind::NoOp},
+                    false,
+                    result.lower_bound,
                     ready_nodes(graph, start, target)});
   index.emplace(start, 0);
   // An incumbent that meets the bound at the start is optimal already.
@@ -356,6 +363,8 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
                                  std::chrono::duration<double>(options.time_budget_seconds));
   int64_t step_budget = options.state_budget;
   bool out_of_budget = false;
+  const int to_cover = (target - start).count();
+  int covered = 0;  // the most nodes of target - start that an expanded state holds
   while (!queue.empty()) {
     const int id = std::get<3>(queue.top());
     queue.pop();
@@ -364,7 +373,7 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
     ++result.states_expanded;
     if (states[id].set == target) {
       Partition p;
-      for (int s = id; states[s].parent >= 0; s = states[s].parent) 
+      for (int s = id; states[s].parent >= 0; s = states[s].parent)
         p.groups.push_back({states[s].via.members.members(), states[s].via.kind});
       std::reverse(p.groups.begin(), p.groups.end());
       p.cost = states[id].cost;
@@ -373,6 +382,13 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
     }
     if (--step_budget < 0 || Clock::now() > deadline) {
       out_of_budget = true;
+      break;
+    }
+    covered = std::max(covered, (states[id].set - start).count());
+    if (options.give_up_when_projected_late && elapsed() > options.time_budget_seconds / 10 &&
+        elapsed() * to_cover > 2 * options.time_budget_seconds * std::max(covered, 1)) {
+      out_of_budget = true;
+      result.gave_up_early = true;
       break;
     }
     const NodeSet set = states[id].set;
@@ -399,7 +415,8 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
                                  : states[it->second].bound;
       if (options.check_incremental_bound)
         SEAM_ASSERT(next_bound == lower_bound(target - next), "the incremental lower bound ",
-                    next_bound.to_string(), " differs from the bound ", lower_bound(target - next).to_string());
+                    next_bound.to_string(), " differs from the bound ",
+                    lower_bound(target - next).to_string());
       Cost estimate = next_cost + next_bound;
       if (options.incumbent && !(estimate < *options.incumbent)) {
         if (inserted) index.erase(it);
@@ -407,7 +424,8 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
       }
       if (inserted) {
         std::vector<int> next_ready = ready_after(graph, ready, g.members, next, target);
-        states.push_back({std::move(next), next_cost, id, std::move(g), false, next_bound, std::move(next_ready)});
+        states.push_back(
+            {std::move(next), next_cost, id, std::move(g), false, next_bound, std::move(next_ready)});
       } else {
         State& s = states[it->second];
         s.cost = next_cost;

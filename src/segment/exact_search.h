@@ -24,6 +24,11 @@ struct ExactSearchOptions {
   int64_t state_budget = 200000;
   // An upper bound from a known segmentation: paths that cannot beat it are cut.
   std::optional<Cost> incumbent;
+  // Give up early when the search will not finish in time: once a tenth of the time budget is spent,
+  // when the time spent divided by the progress (the largest share of target - start that an expanded
+  // state holds) exceeds twice the budget. Leaves more of the budget to a fallback on graphs far too
+  // large for the search.
+  bool give_up_when_projected_late = false;
   // Tests: recompute the lower bound of every new state from scratch and assert that the incremental
   // one (updated per step from the parent's) equals it.
   bool check_incremental_bound = false;
@@ -37,6 +42,7 @@ struct ExactSearchResult {
   bool finished = false;
   // A lower bound on the cost of partitioning target - start (launches and bytes; exact_search.cpp).
   Cost lower_bound;
+  bool gave_up_early = false;  // give_up_when_projected_late stopped it
   int64_t states_expanded = 0;
   int64_t groups_generated = 0;
   double seconds = 0;

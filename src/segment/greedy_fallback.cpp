@@ -144,10 +144,10 @@ Partition improve_by_windows(const SegmentGraph& graph, Partition partition, con
 GreedyResult greedy_fallback(const SegmentGraph& graph, const GreedyOptions& options, Budget budget) {
   GreedyResult result;
   result.plain = greedy_merge(graph, budget);
-  result.improved = options.improve_windows ? improve_by_windows(graph, result.plain, options,
-                                                                 &result.windows_solved,
-                                                                 &result.windows_improved, budget)
-                                            : result.plain;
+  result.improved = options.improve_windows
+                        ? improve_by_windows(graph, result.plain, options, &result.windows_solved,
+                                             &result.windows_improved, budget)
+                        : result.plain;
   SEAM_ASSERT(result.improved.cost <= result.plain.cost, "window re-solving made the greedy result worse");
   return result;
 }

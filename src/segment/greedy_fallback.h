@@ -11,8 +11,8 @@ namespace seam {
 
 struct GreedyOptions {
   bool improve_windows = true;
-  int window_groups = 4;      // groups re-solved together
-  int window_max_nodes = 32;  // a window stops growing past this many nodes
+  int window_groups = 4;             // groups re-solved together
+  int window_max_nodes = 32;         // a window stops growing past this many nodes
   double time_budget_seconds = 0.2;  // for the windows
 };
 

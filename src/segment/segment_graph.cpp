@@ -114,7 +114,8 @@ SegmentGraph::SegmentGraph(const Fusion& fusion, const SegmentRules& rules)
   for (int u = 0; u < m; ++u) {
     if (accepts_alone(SchedulerKind::NoOp, u)) continue;
     if (!accepts_alone(SchedulerKind::Matmul, u)) needs_kernel_.set(u);
-    for (const InputRead& r : input_reads_[u]) input_readers_[static_cast<size_t>(r.input)].push_back({u, r.bytes});
+    for (const InputRead& r : input_reads_[u])
+      input_readers_[static_cast<size_t>(r.input)].push_back({u, r.bytes});
   }
   for (std::vector<InputReader>& readers : input_readers_)
     std::sort(readers.begin(), readers.end(), [](const InputReader& a, const InputReader& b) {

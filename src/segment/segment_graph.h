@@ -117,7 +117,7 @@ class SegmentGraph {
   mutable std::map<std::pair<int32_t, std::vector<int>>, int64_t> input_bytes_memo_;
   std::vector<std::pair<int, int>> must_cut_;
   std::vector<std::vector<int>> cut_partners_;  // per local node, the nodes it must not share a group with
-  std::vector<uint8_t> alone_;  // bit k: accepted alone by kind k
+  std::vector<uint8_t> alone_;                  // bit k: accepted alone by kind k
   // Per set (its node ids: a key the size of the group, not of the graph): bit k known, bit 8+k accepted.
   struct IdsHash {
     size_t operator()(const std::vector<int32_t>& ids) const;

@@ -1,12 +1,13 @@
 // The greedy strategies' group graph: on random DAGs and random merge sequences, the cycle check agrees
 // with a check from scratch, the adjacency lists with the members' edges, and the maintained order stays
 // topological; the check's work stays local on a long graph.
+#include "segment/quotient_graph.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "passes/pipeline.h"
-#include "segment/quotient_graph.h"
 #include "segment/random_dag.h"
 #include "workloads/transformer.h"
 
