@@ -38,7 +38,6 @@ class Budget {
   double seconds_left() const {
     return std::max(0.0, std::chrono::duration<double>(deadline_ - Clock::now()).count());
   }
-  int64_t steps_left() const { return steps_; }
 
   static constexpr int64_t kUnlimitedSteps = std::numeric_limits<int64_t>::max();
 

@@ -52,12 +52,6 @@ QuotientGraph::QuotientGraph(const SegmentGraph& graph) : graph_(&graph) {
   }
 }
 
-NodeSet QuotientGraph::member_set(int group) const {
-  NodeSet s(graph_->size());
-  for (int u : members(group)) s.set(u);
-  return s;
-}
-
 std::vector<int> QuotientGraph::union_members(int a, int b) const {
   std::vector<int> out;
   out.reserve(members(a).size() + members(b).size());

@@ -22,7 +22,6 @@ class QuotientGraph {
   explicit QuotientGraph(const SegmentGraph& graph);
 
   const std::vector<int>& members(int group) const { return members_[static_cast<size_t>(group)]; }  // sorted
-  NodeSet member_set(int group) const;
   bool alive(int group) const { return alive_[static_cast<size_t>(group)]; }
   int owner(int local) const { return owner_[static_cast<size_t>(local)]; }
   int num_groups() const { return static_cast<int>(members_.size()); }  // dead ones included
