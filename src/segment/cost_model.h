@@ -13,6 +13,7 @@
 
 #include <compare>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "schedule/scheduler_kind.h"
@@ -35,5 +36,7 @@ struct Cost {
 // (who reads its values outside it is fixed by the fusion), which is what makes the search a shortest
 // path.
 Cost group_cost(const SegmentGraph& graph, const NodeSet& group, SchedulerKind kind);
+// The same for a group given as sorted local indices (the greedy strategies: no graph-sized bitset).
+Cost group_cost(const SegmentGraph& graph, std::span<const int> sorted_members, SchedulerKind kind);
 
 }  // namespace seam

@@ -31,11 +31,13 @@ bool preds_done(const SegmentGraph& graph, int u, const NodeSet& state, const No
 // write, and what it leaves stays counted), so it also serves as the A* heuristic.
 class LowerBound {
  public:
-  explicit LowerBound(const SegmentGraph& graph)
-      : graph_(graph), stamp_(static_cast<size_t>(graph.fusion().num_nodes()), {0, 0}) {}
+  explicit LowerBound(const SegmentGraph& graph) : graph_(graph), marks_(marks()) {
+    const size_t n = static_cast<size_t>(graph.fusion().num_nodes());
+    if (marks_.stamp.size() < n) marks_.stamp.resize(n, {0, 0});
+  }
 
   Cost operator()(const NodeSet& remaining) {
-    ++epoch_;
+    begin_call();
     Cost lb;
     bool needs_kernel = false;
     remaining.for_each([&](int u) {
@@ -55,12 +57,72 @@ class LowerBound {
     return lb;
   }
 
+  // The bound of `remaining` - `group` from the bound `before` of `remaining` (group ⊆ remaining), in
+  // time for the group and its neighbours instead of the whole remaining graph: a step changes only
+  // terms of values its nodes read or write. Equal to operator() on the smaller set (the option
+  // check_incremental_bound asserts it).
+  Cost after_step(const NodeSet& remaining, Cost before, const NodeSet& group, const NodeSet& after) {
+    begin_call();
+    Cost lb = before;
+    lb.launches -= int64_t{remaining.intersects(graph_.needs_kernel())} -
+                   int64_t{after.intersects(graph_.needs_kernel())};
+    // Inputs whose largest part is read within [lo, hi] (the remaining nodes' span) at the latest.
+    const int lo = remaining.first(), hi = remaining.last();
+    auto read_by_remaining = [&](int p, const NodeSet& set) {
+      for (int s : graph_.succs(p))
+        if (set.test(s) && !graph_.accepts_alone(SchedulerKind::NoOp, s)) return true;
+      return false;
+    };
+    group.for_each([&](int g) {
+      if (graph_.accepts_alone(SchedulerKind::Matmul, g)) --lb.launches;
+      // g is finished now: read once if a remaining node reads it.
+      if (read_by_remaining(g, after)) lb.bytes += graph_.value_bytes(graph_.node_id(g));
+      if (graph_.accepts_alone(SchedulerKind::NoOp, g)) return;
+      if (graph_.is_fusion_output(g)) lb.bytes -= graph_.value_bytes(graph_.node_id(g));
+      for (int32_t v : graph_.reads(g)) {
+        int p = graph_.local_of(v);
+        if (p < 0 || remaining.test(p) || !first_time(v)) continue;
+        if (!read_by_remaining(p, after)) lb.bytes -= graph_.value_bytes(v);
+      }
+      for (const SegmentGraph::InputRead& r : graph_.input_reads(g))
+        if (first_time(r.input))
+          lb.bytes -= largest_part(r.input, remaining, lo, hi) - largest_part(r.input, after, lo, hi);
+    });
+    return lb;
+  }
+
  private:
+  void begin_call() {
+    if (++marks_.epoch == 0) {  // wrapped: forget every mark
+      std::fill(marks_.stamp.begin(), marks_.stamp.end(), std::pair<uint32_t, int64_t>{0, 0});
+      marks_.epoch = 1;
+    }
+  }
+  bool first_time(int32_t v) { return once(v, 1) == 1; }
+
+  // The largest part of `input` that a node of `set` reads (nodes of set lie within [lo, hi]): the
+  // readers come by bytes descending and, within equal bytes, by node, so a binary search skips those
+  // before lo.
+  int64_t largest_part(int32_t input, const NodeSet& set, int lo, int hi) const {
+    const std::vector<SegmentGraph::InputReader>& readers = graph_.input_readers(input);
+    for (auto tier = readers.begin(); tier != readers.end();) {
+      const int64_t bytes = tier->bytes;
+      auto tier_end = std::partition_point(
+          tier, readers.end(), [&](const SegmentGraph::InputReader& r) { return r.bytes == bytes; });
+      auto it = std::partition_point(tier, tier_end,
+                                     [&](const SegmentGraph::InputReader& r) { return r.local < lo; });
+      for (; it != tier_end && it->local <= hi; ++it)
+        if (set.test(it->local)) return bytes;
+      tier = tier_end;
+    }
+    return 0;
+  }
+
   // Counts a value once per call; for an input, the largest part any one remaining node reads.
   int64_t once(int32_t v, int64_t bytes) {
-    auto& [epoch, counted] = stamp_[static_cast<size_t>(v)];
-    if (epoch != epoch_) {
-      epoch = epoch_;
+    auto& [epoch, counted] = marks_.stamp[static_cast<size_t>(v)];
+    if (epoch != marks_.epoch) {
+      epoch = marks_.epoch;
       counted = 0;
     }
     int64_t added = std::max<int64_t>(0, bytes - counted);
@@ -68,9 +130,20 @@ class LowerBound {
     return added;
   }
 
+  // Per value id, the call that last counted it and what it counted. Shared by the searches of a
+  // thread: the greedy's windows run thousands of small searches on one large graph, and a table the
+  // size of the graph per search would cost more than the searches.
+  struct Marks {
+    std::vector<std::pair<uint32_t, int64_t>> stamp;
+    uint32_t epoch = 0;
+  };
+  static Marks& marks() {
+    thread_local Marks m;
+    return m;
+  }
+
   const SegmentGraph& graph_;
-  std::vector<std::pair<uint32_t, int64_t>> stamp_;
-  uint32_t epoch_ = 0;
+  Marks& marks_;
 };
 
 bool is_reduction(const SegmentGraph& graph, int u) {
@@ -90,14 +163,44 @@ NodeSet reduction_core(const SegmentGraph& graph, const NodeSet& group) {
   return core;
 }
 
+// The ready nodes after `group` joins the state (`next` = state ∪ group): those ready before and not in
+// the group, and the group's successors within target whose predecessors are all in next. Ascending.
+std::vector<int> ready_after(const SegmentGraph& graph, const std::vector<int>& ready, const NodeSet& group,
+                             const NodeSet& next, const NodeSet& target) {
+  std::vector<int> out;
+  for (int u : ready)
+    if (!group.test(u)) out.push_back(u);
+  group.for_each([&](int g) {
+    for (int s : graph.succs(g))
+      if (target.test(s) && !next.test(s) && preds_done(graph, s, next, next)) out.push_back(s);
+  });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 }  // namespace
 
-std::vector<PartitionGroup> next_groups(const SegmentGraph& graph, const NodeSet& state,
-                                        const NodeSet& target, bool maximal_only, int64_t& step_budget,
-                                        std::optional<std::chrono::steady_clock::time_point> deadline) {
-  std::vector<PartitionGroup> out;
+std::vector<int> ready_nodes(const SegmentGraph& graph, const NodeSet& state, const NodeSet& target) {
+  std::vector<int> out;
+  (target - state).for_each([&](int u) {
+    if (preds_done(graph, u, state, state)) out.push_back(u);
+  });
+  return out;
+}
+
+std::vector<GroupChoice> next_groups(const SegmentGraph& graph, const NodeSet& state, const NodeSet& target,
+                                     bool maximal_only, int64_t& step_budget,
+                                     std::optional<std::chrono::steady_clock::time_point> deadline,
+                                     const std::vector<int>* ready) {
+  std::vector<GroupChoice> out;
   std::unordered_set<NodeSet, NodeSetHash> seen;
   const NodeSet open = target - state;
+  std::vector<int> computed_ready;
+  if (!ready) {
+    computed_ready = ready_nodes(graph, state, target);
+    ready = &computed_ready;
+  }
   for (SchedulerKind kind : scheduler_order()) {
     const bool maximal = maximal_only && is_hereditary(kind);
     // A group is offered as the first kind that accepts it, and a reduction-free group that Reduction or
@@ -105,13 +208,24 @@ std::vector<PartitionGroup> next_groups(const SegmentGraph& graph, const NodeSet
     // reduction (docs/SEGMENTER.md). On those, Normalization's predicate is pairwise too.
     const bool with_reduction = needs_reduction(kind);
     // Every group of this kind lies within the candidates: nodes accepted alone whose predecessors are
-    // done or candidates themselves.
+    // done or candidates themselves. They are found from the ready nodes forward, in node order (each
+    // node is pushed only by smaller ones, so the pops ascend and repeats come together), which costs
+    // the candidates and their successors, not the whole open set.
     std::vector<int> cand;
     NodeSet in_cand(graph.size());
-    for (int u : open.members()) {
+    std::priority_queue<int, std::vector<int>, std::greater<>> pending;
+    for (int u : *ready)
+      if (graph.accepts_alone(kind, u)) pending.push(u);
+    for (int last = -1; !pending.empty();) {
+      const int u = pending.top();
+      pending.pop();
+      if (u == last) continue;
+      last = u;
       if (!graph.accepts_alone(kind, u) || !preds_done(graph, u, state, in_cand)) continue;
       cand.push_back(u);
       in_cand.set(u);
+      for (int s : graph.succs(u))
+        if (open.test(s)) pending.push(s);
     }
     if (cand.empty()) continue;
     std::vector<NodeSet> later(cand.size() + 1, NodeSet(graph.size()));
@@ -123,6 +237,7 @@ std::vector<PartitionGroup> next_groups(const SegmentGraph& graph, const NodeSet
     }
     int reductions_in_group = 0;
     NodeSet group(graph.size());
+    NodeSet scratch(graph.size());
     auto emit = [&](const NodeSet& g) {
       if (!seen.insert(g).second) return;
       std::optional<SchedulerKind> first = graph.classify(g);
@@ -134,7 +249,8 @@ std::vector<PartitionGroup> next_groups(const SegmentGraph& graph, const NodeSet
     auto has_conflict = [&](size_t i, int u) {
       if (!pairwise) return true;
       for (size_t j = i + 1; j < cand.size(); ++j) {
-        NodeSet with_y = group;
+        NodeSet& with_y = scratch;  // reused: a copy of a large set would allocate
+        with_y = group;
         with_y.set(cand[j]);
         if (!graph.accepts(kind, with_y)) continue;
         with_y.set(u);
@@ -155,7 +271,8 @@ std::vector<PartitionGroup> next_groups(const SegmentGraph& graph, const NodeSet
         if (maximal)
           for (int u : cand)
             if (!group.test(u) && preds_done(graph, u, state, group)) {
-              NodeSet bigger = group;
+              NodeSet& bigger = scratch;
+              bigger = group;
               bigger.set(u);
               if (graph.accepts(kind, bigger)) return;  // not maximal
             }
@@ -182,7 +299,12 @@ std::vector<PartitionGroup> next_groups(const SegmentGraph& graph, const NodeSet
         // Leaving u out can only lead to a maximal group if something later conflicts with it; when u
         // fits together with every later candidate, no such group exists (heredity), and for a pairwise
         // kind neither when no single later candidate conflicts with it.
-        bool exclusion_useless = includable && maximal && graph.accepts(kind, group | later[i + 1]);
+        bool exclusion_useless = false;
+        if (includable && maximal) {
+          scratch = group;
+          scratch |= later[i + 1];
+          exclusion_useless = graph.accepts(kind, scratch);
+        }
         group.reset(u);
         exclusion_useless = exclusion_useless || (includable && maximal && !has_conflict(i, u));
         if (exclusion_useless) return;
@@ -206,8 +328,10 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
     NodeSet set;
     Cost cost;
     int parent;
-    PartitionGroup via;
+    GroupChoice via;
     bool closed;
+    Cost bound;              // the lower bound of target - set
+    std::vector<int> ready;  // nodes of target - set whose predecessors are all in set
   };
   std::vector<State> states;
   std::unordered_map<NodeSet, int, NodeSetHash> index;
@@ -218,11 +342,16 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
   auto push = [&](int id, Cost estimate) {
     queue.emplace(estimate.launches, estimate.bytes, -states[id].set.count(), id);
   };
-  states.push_back({start, Cost{}, -1, {NodeSet(graph.size()), SchedulerKind::NoOp}, false});
-  index.emplace(start, 0);
-
   ExactSearchResult result;
   result.lower_bound = lower_bound(target - start);
+  states.push_back({start,
+                    Cost{},
+                    -1,
+                    {NodeSet(graph.size()), SchedulerKind::NoOp},
+                    false,
+                    result.lower_bound,
+                    ready_nodes(graph, start, target)});
+  index.emplace(start, 0);
   // An incumbent that meets the bound at the start is optimal already.
   if (options.incumbent && !(result.lower_bound < *options.incumbent)) {
     result.finished = true;
@@ -234,6 +363,8 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
                                  std::chrono::duration<double>(options.time_budget_seconds));
   int64_t step_budget = options.state_budget;
   bool out_of_budget = false;
+  const int to_cover = (target - start).count();
+  int covered = 0;  // the most nodes of target - start that an expanded state holds
   while (!queue.empty()) {
     const int id = std::get<3>(queue.top());
     queue.pop();
@@ -242,7 +373,8 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
     ++result.states_expanded;
     if (states[id].set == target) {
       Partition p;
-      for (int s = id; states[s].parent >= 0; s = states[s].parent) p.groups.push_back(states[s].via);
+      for (int s = id; states[s].parent >= 0; s = states[s].parent)
+        p.groups.push_back({states[s].via.members.members(), states[s].via.kind});
       std::reverse(p.groups.begin(), p.groups.end());
       p.cost = states[id].cost;
       result.partition = std::move(p);
@@ -252,16 +384,26 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
       out_of_budget = true;
       break;
     }
+    covered = std::max(covered, (states[id].set - start).count());
+    if (options.give_up_when_projected_late && elapsed() > options.time_budget_seconds / 10 &&
+        elapsed() * to_cover > 2 * options.time_budget_seconds * std::max(covered, 1)) {
+      out_of_budget = true;
+      result.gave_up_early = true;
+      break;
+    }
     const NodeSet set = states[id].set;
     const Cost cost = states[id].cost;
-    std::vector<PartitionGroup> groups =
-        next_groups(graph, set, target, options.maximal_groups_only, step_budget, deadline);
+    const Cost bound = states[id].bound;
+    const NodeSet remaining = target - set;
+    const std::vector<int> ready = states[id].ready;
+    std::vector<GroupChoice> groups =
+        next_groups(graph, set, target, options.maximal_groups_only, step_budget, deadline, &ready);
     if (step_budget < 0) {
       out_of_budget = true;
       break;
     }
     result.groups_generated += static_cast<int64_t>(groups.size());
-    for (PartitionGroup& g : groups) {
+    for (GroupChoice& g : groups) {
       NodeSet next = set | g.members;
       Cost next_cost = cost + group_cost(graph, g.members, g.kind);
       auto [it, inserted] = index.emplace(next, static_cast<int>(states.size()));
@@ -269,13 +411,21 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
         const State& s = states[it->second];
         if (s.closed || !(next_cost < s.cost)) continue;
       }
-      Cost estimate = next_cost + lower_bound(target - next);
+      Cost next_bound = inserted ? lower_bound.after_step(remaining, bound, g.members, target - next)
+                                 : states[it->second].bound;
+      if (options.check_incremental_bound)
+        SEAM_ASSERT(next_bound == lower_bound(target - next), "the incremental lower bound ",
+                    next_bound.to_string(), " differs from the bound ",
+                    lower_bound(target - next).to_string());
+      Cost estimate = next_cost + next_bound;
       if (options.incumbent && !(estimate < *options.incumbent)) {
         if (inserted) index.erase(it);
         continue;
       }
       if (inserted) {
-        states.push_back({std::move(next), next_cost, id, std::move(g), false});
+        std::vector<int> next_ready = ready_after(graph, ready, g.members, next, target);
+        states.push_back(
+            {std::move(next), next_cost, id, std::move(g), false, next_bound, std::move(next_ready)});
       } else {
         State& s = states[it->second];
         s.cost = next_cost;

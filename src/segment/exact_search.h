@@ -24,6 +24,14 @@ struct ExactSearchOptions {
   int64_t state_budget = 200000;
   // An upper bound from a known segmentation: paths that cannot beat it are cut.
   std::optional<Cost> incumbent;
+  // Give up early when the search will not finish in time: once a tenth of the time budget is spent,
+  // when the time spent divided by the progress (the largest share of target - start that an expanded
+  // state holds) exceeds twice the budget. Leaves more of the budget to a fallback on graphs far too
+  // large for the search.
+  bool give_up_when_projected_late = false;
+  // Tests: recompute the lower bound of every new state from scratch and assert that the incremental
+  // one (updated per step from the parent's) equals it.
+  bool check_incremental_bound = false;
 };
 
 struct ExactSearchResult {
@@ -34,6 +42,7 @@ struct ExactSearchResult {
   bool finished = false;
   // A lower bound on the cost of partitioning target - start (launches and bytes; exact_search.cpp).
   Cost lower_bound;
+  bool gave_up_early = false;  // give_up_when_projected_late stopped it
   int64_t states_expanded = 0;
   int64_t groups_generated = 0;
   double seconds = 0;
@@ -44,12 +53,22 @@ struct ExactSearchResult {
 ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, const NodeSet& target,
                                const ExactSearchOptions& options);
 
+// A group the search may add next, as a bitset (what the search's set operations take).
+struct GroupChoice {
+  NodeSet members;
+  SchedulerKind kind;
+};
+
 // The next groups the search considers from down-set `state` (within `target`): for each scheduler kind,
 // every accepted group, or only the maximal ones. Each comes with the first kind that accepts it.
 // `step_budget` bounds the enumeration; it is decremented and the result is partial when it drops below
-// 0, which passing `deadline` also causes.
-std::vector<PartitionGroup> next_groups(
+// 0, which passing `deadline` also causes. `ready` (computed when not given): ready_nodes(state, target).
+std::vector<GroupChoice> next_groups(
     const SegmentGraph& graph, const NodeSet& state, const NodeSet& target, bool maximal_only,
-    int64_t& step_budget, std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
+    int64_t& step_budget, std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt,
+    const std::vector<int>* ready = nullptr);
+
+// The nodes of target - state whose predecessors are all in state, ascending.
+std::vector<int> ready_nodes(const SegmentGraph& graph, const NodeSet& state, const NodeSet& target);
 
 }  // namespace seam

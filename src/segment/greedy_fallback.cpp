@@ -24,12 +24,12 @@ struct Candidate {
 };
 
 // Readers of a value beyond this many are not all paired: a widely read input (a rotary table) would
-// otherwise make the candidate list quadratic.
+// otherwise make the candidate list quadratic. Each reader is paired with this many nearest readers.
 constexpr size_t kMaxSiblingsPerValue = 16;
 
 }  // namespace
 
-Partition greedy_merge(const SegmentGraph& graph) {
+Partition greedy_merge(const SegmentGraph& graph, Budget budget, bool* finished) {
   QuotientGraph q(graph);
   const int n = graph.size();
   std::vector<std::vector<int>> readers(static_cast<size_t>(graph.fusion().num_nodes()));
@@ -48,7 +48,7 @@ Partition greedy_merge(const SegmentGraph& graph) {
   auto propose = [&](int a, int b) {
     if (a == b || !q.alive(a) || !q.alive(b)) return;
     if (a > b) std::swap(a, b);
-    NodeSet merged = q.members(a) | q.members(b);
+    std::vector<int> merged = q.union_members(a, b);
     std::optional<SchedulerKind> kind = graph.classify(merged);
     if (!kind) return;
     Cost gain = cost[a] + cost[b] - group_cost(graph, merged, *kind);
@@ -56,21 +56,28 @@ Partition greedy_merge(const SegmentGraph& graph) {
   };
   auto neighbours = [&](int g) {
     std::vector<int> out = q.successors(g);
-    for (int p : q.predecessors(g)) out.push_back(p);
-    for (int u : q.members(g).members())
+    out.insert(out.end(), q.predecessors(g).begin(), q.predecessors(g).end());
+    for (int u : q.members(g))
       for (int32_t v : graph.reads(u)) {
-        const auto& r = readers[v];
-        for (size_t i = 0; i < r.size() && i < kMaxSiblingsPerValue; ++i) out.push_back(q.owner(r[i]));
+        // The readers nearest to u in node order: all of them for most values, and for one read by
+        // every layer the ones of its own neighbourhood (a merge with a distant reader would close a
+        // cycle anyway, and finding that out walks everything in between).
+        const std::vector<int>& r = readers[v];
+        size_t at = static_cast<size_t>(std::lower_bound(r.begin(), r.end(), u) - r.begin());
+        size_t first = std::min(at - std::min(at, kMaxSiblingsPerValue / 2),
+                                r.size() - std::min(r.size(), kMaxSiblingsPerValue));
+        for (size_t i = first; i < r.size() && i < first + kMaxSiblingsPerValue; ++i)
+          out.push_back(q.owner(r[i]));
       }
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
   };
 
-  for (int g = 0; g < n; ++g)
+  for (int g = 0; g < n && budget.spend(); ++g)
     for (int h : neighbours(g))
       if (h > g) propose(g, h);
-  while (!heap.empty()) {
+  while (!heap.empty() && budget.spend()) {
     Candidate c = heap.top();
     heap.pop();
     if (!q.alive(c.a) || !q.alive(c.b) || version[c.a] != c.version_a || version[c.b] != c.version_b)
@@ -81,32 +88,35 @@ Partition greedy_merge(const SegmentGraph& graph) {
     cost[c.a] = cost[c.a] + cost[c.b] - c.gain;
     for (int h : neighbours(c.a)) propose(c.a, h);
   }
+  if (finished) *finished = heap.empty() && !budget.out();
   return q.to_partition();
 }
 
 Partition improve_by_windows(const SegmentGraph& graph, Partition partition, const GreedyOptions& options,
-                             int* windows_solved, int* windows_improved) {
+                             int* windows_solved, int* windows_improved, Budget budget) {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   int solved = 0, improved = 0;
   NodeSet prefix(graph.size());  // nodes of the groups before the window
   size_t i = 0;
   while (i < partition.groups.size()) {
-    if (std::chrono::duration<double>(Clock::now() - t0).count() > options.time_budget_seconds) break;
+    if (std::chrono::duration<double>(Clock::now() - t0).count() > options.time_budget_seconds ||
+        !budget.spend())
+      break;
     size_t j = i;
     int nodes = 0;
     NodeSet window(graph.size());
     while (j < partition.groups.size() && static_cast<int>(j - i) < options.window_groups) {
-      int size = partition.groups[j].members.count();
+      int size = static_cast<int>(partition.groups[j].members.size());
       if (j > i && nodes + size > options.window_max_nodes) break;
       nodes += size;
-      window |= partition.groups[j].members;
+      for (int u : partition.groups[j].members) window.set(u);
       ++j;
     }
     if (j - i >= 2) {
       Cost old = partition_cost(graph, {partition.groups.begin() + i, partition.groups.begin() + j});
       ExactSearchOptions search;
-      search.time_budget_seconds = options.time_budget_seconds / 8;
+      search.time_budget_seconds = std::min(options.time_budget_seconds / 8, budget.seconds_left());
       search.state_budget = 20000;
       search.incumbent = old;
       ExactSearchResult r = exact_search(graph, prefix, prefix | window, search);
@@ -121,7 +131,8 @@ Partition improve_by_windows(const SegmentGraph& graph, Partition partition, con
     }
     // Advance by half a window so that neighbouring windows overlap.
     size_t step = std::max<size_t>(1, (j - i) / 2);
-    for (size_t k = i; k < i + step; ++k) prefix |= partition.groups[k].members;
+    for (size_t k = i; k < i + step; ++k)
+      for (int u : partition.groups[k].members) prefix.set(u);
     i += step;
   }
   partition.cost = partition_cost(graph, partition.groups);
@@ -130,13 +141,13 @@ Partition improve_by_windows(const SegmentGraph& graph, Partition partition, con
   return partition;
 }
 
-GreedyResult greedy_fallback(const SegmentGraph& graph, const GreedyOptions& options) {
+GreedyResult greedy_fallback(const SegmentGraph& graph, const GreedyOptions& options, Budget budget) {
   GreedyResult result;
-  result.plain = greedy_merge(graph);
-  result.improved =
-      options.improve_windows
-          ? improve_by_windows(graph, result.plain, options, &result.windows_solved, &result.windows_improved)
-          : result.plain;
+  result.plain = greedy_merge(graph, budget);
+  result.improved = options.improve_windows
+                        ? improve_by_windows(graph, result.plain, options, &result.windows_solved,
+                                             &result.windows_improved, budget)
+                        : result.plain;
   SEAM_ASSERT(result.improved.cost <= result.plain.cost, "window re-solving made the greedy result worse");
   return result;
 }

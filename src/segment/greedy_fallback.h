@@ -3,6 +3,7 @@
 // runs of consecutive groups in execution order) with the exact search.
 #pragma once
 
+#include "segment/budget.h"
 #include "segment/partition.h"
 #include "segment/segment_graph.h"
 
@@ -10,9 +11,9 @@ namespace seam {
 
 struct GreedyOptions {
   bool improve_windows = true;
-  int window_groups = 4;      // groups re-solved together
-  int window_max_nodes = 32;  // a window stops growing past this many nodes
-  double time_budget_seconds = 0.2;
+  int window_groups = 4;             // groups re-solved together
+  int window_max_nodes = 32;         // a window stops growing past this many nodes
+  double time_budget_seconds = 0.2;  // for the windows
 };
 
 struct GreedyResult {
@@ -24,13 +25,18 @@ struct GreedyResult {
 
 // Starts from one group per node and repeatedly applies the merge that saves the most (launches, then
 // bytes) among groups joined by an edge or reading a common value, skipping merges no scheduler accepts
-// or that would close a cycle; stops when no merge saves anything.
-Partition greedy_merge(const SegmentGraph& graph);
+// or that would close a cycle; stops when no merge saves anything, or when `budget` (a step per merge
+// tried) runs out, with the merges made so far. About linear in the graph on narrow graphs such as a
+// transformer stack: merges and cycle checks touch only the groups involved (segment/quotient_graph.h).
+// `finished` (when given) says whether it stopped because nothing saved more, not for the budget.
+Partition greedy_merge(const SegmentGraph& graph, Budget budget = {}, bool* finished = nullptr);
 
-// Re-solves windows of `partition` exactly and keeps each re-solution that is cheaper.
+// Re-solves windows of `partition` exactly and keeps each re-solution that is cheaper; stops after
+// options.time_budget_seconds or when `budget` (a step per window) runs out.
 Partition improve_by_windows(const SegmentGraph& graph, Partition partition, const GreedyOptions& options,
-                             int* windows_solved = nullptr, int* windows_improved = nullptr);
+                             int* windows_solved = nullptr, int* windows_improved = nullptr,
+                             Budget budget = {});
 
-GreedyResult greedy_fallback(const SegmentGraph& graph, const GreedyOptions& options);
+GreedyResult greedy_fallback(const SegmentGraph& graph, const GreedyOptions& options, Budget budget = {});
 
 }  // namespace seam

@@ -68,6 +68,11 @@ class NodeSet {
       for (uint64_t bits = words_[w]; bits; bits &= bits - 1)
         f(static_cast<int>(w * 64 + static_cast<size_t>(std::countr_zero(bits))));
   }
+  int last() const {
+    for (size_t w = words_.size(); w-- > 0;)
+      if (words_[w]) return static_cast<int>(w * 64 + 63 - static_cast<size_t>(std::countl_zero(words_[w])));
+    return -1;
+  }
   int first() const {
     for (size_t w = 0; w < words_.size(); ++w)
       if (words_[w]) return static_cast<int>(w * 64 + static_cast<size_t>(std::countr_zero(words_[w])));

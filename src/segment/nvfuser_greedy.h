@@ -4,11 +4,13 @@
 // depend on that order, which is the point of keeping it (tests/segment, bench/bench_segment.cpp).
 #pragma once
 
+#include "segment/budget.h"
 #include "segment/partition.h"
 #include "segment/segment_graph.h"
 
 namespace seam {
 
-Partition nvfuser_greedy(const SegmentGraph& graph);
+// Stops, keeping the merges made so far, when `budget` (a step per group visited) runs out.
+Partition nvfuser_greedy(const SegmentGraph& graph, Budget budget = {});
 
 }  // namespace seam

@@ -11,7 +11,9 @@
 namespace seam {
 
 struct PartitionGroup {
-  NodeSet members;  // local indices of the SegmentGraph
+  // Local indices of the SegmentGraph, ascending: a list, not a bitset, so that a partition of a large
+  // graph into many small groups costs what it holds.
+  std::vector<int> members;
   SchedulerKind kind;
 };
 

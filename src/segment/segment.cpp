@@ -55,6 +55,20 @@ SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& optio
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   SegmentGraph graph(fusion, options.rules);
+  // The time budget, split between the phases (docs/SEGMENTER.md): `until(f)` is f budgets after the
+  // start, but early enough to leave time for converting and checking the result after the phases,
+  // which is linear in the graph like building it, and takes about twice as long.
+  const Clock::duration reserve = 2 * (Clock::now() - t0);
+  auto until = [&](double fraction) {
+    auto budget = [&](double f) {
+      return t0 + std::chrono::duration_cast<Clock::duration>(
+                      std::chrono::duration<double>(std::min(options.time_budget_seconds, 1e7) * f));
+    };
+    return std::min(budget(fraction), budget(1.9) - reserve);
+  };
+  auto seconds_until = [&](Clock::time_point t) {
+    return std::max(0.0, std::chrono::duration<double>(t - Clock::now()).count());
+  };
   Partition partition;
   bool proven = false;
   int64_t states = 0;
@@ -84,8 +98,10 @@ SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& optio
     if (r.partition) partition = std::move(*r.partition);
   };
   switch (options.strategy) {
-    case SegmentStrategy::NvfuserGreedy: partition = nvfuser_greedy(graph); break;
-    case SegmentStrategy::Greedy: partition = greedy_fallback(graph, options.greedy).improved; break;
+    case SegmentStrategy::NvfuserGreedy: partition = nvfuser_greedy(graph, Budget::until(until(1))); break;
+    case SegmentStrategy::Greedy:
+      partition = greedy_fallback(graph, options.greedy, Budget::until(until(1))).improved;
+      break;
     case SegmentStrategy::Exact: {
       ExactSearchResult r = exact_search(graph, graph.empty_set(), graph.all(), search);
       states = r.states_expanded;
@@ -99,7 +115,10 @@ SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& optio
     }
     case SegmentStrategy::Auto: {
       // The search first: A* with a consistent bound expands no state an incumbent would cut, so the
-      // greedy is only worth its time when the search runs out.
+      // greedy is only worth its time when the search runs out. The search gets most of the budget,
+      // the fallback the rest, up to 1.9 budgets in all (docs/SEGMENTER.md).
+      search.time_budget_seconds = seconds_until(until(0.8));
+      search.give_up_when_projected_late = true;
       ExactSearchResult r = exact_search(graph, graph.empty_set(), graph.all(), search);
       states = r.states_expanded;
       proven = r.finished;
@@ -108,12 +127,25 @@ SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& optio
         strategy = "exact";
         prove_bytes();
       } else {
-        partition = greedy_merge(graph);
+        // Two incumbents: the baseline first (one pass over the graph, about a tenth of the greedy's
+        // time), then the greedy merge, which is usually better but, cut short on a huge graph, leaves
+        // parts unmerged. The cheaper one is improved by windows in what is left of the budget. The
+        // baseline always runs to its end, budget or not: it is linear in the graph, and a budget too
+        // small for it must not leave a kernel per op (docs/SEGMENTER.md, "Budget and complexity").
+        partition = nvfuser_greedy(graph, Budget::until(Clock::time_point::max()));
+        strategy = "nvfuser-greedy+windows (exact ran out)";
+        if (Clock::now() < until(1.9)) {
+          Partition merged = greedy_merge(graph, Budget::until(until(1.9)));
+          if (merged.cost <= partition.cost) {
+            partition = std::move(merged);
+            strategy = "greedy+windows (exact ran out)";
+          }
+        }
         Cost plain = partition.cost;
         if (options.greedy.improve_windows)
-          partition = improve_by_windows(graph, std::move(partition), options.greedy);
+          partition = improve_by_windows(graph, std::move(partition), options.greedy, nullptr, nullptr,
+                                         Budget::until(until(1)));
         SEAM_ASSERT(partition.cost <= plain, "window re-solving made the greedy result worse");
-        strategy = "greedy+windows (exact ran out)";
       }
       break;
     }

@@ -11,9 +11,9 @@
 namespace seam {
 
 enum class SegmentStrategy {
-  Auto,           // greedy for an incumbent, then the exact search; the greedy result if the search runs out
-  Exact,          // the exact search alone; a seam::Error when it runs out of budget
-  Greedy,         // greedy merge improved by exact windows (segment/greedy_fallback.h)
+  Auto,    // the exact search; when it runs out, the cheaper of two greedy results, improved by windows
+  Exact,   // the exact search alone; a seam::Error when it runs out of budget
+  Greedy,  // greedy merge improved by exact windows (segment/greedy_fallback.h)
   NvfuserGreedy,  // the order-dependent baseline (segment/nvfuser_greedy.h)
 };
 
@@ -22,6 +22,8 @@ SegmentStrategy parse_strategy(std::string_view name);     // throws seam::Error
 
 struct SegmentOptions {
   SegmentStrategy strategy = SegmentStrategy::Auto;
+  // For the whole of segment_fusion, split between its phases; honored within 2x (docs/SEGMENTER.md,
+  // "Budget and complexity"). When it runs out the result is valid but not proven.
   double time_budget_seconds = 0.5;
   int64_t state_budget = 200000;
   // The exact search's pruning: only groups maximal for their scheduler. With it, proven_optimal means

@@ -97,6 +97,11 @@ SegmentGraph::SegmentGraph(const Fusion& fusion, const SegmentRules& rules)
       if (op != OpKind::Slice && op != OpKind::Pad) continue;
       for (int p : preds_[u]) must_cut_.emplace_back(p, u);
     }
+  cut_partners_.resize(m);
+  for (auto [a, b] : must_cut_) {
+    cut_partners_[a].push_back(b);
+    cut_partners_[b].push_back(a);
+  }
 
   alone_.assign(m, 0);
   for (int u = 0; u < m; ++u) {
@@ -104,6 +109,18 @@ SegmentGraph::SegmentGraph(const Fusion& fusion, const SegmentRules& rules)
     for (SchedulerKind kind : scheduler_order())
       if (can_schedule(kind, fusion, GroupNodes(&id, 1), limits_)) alone_[u] |= uint8_t(1u << int(kind));
   }
+  needs_kernel_ = NodeSet(m);
+  input_readers_.resize(static_cast<size_t>(n));
+  for (int u = 0; u < m; ++u) {
+    if (accepts_alone(SchedulerKind::NoOp, u)) continue;
+    if (!accepts_alone(SchedulerKind::Matmul, u)) needs_kernel_.set(u);
+    for (const InputRead& r : input_reads_[u])
+      input_readers_[static_cast<size_t>(r.input)].push_back({u, r.bytes});
+  }
+  for (std::vector<InputReader>& readers : input_readers_)
+    std::sort(readers.begin(), readers.end(), [](const InputReader& a, const InputReader& b) {
+      return a.bytes != b.bytes ? a.bytes > b.bytes : a.local < b.local;
+    });
 }
 
 int64_t SegmentGraph::input_bytes(int32_t input, const std::vector<int>& views) const {
@@ -128,8 +145,24 @@ std::vector<int32_t> SegmentGraph::node_ids(const NodeSet& set) const {
   return ids;
 }
 
+std::vector<int32_t> SegmentGraph::node_ids(std::span<const int> locals) const {
+  std::vector<int32_t> ids;
+  ids.reserve(locals.size());
+  for (int u : locals) ids.push_back(owned_[static_cast<size_t>(u)]);
+  return ids;
+}
+
 bool SegmentGraph::accepts_alone(SchedulerKind kind, int local) const {
   return (alone_[static_cast<size_t>(local)] >> int(kind)) & 1;
+}
+
+size_t SegmentGraph::IdsHash::operator()(const std::vector<int32_t>& ids) const {
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ ids.size();
+  for (int32_t id : ids) {
+    h ^= static_cast<uint64_t>(id) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h *= 0xff51afd7ed558ccdull;
+  }
+  return static_cast<size_t>(h ^ (h >> 33));
 }
 
 bool SegmentGraph::accepts(SchedulerKind kind, const NodeSet& set) const {
@@ -137,14 +170,31 @@ bool SegmentGraph::accepts(SchedulerKind kind, const NodeSet& set) const {
     if (set.test(a) && set.test(b)) return false;
   const int k = int(kind);
   if (memo_.size() > (size_t{1} << 21)) memo_.clear();  // bound memory on huge searches
-  uint16_t& entry = memo_[set];
+  std::vector<int32_t> ids = node_ids(set);
+  uint16_t& entry = memo_[ids];
   if (!((entry >> k) & 1)) {
     ++predicate_calls_;
-    std::vector<int32_t> ids = node_ids(set);
     bool ok = can_schedule(kind, *fusion_, ids, limits_);
     entry = static_cast<uint16_t>(entry | (1u << k) | (ok ? (1u << (8 + k)) : 0u));
   }
   return (entry >> (8 + k)) & 1;
+}
+
+bool SegmentGraph::accepts(SchedulerKind kind, std::span<const int> sorted_members) const {
+  for (int u : sorted_members)
+    for (int partner : cut_partners_[static_cast<size_t>(u)])
+      if (std::binary_search(sorted_members.begin(), sorted_members.end(), partner)) return false;
+  ++predicate_calls_;
+  std::vector<int32_t> ids;
+  ids.reserve(sorted_members.size());
+  for (int u : sorted_members) ids.push_back(owned_[static_cast<size_t>(u)]);
+  return can_schedule(kind, *fusion_, ids, limits_);
+}
+
+std::optional<SchedulerKind> SegmentGraph::classify(std::span<const int> sorted_members) const {
+  for (SchedulerKind kind : scheduler_order())
+    if (accepts(kind, sorted_members)) return kind;
+  return std::nullopt;
 }
 
 std::optional<SchedulerKind> SegmentGraph::classify(const NodeSet& set) const {

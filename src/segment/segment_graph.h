@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -67,12 +68,25 @@ class SegmentGraph {
   const std::vector<InputRead>& input_reads(int local) const {
     return input_reads_[static_cast<size_t>(local)];
   }
+  // The nodes that read `input` and are no view of an input (not accepted by NoOp alone), with the bytes
+  // of the part each reads (InputRead::bytes), by bytes descending, then by node ascending: what the
+  // exact search's lower bound takes the largest of.
+  struct InputReader {
+    int local;
+    int64_t bytes;
+  };
+  const std::vector<InputReader>& input_readers(int32_t input) const {
+    return input_readers_[static_cast<size_t>(input)];
+  }
+  // Nodes accepted alone by neither NoOp nor Matmul: each needs some launching kernel besides matmuls.
+  const NodeSet& needs_kernel() const { return needs_kernel_; }
   // Bytes of the union of the views (ids from input_reads, ascending, all of `input`). Memoized.
   int64_t input_bytes(int32_t input, const std::vector<int>& views) const;
 
   NodeSet empty_set() const { return NodeSet(size()); }
   NodeSet all() const;
   std::vector<int32_t> node_ids(const NodeSet& set) const;
+  std::vector<int32_t> node_ids(std::span<const int> locals) const;
 
   // The scheduler's predicate on the set; false too when the set holds both nodes of a must-cut pair
   // (which keeps every predicate hereditary). Memoized.
@@ -81,6 +95,10 @@ class SegmentGraph {
   bool accepts_alone(SchedulerKind kind, int local) const;
   // The first kind of the registry order that accepts the set.
   std::optional<SchedulerKind> classify(const NodeSet& set) const;
+  // The same on a sorted list of local indices, not memoized: for the greedy strategies, whose sets are
+  // small and asked about about once, and which must not build a graph-sized bitset per question.
+  bool accepts(SchedulerKind kind, std::span<const int> sorted_members) const;
+  std::optional<SchedulerKind> classify(std::span<const int> sorted_members) const;
   int64_t predicate_calls() const { return predicate_calls_; }
 
  private:
@@ -93,12 +111,18 @@ class SegmentGraph {
   std::vector<std::vector<int32_t>> reads_, dups_;
   std::vector<bool> is_output_;
   std::vector<std::vector<InputRead>> input_reads_;
+  std::vector<std::vector<InputReader>> input_readers_;  // per value id
+  NodeSet needs_kernel_;
   std::vector<StridedLayout> views_;  // the distinct views of inputs that owned nodes read
   mutable std::map<std::pair<int32_t, std::vector<int>>, int64_t> input_bytes_memo_;
   std::vector<std::pair<int, int>> must_cut_;
-  std::vector<uint8_t> alone_;  // bit k: accepted alone by kind k
-  // Per set: bit k known, bit 8+k accepted.
-  mutable std::unordered_map<NodeSet, uint16_t, NodeSetHash> memo_;
+  std::vector<std::vector<int>> cut_partners_;  // per local node, the nodes it must not share a group with
+  std::vector<uint8_t> alone_;                  // bit k: accepted alone by kind k
+  // Per set (its node ids: a key the size of the group, not of the graph): bit k known, bit 8+k accepted.
+  struct IdsHash {
+    size_t operator()(const std::vector<int32_t>& ids) const;
+  };
+  mutable std::unordered_map<std::vector<int32_t>, uint16_t, IdsHash> memo_;
   mutable int64_t predicate_calls_ = 0;
 };
 

@@ -30,18 +30,19 @@ struct Boundary {
 };
 
 // What group g reads from outside and which cheap ops it recomputes; checks that it reads no later group.
+// `seen` holds, per node id, the last group that visited it (one table for all groups: linear in the
+// fusion, not groups x nodes).
 Boundary boundary_of(const Fusion& fusion, const std::vector<bool>& duplicable, const std::vector<int>& owner,
-                     int g, const std::vector<int32_t>& nodes) {
+                     int g, const std::vector<int32_t>& nodes, std::vector<int>& seen) {
   Boundary b;
   std::vector<Value> stack;
   for (int32_t id : nodes)
     for (Value operand : fusion.node(Value{id}).operands) stack.push_back(operand);
-  std::vector<bool> seen(static_cast<size_t>(fusion.num_nodes()), false);
   while (!stack.empty()) {
     Value v = stack.back();
     stack.pop_back();
-    if (seen[v.id]) continue;
-    seen[v.id] = true;
+    if (seen[v.id] == g) continue;
+    seen[v.id] = g;
     if (duplicable[v.id]) {
       b.duplicated.push_back(v.id);
       for (Value w : fusion.node(v).operands) stack.push_back(w);
@@ -80,8 +81,9 @@ void fill_group_boundaries(const Fusion& fusion, const std::vector<bool>& duplic
                            std::vector<SegmentGroup>& groups) {
   std::vector<int> owner = owners(fusion, groups);
   std::vector<bool> read_elsewhere(static_cast<size_t>(fusion.num_nodes()), false);
+  std::vector<int> seen(static_cast<size_t>(fusion.num_nodes()), -1);
   for (size_t g = 0; g < groups.size(); ++g) {
-    Boundary b = boundary_of(fusion, duplicable, owner, static_cast<int>(g), groups[g].nodes);
+    Boundary b = boundary_of(fusion, duplicable, owner, static_cast<int>(g), groups[g].nodes, seen);
     for (Value v : b.inputs) read_elsewhere[v.id] = true;
     groups[g].inputs = std::move(b.inputs);
     groups[g].duplicated = std::move(b.duplicated);
