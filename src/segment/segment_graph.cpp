@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "passes/mark_cheap_ops.h"
+#include "segment/mark_cheap_ops.h"
 #include "schedule/registry.h"
 #include "segment/read_footprint.h"
 #include "support/error.h"

@@ -22,7 +22,7 @@ namespace seam {
 
 // What the partition must respect beyond the schedulers.
 struct SegmentRules {
-  // Copy cheap ops (passes/mark_cheap_ops.h) into each consuming kernel instead of materializing them.
+  // Copy cheap ops (segment/mark_cheap_ops.h) into each consuming kernel instead of materializing them.
   bool duplicate_cheap_ops = true;
   // nvFuser's rule in the seed report: a slice or pad never shares a kernel with its operand's producer.
   bool cut_before_slice_pad = false;

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "ir/builder.h"
-#include "passes/mark_cheap_ops.h"
+#include "segment/mark_cheap_ops.h"
 #include "schedule/registry.h"
 #include "schedule/view.h"
 #include "support/error.h"

@@ -7,7 +7,7 @@
 // and read back: a cast of a bf16 input makes the bf16 input, not the f32 result, cross the boundary.
 // A cast of a value computed by another kernel is not cheap under this rule (its operand would have to
 // be written first anyway); rewriting such edges is left to a later pass.
-#include "passes/mark_cheap_ops.h"
+#include "segment/mark_cheap_ops.h"
 
 namespace seam {
 namespace {
