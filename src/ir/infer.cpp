@@ -263,11 +263,14 @@ Type infer_movement(OpKind op, const std::vector<Type>& operands, const Attrs& a
       check_per_axis(high, rank, name, "high");
       check_literal_fits(attrs.get_number("value"), in.dtype, "pad value");
       for (int i = 0; i < rank; ++i) {
-        const std::optional<int64_t> with_low = checked_add(in.shape[i], low[i]);
-        const std::optional<int64_t> padded = with_low ? checked_add(*with_low, high[i]) : std::nullopt;
-        SEAM_CHECK(padded.has_value(), "pad: axis ", i, ": extent ", in.shape[i], " padded by ", low[i],
-                   " and ", high[i], " overflows");
-        const int64_t e = *padded;
+        // Bounded like extents, since generated index arithmetic adds and multiplies them; then the
+        // sum below cannot overflow.
+        auto bounded = [](int64_t v) {
+          return v >= -SizeLimits::kMaxElements && v <= SizeLimits::kMaxElements;
+        };
+        SEAM_CHECK(bounded(low[i]) && bounded(high[i]), "pad: axis ", i, ": low ", low[i], " and high ",
+                   high[i], " must have magnitude at most 2^40");
+        const int64_t e = in.shape[i] + low[i] + high[i];
         SEAM_CHECK(e >= 0, "pad: axis ", i, ": extent ", in.shape[i], " padded by ", low[i], " and ", high[i],
                    " is negative");
         out.push_back(e);

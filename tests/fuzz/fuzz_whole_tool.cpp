@@ -27,6 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   seam::WholeToolOptions options;
   options.run_host_backend = size > 14 && data[14] % 32 == 0;
+  options.segment_time_budget_seconds =
+      0.01;  // sanitizers make the search slow; its result is checked anyway
   try {
     seam::check_whole_tool(*fusion, options);
   } catch (const seam::WholeToolFailure& e) {

@@ -2,9 +2,9 @@
 # Builds a fuzzer with clang (libFuzzer + ASan + UBSan) and runs it for SECONDS (default 60).
 # Usage: tests/fuzz/run_fuzz.sh [SECONDS] [BUILD_DIR] [TARGET]
 # TARGET is parser (default: the text format, tests/fuzz/fuzz_parser.cpp) or whole_tool (random valid
-# fusions through every stage, tests/fuzz/fuzz_whole_tool.cpp). The parser's seed corpus
-# (tests/fuzz/corpus) is only read; new inputs go to BUILD_DIR/fuzz-corpus[-TARGET] and crashes to
-# BUILD_DIR/fuzz-artifacts. Exits non-zero when the fuzzer finds a failure.
+# fusions through every stage, tests/fuzz/fuzz_whole_tool.cpp). The seed corpora (tests/fuzz/corpus,
+# tests/fuzz/corpus_whole_tool) are only read; new inputs go to BUILD_DIR/fuzz-corpus[-whole_tool] and
+# crashes to BUILD_DIR/fuzz-artifacts. Exits non-zero when the fuzzer finds a failure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds="${1:-60}"
@@ -25,7 +25,7 @@ case "$target" in
   whole_tool)
     # 16 bytes choose a case (testing/whole_tool_check.h); longer inputs only repeat them.
     mkdir -p "$build/fuzz-corpus-whole_tool"
-    "$build/tests/fuzz/fuzz_whole_tool" "$build/fuzz-corpus-whole_tool" \
+    "$build/tests/fuzz/fuzz_whole_tool" "$build/fuzz-corpus-whole_tool" tests/fuzz/corpus_whole_tool \
       -max_total_time="$seconds" -max_len=16 -timeout=60 -rss_limit_mb=2048 \
       -artifact_prefix="$build/fuzz-artifacts/" -print_final_stats=1
     ;;

@@ -113,8 +113,12 @@ TEST(SizeLimits, ShapeRulesDoNotOverflow) {
   EXPECT_EQ(b.type(b.slice(x, {1}, {8}, {kInt64Max})).shape, Shape{1});
   EXPECT_EQ(b.type(b.slice(x, {0}, {8}, {3})).shape, Shape{3});
   EXPECT_EQ(b.type(b.slice(x, {4}, {4}, {kInt64Max})).shape, Shape{0});
-  expect_error([&] { b.pad(x, {kInt64Max}, {1}, Number::of_int(0)); }, {"%", "= pad", "overflows"});
-  expect_error([&] { b.pad(x, {-9}, {kInt64Max}, Number::of_int(0)); }, {"too many elements"});
+  expect_error([&] { b.pad(x, {kInt64Max}, {1}, Number::of_int(0)); },
+               {"%", "= pad", "magnitude at most 2^40"});
+  expect_error([&] { b.pad(x, {-(int64_t{1} << 62)}, {(int64_t{1} << 62) + 4}, Number::of_int(0)); },
+               {"magnitude at most 2^40"});  // an extent of 12, but offsets of 2^62 in index arithmetic
+  expect_error([&] { b.pad(x, {-9}, {k2e40}, Number::of_int(0)); }, {"f32[1099511627775]", "bytes"});
+  EXPECT_EQ(b.type(b.pad(x, {-k2e40}, {k2e40}, Number::of_int(0))).shape, Shape{8});
   Value big = b.input(T(DType::Bool, {k2e40 / 2}), "big");
   expect_error([&] { b.cat({big, big, big}, 0); }, {"= cat", "too many elements"});
   expect_error([&] { b.reshape(x, {-1, kInt64Max, kInt64Max}); }, {"reshape", "too many elements"});

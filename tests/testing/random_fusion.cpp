@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ir/builder.h"
+#include "support/checked_math.h"
 #include "support/error.h"
 
 namespace seam {
@@ -130,7 +131,9 @@ class Generator {
     int64_t stride = chance(0.2) ? 2 : 1;
     for (size_t axis : order) {
       strides[axis] = shape[axis] == 1 && chance(0.3) ? 0 : stride;
-      stride *= std::max<int64_t>(shape[axis], 1) + (chance(0.3) ? 1 : 0);
+      // Saturates with huge extents: Builder then rejects the strides as past the size limits.
+      const int64_t step = std::max<int64_t>(shape[axis], 1) + (chance(0.3) ? 1 : 0);
+      stride = checked_mul(stride, step).value_or(std::numeric_limits<int64_t>::max());
     }
     return strides;
   }

@@ -120,7 +120,7 @@ void check_against_interpreter(const Fusion& fusion, const WholeToolOptions& opt
     ExecutableOptions exe_options;
     exe_options.backend = Backend::Host;
     exe_options.poison_outputs = true;
-    exe_options.segment.time_budget_seconds = 0.05;
+    exe_options.segment.time_budget_seconds = options.segment_time_budget_seconds;
     return Executable::compile(fusion, exe_options)->run(inputs);
   });
   if (actual.size() != expected.size())
@@ -211,7 +211,7 @@ void check_stages(const Fusion& fusion, const WholeToolOptions& options, WholeTo
     return out;
   });
   SegmentOptions segment_options;
-  segment_options.time_budget_seconds = 0.05;
+  segment_options.time_budget_seconds = options.segment_time_budget_seconds;
   const SegmentedFusion segmented =
       run_stage("segment", optimized, [&] { return segment_fusion(optimized, segment_options); });
   run_stage("segment dump", optimized, [&] {

@@ -24,8 +24,9 @@ class WholeToolFailure : public std::runtime_error {
 };
 
 struct WholeToolOptions {
-  bool run_host_backend = true;             // compile with the system C++ compiler (about a second)
-  int64_t max_interpreted_bytes = 1 << 20;  // bigger fusions must be refused by the interpreter instead
+  bool run_host_backend = true;               // compile with the system C++ compiler (about a second)
+  int64_t max_interpreted_bytes = 1 << 16;    // bigger fusions must be refused by the interpreter instead
+  double segment_time_budget_seconds = 0.05;  // the exact search's; a case costs at most about this
   uint64_t input_seed = 1;
   // Findings already reported and being fixed elsewhere (kKnownFindings) end the case quietly instead
   // of failing it, so that CI's fuzz run looks for new ones; false shows them.
