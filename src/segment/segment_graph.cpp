@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "segment/mark_cheap_ops.h"
 #include "schedule/registry.h"
+#include "segment/mark_cheap_ops.h"
 #include "segment/read_footprint.h"
 #include "support/error.h"
 

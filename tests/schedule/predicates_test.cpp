@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
 #include "ir/builder.h"
-#include "segment/mark_cheap_ops.h"
 #include "schedule/registry.h"
 #include "schedule/view.h"
+#include "segment/mark_cheap_ops.h"
 #include "support/error.h"
 
 namespace seam {

@@ -102,11 +102,11 @@ TEST(SegmentBudget, EveryGreedyPhaseStopsAtItsStepBudgetWithAValidPartition) {
 }
 
 TEST(SegmentBudget, AZeroBudgetStillGivesAValidUnprovenSegmentation) {
-  // With no time at all, every phase stops at its first check: the search, the baseline and the greedy
-  // merge leave one group per node, which segment_fusion checks like any result.
+  // With no time at all, the greedy strategies stop at their first check and leave one group per node,
+  // which segment_fusion checks like any result. Auto's search stops too, but its fallback always runs
+  // the linear baseline to its end: a huge fusion on a small budget never becomes a kernel per op.
   Fusion f = stack(kLayers);
-  for (SegmentStrategy strategy :
-       {SegmentStrategy::Auto, SegmentStrategy::Greedy, SegmentStrategy::NvfuserGreedy}) {
+  for (SegmentStrategy strategy : {SegmentStrategy::Greedy, SegmentStrategy::NvfuserGreedy}) {
     SegmentOptions o;
     o.strategy = strategy;
     o.time_budget_seconds = 0;
@@ -114,6 +114,14 @@ TEST(SegmentBudget, AZeroBudgetStillGivesAValidUnprovenSegmentation) {
     EXPECT_FALSE(s.proven_optimal);
     EXPECT_GT(s.num_kernels(), 2 + 13 * kLayers);
   }
+  SegmentOptions baseline;
+  baseline.strategy = SegmentStrategy::NvfuserGreedy;
+  baseline.time_budget_seconds = 1e6;
+  SegmentOptions zero;
+  zero.time_budget_seconds = 0;
+  SegmentedFusion s = segment_fusion(f, zero);
+  EXPECT_FALSE(s.proven_optimal);
+  EXPECT_LE(s.num_kernels(), segment_fusion(f, baseline).num_kernels());
   SegmentOptions exact;
   exact.strategy = SegmentStrategy::Exact;
   exact.time_budget_seconds = 0;

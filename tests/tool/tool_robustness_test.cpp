@@ -86,7 +86,8 @@ TEST_F(Tool, EveryOutputIsComparedAndReported) {
   const std::string file = write("small.seam", kSmall);
   ASSERT_EQ(seam("run " + file + " --seed 1 --out " + path("one")).code, 0);
   ASSERT_EQ(seam("run " + file + " --seed 2 --out " + path("two")).code, 0);
-  std::filesystem::copy_file(path("two/t.npy"), path("one/t.npy"), std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(path("two/t.npy"), path("one/t.npy"),
+                             std::filesystem::copy_options::overwrite_existing);
   Result r = seam("run " + file + " --seed 1 --expect " + path("one"));
   EXPECT_EQ(r.code, 3) << r.output;
   EXPECT_NE(r.output.find("sum.npy: match"), std::string::npos) << r.output;
@@ -105,11 +106,12 @@ TEST_F(Tool, OutIsAFileNotADirectory) {
 
 // Parse errors say "error" once: the tool's prefix, then the location and the message.
 TEST_F(Tool, ErrorsSayErrorOnce) {
-  const std::string file = write("bad.seam", "fusion f {\n  %x = input : f32[2]\n  %y = add %x, 1.0 : f32[2]\n"
-                                              "  return %y\n}\n");
+  const std::string file = write("bad.seam",
+                                 "fusion f {\n  %x = input : f32[2]\n  %y = add %x, 1.0 : f32[2]\n"
+                                 "  return %y\n}\n");
   Result r = seam("verify " + file);
   EXPECT_EQ(r.code, 1);
-  EXPECT_TRUE(std::regex_search(r.output, std::regex("^seam: error: [^ ]*bad.seam:3:16: ")) ) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex("^seam: error: [^ ]*bad.seam:3:16: "))) << r.output;
   EXPECT_EQ(r.output.find("error: ", r.output.find("bad.seam")), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("const"), std::string::npos) << "literal operands point at const: " << r.output;
 }

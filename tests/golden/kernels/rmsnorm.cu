@@ -1,7 +1,7 @@
 // 1 kernel(s) for fusion rmsnorm
 
 // group 0: row kernel, 64 rows of 4096 reduced elements, 1 rows x 256 threads per block
-// launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
+// launch: row kernel: block 256 (1 rows x 256 threads), grid 64 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
 SEAM_KERNEL void __launch_bounds__(256) rmsnorm_k0(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0) {

@@ -1,7 +1,7 @@
 // 14 kernel(s) for fusion transformer_1_layers_b1_t64
 
 // group 0: row kernel, 64 rows of 256 reduced elements, 1 rows x 256 threads per block
-// launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
+// launch: row kernel: block 256 (1 rows x 256 threads), grid 64 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
 SEAM_KERNEL void __launch_bounds__(256) transformer_1_layers_b1_t64_k0(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0) {
@@ -240,7 +240,7 @@ SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k2(const sea
 // group 3: matmul, run by a library routine (no generated code)
 
 // group 4: row kernel, 512 rows of 64 reduced elements, 4 rows x 64 threads per block
-// launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
+// launch: row kernel: block 256 (4 rows x 64 threads), grid 128 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
 SEAM_KERNEL void __launch_bounds__(256) transformer_1_layers_b1_t64_k4(const seam_bf16* __restrict__ in0, const bool* __restrict__ in1, seam_bf16* __restrict__ out0) {
@@ -329,7 +329,7 @@ SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k6(const sea
 // group 7: linear, run by a library routine (no generated code)
 
 // group 8: row kernel, 64 rows of 256 reduced elements, 1 rows x 256 threads per block
-// launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
+// launch: row kernel: block 256 (1 rows x 256 threads), grid 64 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
 SEAM_KERNEL void __launch_bounds__(256) transformer_1_layers_b1_t64_k8(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1) {
