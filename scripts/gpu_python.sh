@@ -11,6 +11,10 @@ command -v cmake >/dev/null || { echo "gpu_python: cmake is needed to build the 
 "$py" -c "import torch, pytest" || { echo "gpu_python: $py needs torch and pytest"; exit 2; }
 mkdir -p build-python
 log=build-python/build.log
+# The module must share PyTorch's C++ runtime (libstdc++.so.6): a toolchain that links libstdc++
+# statically (the GPU machine's $CXX in /opt/gcc does) makes two runtimes in one process, and the
+# module crashes in the first stream it formats. The system's g++ links it dynamically.
+[[ -x /usr/bin/g++ ]] && export CXX=/usr/bin/g++ CC=/usr/bin/gcc
 cmake -S . -B build-python -DCMAKE_BUILD_TYPE=Release -DSEAM_BUILD_TESTS=OFF -DPython_EXECUTABLE="$py" > "$log" 2>&1 &&
   cmake --build build-python -j"$(nproc)" --target seam_python >> "$log" 2>&1
 rc=$?

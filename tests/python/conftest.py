@@ -39,6 +39,14 @@ def device(request):
     return request.param
 
 
+def on_device(x, device):
+    """x on `device` with its strides kept: Tensor.to makes expanded (stride 0) views contiguous."""
+    if x.device.type == torch.device(device).type:
+        return x
+    storage = x.as_strided((x.untyped_storage().nbytes() // x.element_size(),), (1,), 0)
+    return storage.to(device).as_strided(x.shape, x.stride(), x.storage_offset())
+
+
 def make(shape, dtype=torch.float32, device="cpu", low=None, high=None, seed=None):
     """Random values of a dtype (a fixed seed per shape keeps failures reproducible)."""
     g = torch.Generator().manual_seed(seed if seed is not None else (hash(tuple(shape)) & 0xFFFF))

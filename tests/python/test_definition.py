@@ -8,7 +8,7 @@ import os
 import pytest
 import torch
 
-from conftest import close, make
+from conftest import close, make, on_device
 import seam
 from seam import DataType, FusionDefinition, compute_tensor_descriptor
 
@@ -44,11 +44,11 @@ def test_define_tensor_sizes_strides_form(device):
     with FusionDefinition() as fd:
         t = fd.define_tensor(sizes=x.shape, strides=x.stride(), dtype=DataType.Float)
         fd.add_output(fd.ops.sum(t, [1]))
-    close(fd.execute([x.to(device)])[0], x.sum(1))
+    close(fd.execute([on_device(x, device)])[0], x.sum(1))
     with FusionDefinition() as fd2:
         t = fd2.from_pytorch(x)
         fd2.add_output(fd2.ops.exp(t))
-    close(fd2.execute([x.to(device)])[0], x.exp())
+    close(fd2.execute([on_device(x, device)])[0], x.exp())
 
 
 def test_expanded_broadcast_declaration(device):
@@ -56,7 +56,7 @@ def test_expanded_broadcast_declaration(device):
     with FusionDefinition() as fd:
         t = fd.define_tensor(shape=[-1, -1], contiguity=[True, None])
         fd.add_output(fd.ops.exp(t))
-    close(fd.execute([x.to(device)])[0], x.exp())
+    close(fd.execute([on_device(x, device)])[0], x.exp())
 
 
 def test_static_and_broadcast_shapes(device):

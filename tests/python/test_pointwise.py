@@ -6,7 +6,7 @@ import math
 import pytest
 import torch
 
-from conftest import close, make
+from conftest import close, make, on_device
 from seam import DataType, FusionDefinition
 
 FLOATS = [torch.float32, torch.float16, torch.bfloat16, torch.float64]
@@ -249,7 +249,7 @@ def test_strided_expanded_and_broadcast_inputs(layout, dtype, device):
         b = fd.define_tensor([-1, -1], [True, True], dtype=DT[dtype])
         fd.add_output(fd.ops.cast(fd.ops.add(fd.ops.exp(a), b), DT[dtype]))
         fd.add_output(fd.ops.sum(a, [0]))
-    outs = fd.execute([x.to(device), y.to(device)])
+    outs = fd.execute([on_device(x, device), y.to(device)])
     close(outs[0], (torch.exp(x.float()) + y.float()).to(dtype))
     close(outs[1], x.float().sum(0).to(dtype) if dtype == torch.bfloat16 else x.sum(0))
 
