@@ -2,7 +2,7 @@
 // which the fusion spells as casts of different slices that meet at the same address; RoPE backward's
 // cos/sin loads, one per summed head) is computed once.
 // NVRTC would merge them too; doing it here keeps its input, and its compile time, smaller, with the same
-// cubin byte for byte on every RoPE kernel and the transformer stack (bench/RESULTS.md, session 3).
+// cubin byte for byte on every RoPE kernel and the transformer stack (docs/CODEGEN.md, "The kernel IR").
 #pragma once
 
 #include "lower/kernel_ir.h"

@@ -70,7 +70,7 @@ class ExpressionEmitter {
 
   // Branch-free pieces: pad interiors and cat pieces are computed by every thread and combined with
   // selects, their loads guarded (kir::Guard) instead of placed in branches, so that a warp whose lanes
-  // straddle a boundary neither diverges nor serializes its loads (bench/RESULTS_SESSIONS_1_2.md: branchy
+  // straddle a boundary neither diverges nor serializes its loads (docs/CODEGEN.md, "Lowering": branchy
   // partner loads cost RoPE 5-12 points of the byte floor). Off: pieces in if/else blocks.
   kir::Var emit_piece(Value v, const AxisIndex& idx, kir::Guard guard);
   kir::Var select(kir::Var cond, kir::Var a, kir::Var b, DType dtype);

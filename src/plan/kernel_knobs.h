@@ -17,7 +17,7 @@ struct KernelWork {
 };
 
 // What lowering needs of one kernel's parameters, chosen before it is lowered: max_group (when 0) is 2
-// for kernels that sum per chunk, 1 otherwise. Measured (bench/RESULTS.md, session 5): pairs over the
+// for kernels that sum per chunk, 1 otherwise. Measured (docs/CODEGEN.md, "The plan"): pairs over the
 // batch, which share the chunk's index arithmetic and branch conditions, took GQA backward from 84-88% to
 // 87-92% of the floor; forward rows lost 0.5-2 points with groups of 2, 4 or 8. The grouped GQA backward
 // body is twice as long: its cold compile rises ~1.7x.
@@ -27,11 +27,11 @@ LaunchParams choose_lowering_params(bool sums_per_chunk, const LaunchParams& def
 // kCappedRegisters (9 of 128 threads) for kernels that sum per chunk and load more per chunk than those
 // registers hold (224 bytes), none otherwise. GQA backward (20-36
 // loads of 16 bytes per chunk, 58-61 registers, 8 blocks of 128 threads per SM) capped at 56 registers
-// runs 9 blocks and gains 2-4 points of the floor, W3-W6 (bench/RESULTS.md, session 6); capped at 48 (10
+// runs 9 blocks and gains 2-4 points of the floor, W3-W6 (docs/CODEGEN.md, "The plan"); capped at 48 (10
 // blocks) it spills and gains nothing. A kernel below the cap gets slower with it: ptxas then spends up
 // to the cap (MHA backward 30 -> 48 registers, -13%; gemma's GQA backward, 12 loads, 40 -> 51). And
 // chunks_per_thread (when 0) chosen from the work (a grouped chunk counting as two):
-// 2 for kernels that sum per chunk, 1 otherwise (the launch-shape sweep of bench/RESULTS.md, session 4:
+// 2 for kernels that sum per chunk, 1 otherwise (the launch-shape sweep, docs/CODEGEN.md, "Backends":
 // GQA backward, 55-60 registers, +2-5 points of the floor with half the grid; forward +1-2 points with
 // one chunk per thread). A kernel too small to give every thread of a full wave that many chunks takes
 // one chunk per thread, so that it still spreads over every multiprocessor.

@@ -13,13 +13,13 @@ namespace {
 // runs close in time and a position's broadcast inputs (RoPE's cos/sin) and expanded sources (GQA's k/v)
 // are read while still in L2. Only for slabs (rows x innermost, one [b, h]) of at least
 // row_tile_min_bytes: below, row-major order keeps them in L2 anyway and measured a few points faster
-// (bench/RESULTS_SESSIONS_1_2.md: RoPE at T = 32768 went from 54-72% to 87-94% of the floor; at T = 4096, -2
-// points). Tiles of 2 rows measured as fast as or faster than 8 or 32 on every tiled row (bench/RESULTS.md,
-// session 7: gemma's 4 MiB slabs -0.6 to -3.9% of the time, T = 32768 -0.3 to -0.4%): the rows of every
+// (docs/CODEGEN.md, "Lowering": RoPE at T = 32768 went from 54-72% to 87-94% of the floor; at T = 4096, -2
+// points). Tiles of 2 rows measured as fast as or faster than 8 or 32 on every tiled row (docs/CODEGEN.md,
+// "Lowering": gemma's 4 MiB slabs -0.6 to -3.9% of the time, T = 32768 -0.3 to -0.4%): the rows of every
 // head of two positions read in turn are two whole rows of qkv. Outputs taken in runs (RoPE backward's
 // dqkv, which reads [B, H, T, D] gradients) keep tiles of 32 (run_row_tile): there a tile is a run of 32
 // rows read from each gradient head, and tiles of 2 measured 1-6% slower (46% on phi-2, whose runs of 10
-// chunks then split warps; bench/RESULTS.md, session 6).
+// chunks then split warps; docs/CODEGEN.md, "Lowering").
 // The product of the extents outside the two innermost axes (the slabs of rows x innermost).
 int64_t slab_count(const Shape& shape) {
   int64_t outer = 1;
