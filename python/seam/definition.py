@@ -10,7 +10,7 @@ import torch
 
 from . import dtypes
 from .cache import FusionCache
-from .descriptors import check_layout, compute_tensor_descriptor
+from .descriptors import check_layout, compute_tensor_descriptor, row_major_strides
 from .dtypes import DataType
 from .handles import Handle, Scalar, Tensor, Vector
 from .lowering import SV, TV, Lowering, convert
@@ -646,7 +646,7 @@ def _lower_record(ctx, rec, flat, slots):
             raise ValueError(f"{label}: on {t.device}, the fusion runs on {ctx.device}")
         check_layout(label, shape, contiguity, stride_order, list(t.shape), list(t.stride()))
         strides = list(t.stride())
-        if t.is_contiguous() and strides == _row_major(t.shape):
+        if t.is_contiguous() and strides == row_major_strides(t.shape):
             strides = []  # the IR's default; keeps fusion_ir() short
         tid = ctx.b.input(rec.spec, list(t.shape), strides, rec.outputs[0].name)
         ctx.fusion_inputs.append((rec.slot, rec.spec, False))
@@ -690,12 +690,6 @@ class _NoFusion:
         return []
 
 
-def _row_major(shape):
-    strides, step = [], 1
-    for e in reversed(shape):
-        strides.append(step)
-        step *= e
-    return strides[::-1]
 
 
 def _check_scalar(label, x, dtype):

@@ -31,6 +31,15 @@ def compute_tensor_descriptor(sizes, strides):
     return contiguity, stride_order
 
 
+def row_major_strides(shape):
+    """The strides of a contiguous tensor of `shape`, in elements."""
+    strides, step = [], 1
+    for e in reversed(shape):
+        strides.append(step)
+        step *= e
+    return strides[::-1]
+
+
 def allocation_order(stride_order, rank):
     """Logical axes from outermost to innermost (empty stride_order: row-major)."""
     if not stride_order:

@@ -5,6 +5,7 @@ import torch
 
 from . import dtypes
 from ._native import native
+from .descriptors import row_major_strides
 
 _cuda_state = None
 
@@ -68,12 +69,6 @@ def signature(flat, slots, meta, device):
 _TYPESTR = {"f64": "<f8", "f32": "<f4", "f16": "<f2", "bf16": "<i2", "i64": "<i8", "i32": "<i4", "bool": "|b1"}
 
 
-def _row_major(shape):
-    strides, step = [], 1
-    for e in reversed(shape):
-        strides.append(step)
-        step *= e
-    return strides[::-1]
 
 
 class _DeviceArray:
@@ -104,7 +99,7 @@ class Specialization:
         self.outputs = outputs                  # ("tensor", fusion output, permutation back) | ("scalar", v, dtype)
         self.aliases = aliases                  # (fusion output, flat input index) written in place
         self.output_types = [(dtypes.SEAM_TO_TORCH[d], tuple(shape)) for d, _, shape in fusion.output_types()]
-        self.output_layouts = [(d, list(shape), _row_major(shape)) for d, _, shape in fusion.output_types()]
+        self.output_layouts = [(d, list(shape), row_major_strides(shape)) for d, _, shape in fusion.output_types()]
         # A definition whose outputs are all scalars (or that has none) runs nothing.
         self._executable = native.compile(fusion, self.backend) if self.output_types else None
 
