@@ -47,6 +47,10 @@ std::unique_ptr<Executable> compile_host(const Fusion& fusion, bool inline_small
   options.backend = Backend::Host;
   options.poison_outputs = true;
   if (!inline_small_reductions) options.segment.rules.limits.max_inlined_reduction = 0;
+  // Which of the equal-kernel partitions is kept depends on the bytes proof finishing: give it time, so
+  // that a slow (sanitizer) build segments as a Release build does. No test here times anything.
+  options.segment.time_budget_seconds = 60;
+  options.segment.bytes_time_budget_seconds = 60;
   return Executable::compile(fusion, options);
 }
 
