@@ -18,8 +18,10 @@ struct Result {
   std::string output;  // stdout and stderr together
 };
 
-inline Result seam_argv(std::vector<std::string> args) {
-  args.insert(args.begin(), SEAM_TOOL_PATH);
+// Runs the tool with `args`, after `prefix` (a launcher such as {"env", "NAME=VALUE"}) when given.
+inline Result seam_argv(std::vector<std::string> args, std::vector<std::string> prefix = {}) {
+  prefix.push_back(SEAM_TOOL_PATH);
+  args.insert(args.begin(), prefix.begin(), prefix.end());
   ProcessResult r = run_process(args);
   return {r.exit_code, r.output};
 }
@@ -29,10 +31,7 @@ inline Result seam(const std::string& args) { return seam_argv(split_words(args)
 
 // The same with one more environment variable ("NAME=VALUE"), set through env(1).
 inline Result seam_with_env(const std::string& assignment, const std::string& args) {
-  std::vector<std::string> argv = {"env", assignment, SEAM_TOOL_PATH};
-  for (std::string& word : split_words(args)) argv.push_back(std::move(word));
-  ProcessResult r = run_process(argv);
-  return {r.exit_code, r.output};
+  return seam_argv(split_words(args), {"env", assignment});
 }
 
 class Tool : public ::testing::Test {
