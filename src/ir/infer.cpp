@@ -331,8 +331,8 @@ Type infer_random(OpKind op, const std::vector<Type>& operands, const Attrs& att
   static constexpr std::string_view normal_roles[] = {"mean", "std", "seed", "offset"};
   const auto& roles = op == OpKind::Uniform ? uniform_roles : normal_roles;
   for (size_t i = 0; i < operands.size(); ++i) {
-    SEAM_CHECK(operands[i].is_scalar, "op '", name, "': operand ", i, " (", roles[i], ") must be a scalar, got ",
-               operands[i].to_string());
+    SEAM_CHECK(operands[i].is_scalar, "op '", name, "': operand ", i, " (", roles[i],
+               ") must be a scalar, got ", operands[i].to_string());
     if (i < 2)
       SEAM_CHECK(operands[i].dtype != DType::Bool, "op '", name, "': operand ", i, " (", roles[i],
                  ") must be a number, not bool");

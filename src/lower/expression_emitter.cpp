@@ -202,8 +202,9 @@ kir::Var ExpressionEmitter::emit_random(const Node& node, const AxisIndex& idx) 
   const DType bounds = uniform ? node.type.dtype : DType::Float64;
   kir::Expr e{kir::Expr::Kind::Random};
   e.op = node.op;
-  e.args = {convert(emit(node.operands[2], idx), DType::Int64), convert(emit(node.operands[3], idx), DType::Int64),
-            convert(emit(node.operands[0], idx), bounds), convert(emit(node.operands[1], idx), bounds)};
+  e.args = {convert(emit(node.operands[2], idx), DType::Int64),
+            convert(emit(node.operands[3], idx), DType::Int64), convert(emit(node.operands[0], idx), bounds),
+            convert(emit(node.operands[1], idx), bounds)};
   e.offset = linear;
   e.step = Number::of_int(lane_stride);
   return define(node.type.dtype, idx.lane_axis >= 0 ? lanes_ : 1, std::move(e));

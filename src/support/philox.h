@@ -53,7 +53,8 @@ SEAM_RNG_FN Words4 philox4x32(Words4 counter, unsigned int key0, unsigned int ke
 
 // The random words of element `index` of a random op seeded (seed, offset): each element its own counter,
 // so a value never depends on which thread, chunk or kernel computes it.
-SEAM_RNG_FN Words4 element_words(unsigned long long seed, unsigned long long offset, unsigned long long index) {
+SEAM_RNG_FN Words4 element_words(unsigned long long seed, unsigned long long offset,
+                                 unsigned long long index) {
   Words4 counter = {{static_cast<unsigned int>(index), static_cast<unsigned int>(index >> 32),
                      static_cast<unsigned int>(offset), static_cast<unsigned int>(offset >> 32)}};
   return philox4x32(counter, static_cast<unsigned int>(seed), static_cast<unsigned int>(seed >> 32));
@@ -70,7 +71,9 @@ SEAM_RNG_FN double unit_double(unsigned int high, unsigned int low) {
 
 // lo + (hi - lo) * u rounded once, u from word 0 (float) or words 0 and 1 (double). The caller maps a
 // result equal to hi to lo (docs/RANDOM.md), so values lie in [lo, hi).
-SEAM_RNG_FN float uniform(const Words4& r, float lo, float hi) { return fmaf(hi - lo, unit_float(r.w[0]), lo); }
+SEAM_RNG_FN float uniform(const Words4& r, float lo, float hi) {
+  return fmaf(hi - lo, unit_float(r.w[0]), lo);
+}
 SEAM_RNG_FN double uniform(const Words4& r, double lo, double hi) {
   return fma(hi - lo, unit_double(r.w[0], r.w[1]), lo);
 }
@@ -86,7 +89,7 @@ SEAM_RNG_FN double log_unit(double x) {
   }
   const double s = (m - 1.0) / (m + 1.0);
   const double s2 = s * s;
-  double p = 0x1.642c8590b2164p-5;  // 1/23
+  double p = 0x1.642c8590b2164p-5;       // 1/23
   p = fma(p, s2, 0x1.8618618618618p-5);  // 1/21
   p = fma(p, s2, 0x1.af286bca1af28p-5);  // 1/19
   p = fma(p, s2, 0x1.e1e1e1e1e1e1ep-5);  // 1/17
@@ -105,25 +108,25 @@ SEAM_RNG_FN double log_unit(double x) {
 // cos(x) and sin(x) / x for 0 <= x <= pi/4 as polynomials in x^2: the Taylor series to x^16 and x^17
 // (the next terms are below 2^-58 of the result).
 SEAM_RNG_FN double cos_poly(double x2) {
-  double p = 0x1.ae7f3e733b81fp-45;         // 1/16!
-  p = fma(p, x2, -0x1.93974a8c07c9dp-37);   // 1/14!
-  p = fma(p, x2, 0x1.1eed8eff8d898p-29);    // 1/12!
-  p = fma(p, x2, -0x1.27e4fb7789f5cp-22);   // 1/10!
-  p = fma(p, x2, 0x1.a01a01a01a01ap-16);    // 1/8!
-  p = fma(p, x2, -0x1.6c16c16c16c17p-10);   // 1/6!
-  p = fma(p, x2, 0x1.5555555555555p-5);     // 1/4!
-  p = fma(p, x2, -0.5);                     // 1/2!
+  double p = 0x1.ae7f3e733b81fp-45;        // 1/16!
+  p = fma(p, x2, -0x1.93974a8c07c9dp-37);  // 1/14!
+  p = fma(p, x2, 0x1.1eed8eff8d898p-29);   // 1/12!
+  p = fma(p, x2, -0x1.27e4fb7789f5cp-22);  // 1/10!
+  p = fma(p, x2, 0x1.a01a01a01a01ap-16);   // 1/8!
+  p = fma(p, x2, -0x1.6c16c16c16c17p-10);  // 1/6!
+  p = fma(p, x2, 0x1.5555555555555p-5);    // 1/4!
+  p = fma(p, x2, -0.5);                    // 1/2!
   return fma(p, x2, 1.0);
 }
 SEAM_RNG_FN double sin_poly(double x2) {
-  double p = 0x1.952c77030ad4ap-49;         // 1/17!
-  p = fma(p, x2, -0x1.ae7f3e733b81fp-41);   // 1/15!
-  p = fma(p, x2, 0x1.6124613a86d09p-33);    // 1/13!
-  p = fma(p, x2, -0x1.ae64567f544e4p-26);   // 1/11!
-  p = fma(p, x2, 0x1.71de3a556c734p-19);    // 1/9!
-  p = fma(p, x2, -0x1.a01a01a01a01ap-13);   // 1/7!
-  p = fma(p, x2, 0x1.1111111111111p-7);     // 1/5!
-  p = fma(p, x2, -0x1.5555555555555p-3);    // 1/3!
+  double p = 0x1.952c77030ad4ap-49;        // 1/17!
+  p = fma(p, x2, -0x1.ae7f3e733b81fp-41);  // 1/15!
+  p = fma(p, x2, 0x1.6124613a86d09p-33);   // 1/13!
+  p = fma(p, x2, -0x1.ae64567f544e4p-26);  // 1/11!
+  p = fma(p, x2, 0x1.71de3a556c734p-19);   // 1/9!
+  p = fma(p, x2, -0x1.a01a01a01a01ap-13);  // 1/7!
+  p = fma(p, x2, 0x1.1111111111111p-7);    // 1/5!
+  p = fma(p, x2, -0x1.5555555555555p-3);   // 1/3!
   return fma(p, x2, 1.0);
 }
 

@@ -33,7 +33,8 @@ TEST(GpuSuite, RandomOpsBitExact) {
         for (size_t o = 0; o < actual.size(); ++o) {
           Comparison c = compare_tensors(actual[o], expected[o], Tolerance{0, 0});
           EXPECT_TRUE(c.ok) << fusion.name() << " (" << strategy_name(strategy)
-                            << (inline_reductions ? "" : ", row kernels") << ") output " << o << ": " << c.message;
+                            << (inline_reductions ? "" : ", row kernels") << ") output " << o << ": "
+                            << c.message;
         }
       }
     }

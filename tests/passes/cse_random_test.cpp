@@ -24,13 +24,13 @@ TEST(CseRandom, IdenticalRandomOpsMergeOthersDoNot) {
   Value seed_in = b.input(Type::scalar(DType::Int64), "seed");
   std::vector<Value> outs = {
       b.uniform(f64(0), f64(1), i64(1), i64(0), {4}, DType::Float32),
-      b.uniform(f64(0), f64(1), i64(1), i64(0), {4}, DType::Float32),  // same as the first: merges
-      b.uniform(f64(0), f64(1), i64(2), i64(0), {4}, DType::Float32),  // another seed
-      b.uniform(f64(0), f64(1), i64(1), i64(1), {4}, DType::Float32),  // another offset
-      b.uniform(f64(0), f64(2), i64(1), i64(0), {4}, DType::Float32),  // another range
-      b.uniform(f64(0), f64(1), i64(1), i64(0), {5}, DType::Float32),  // another shape
-      b.uniform(f64(0), f64(1), i64(1), i64(0), {4}, DType::Float64),  // another dtype
-      b.normal(f64(0), f64(1), i64(1), i64(0), {4}, DType::Float32),   // another distribution
+      b.uniform(f64(0), f64(1), i64(1), i64(0), {4}, DType::Float32),   // same as the first: merges
+      b.uniform(f64(0), f64(1), i64(2), i64(0), {4}, DType::Float32),   // another seed
+      b.uniform(f64(0), f64(1), i64(1), i64(1), {4}, DType::Float32),   // another offset
+      b.uniform(f64(0), f64(2), i64(1), i64(0), {4}, DType::Float32),   // another range
+      b.uniform(f64(0), f64(1), i64(1), i64(0), {5}, DType::Float32),   // another shape
+      b.uniform(f64(0), f64(1), i64(1), i64(0), {4}, DType::Float64),   // another dtype
+      b.normal(f64(0), f64(1), i64(1), i64(0), {4}, DType::Float32),    // another distribution
       b.uniform(f64(0), f64(1), seed_in, i64(0), {4}, DType::Float32),  // a run-time seed
       b.uniform(f64(0), f64(1), seed_in, i64(0), {4}, DType::Float32),  // the same run-time seed: merges
   };

@@ -339,9 +339,8 @@ class Generator {
         if (type(v).is_scalar && (integer ? is_integer(d) : d != DType::Bool)) return v;
       }
       const DType d = integer ? (chance(0.5) ? DType::Int32 : DType::Int64) : random_non_bool_dtype();
-      return builder_.constant(integer ? Number::of_int(uniform(int64_t{-3}, int64_t{1} << 40))
-                                       : random_literal(d, false),
-                               d);
+      return builder_.constant(
+          integer ? Number::of_int(uniform(int64_t{-3}, int64_t{1} << 40)) : random_literal(d, false), d);
     };
     Value a = scalar(false), b = scalar(false), seed = scalar(true), offset = scalar(true);
     Shape shape = random_shape(random_rank());
