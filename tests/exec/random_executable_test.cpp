@@ -7,6 +7,7 @@
 #include "interp/interpreter.h"
 #include "ir/builder.h"
 #include "testing/random_fusion.h"
+#include "support/philox.h"
 #include "testing/random_ops_fusions.h"
 
 namespace seam {
@@ -58,6 +59,28 @@ TEST(RandomExecutable, RecomputedAcrossKernelsGivesTheSameValues) {
   expect_bit_exact(f, options, 8, "split by matmul");
   auto exe = Executable::compile(f, options);
   EXPECT_GE(exe->segmented().num_kernels(), 2);
+}
+
+// A slice at the end of a random op of 2^33 elements: the kernel indexes it in 64 bits and computes only
+// the elements read (the interpreter would materialize all of them, so the expected values come from the
+// generator directly).
+TEST(RandomExecutable, ElementIndicesBeyond32Bits) {
+  Builder b("far");
+  auto c64 = [&](double v) { return b.constant(Number::of_float(v), DType::Float64); };
+  auto i64 = [&](int64_t v) { return b.constant(Number::of_int(v), DType::Int64); };
+  const int64_t rows = int64_t{1} << 32;
+  Value u = b.uniform(c64(0.0), c64(1.0), i64(3), i64(0), {rows, 2}, DType::Float32);
+  Value tail = b.slice(u, {rows - 2, 0}, {rows, 2}, {1, 1});
+  auto exe = Executable::compile(b.finish({tail}), ExecutableOptions{});
+  ASSERT_EQ(exe->steps().size(), 1u);
+  EXPECT_TRUE(exe->steps()[0].kernel.index64);
+  std::vector<HostTensor> out = exe->run({});
+  ASSERT_EQ(out.size(), 1u);
+  for (int64_t k = 0; k < 4; ++k) {
+    const uint64_t element = static_cast<uint64_t>(2 * rows - 4 + k);
+    const float expected = rng::uniform(rng::element_words(3, 0, element), 0.0f, 1.0f);
+    EXPECT_EQ(out[0].get_double(k), static_cast<double>(expected)) << k;
+  }
 }
 
 TEST(RandomExecutable, RandomFusionsWithRandomOps) {
