@@ -6,8 +6,8 @@
 #include "interp/compare.h"
 #include "interp/interpreter.h"
 #include "ir/builder.h"
-#include "testing/random_fusion.h"
 #include "support/philox.h"
+#include "testing/random_fusion.h"
 #include "testing/random_ops_fusions.h"
 
 namespace seam {

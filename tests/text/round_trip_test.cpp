@@ -67,7 +67,8 @@ TEST(RoundTrip, RandomOps) {
   Value n = b.normal(hi, lo, offset, seed, {}, DType::Float64);
   Fusion f = b.finish({{u, "u"}, {n, "n"}});
   std::string text = print_fusion(f);
-  EXPECT_NE(text.find("%4 = uniform %1, %2, %0, %3 {shape=[3,0,2], dtype=bf16} : bf16[3,0,2]"), std::string::npos)
+  EXPECT_NE(text.find("%4 = uniform %1, %2, %0, %3 {shape=[3,0,2], dtype=bf16} : bf16[3,0,2]"),
+            std::string::npos)
       << text;
   Fusion g = parse_fusion(text);
   expect_same_fusion(f, g);
