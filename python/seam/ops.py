@@ -40,7 +40,6 @@ NOT_IMPLEMENTED = {
         "cumprod argsort topk bitwise_left_shift bitwise_right_shift logical_right_shift batch_norm").split()},
     **{n: "indexing needs gather/scatter ops in seam's IR, which it does not have yet" for n in (
         "index_select select gather take_along_axis scatter index_put_accumulate embedding_fwd").split()},
-    **{n: "seam has no random number generation yet" for n in "uniform normal rand_like randn_like".split()},
     **{n: "attention and scaled/grouped products are not part of seam" for n in (
         "sdpfa_fwd sdpfa_bwd grouped_mm scaled_mm cutlass_nvfp4_grouped_mm").split()},
     **{n: "seam has no complex or fp8/fp4 dtypes" for n in "real imag complex nv_block_quantize".split()},
@@ -659,3 +658,7 @@ def _linear(ctx, arg1, arg2, bias=None):
         raise ctx.error(f"linear: the weight must have rank 2, got {list(w.shape)}")
     operands = [x, w] + ([ctx.tensor(bias, "bias")] if bias is not None else [])
     return ctx.op("linear", operands)
+
+
+# Random numbers live in their own module, which registers itself here.
+from . import ops_random  # noqa: E402,F401

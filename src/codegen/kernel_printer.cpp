@@ -258,6 +258,14 @@ class BodyPrinter {
                ")(" + kir::to_string(e.offset) + (v.lanes > 1 ? " + " + std::to_string(l) : "") + ") * (" +
                compute + ")" + literal_text(e.step) + ")";
       }
+      case kir::Expr::Kind::Random: {
+        // The element index in 64 bits: a random op may be larger than what the kernel's idx_t indexes.
+        std::string element = "(seam_i64)(" + kir::to_string(e.offset) + ")";
+        if (v.lanes > 1 && l > 0) element += " + " + std::to_string(l * e.step.as_int());
+        return "seam_" + std::string(op_name(e.op)) + "<" + type + ">(" + lane(e.args[0], l) + ", " +
+               lane(e.args[1], l) + ", " + element + ", " + lane(e.args[2], l) + ", " + lane(e.args[3], l) +
+               ")";
+      }
       default: SEAM_UNREACHABLE("lane-wise expression kind");
     }
   }

@@ -16,6 +16,7 @@ HostTensor eval_leaf(const Node& node);  // const, full, iota (inputs are bound 
 HostTensor eval_pointwise(const Fusion& fusion, const Node& node, const Values& values);
 HostTensor eval_movement(const Node& node, const Values& values);
 HostTensor eval_reduction(const Node& node, const Values& values);
+HostTensor eval_random(const Node& node, const Values& values);  // uniform, normal (docs/RANDOM.md)
 HostTensor eval_opaque(const Node& node, const Values& values);
 
 // The multi-index of a row-major linear index over `shape`, and back.

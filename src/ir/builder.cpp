@@ -120,6 +120,14 @@ Value Builder::full(Shape shape, DType dtype, Number value) {
   return add(OpKind::Full, {}, {{"value", value}}, Type::tensor(dtype, std::move(shape)));
 }
 
+Value Builder::uniform(Value lo, Value hi, Value seed, Value offset, Shape shape, DType dtype) {
+  return add(OpKind::Uniform, {lo, hi, seed, offset}, {{"shape", std::move(shape)}, {"dtype", dtype}});
+}
+
+Value Builder::normal(Value mean, Value std, Value seed, Value offset, Shape shape, DType dtype) {
+  return add(OpKind::Normal, {mean, std, seed, offset}, {{"shape", std::move(shape)}, {"dtype", dtype}});
+}
+
 Value Builder::iota(int64_t length, DType dtype, Number start, Number step) {
   return add(OpKind::Iota, {}, {{"start", start}, {"step", step}}, Type::tensor(dtype, {length}));
 }

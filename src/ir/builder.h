@@ -70,6 +70,10 @@ class Builder {
     return reduce(OpKind::Sum, x, std::move(axes), keepdim);
   }
 
+  // Random numbers (docs/RANDOM.md): scalar operands, a floating tensor of `shape`.
+  Value uniform(Value lo, Value hi, Value seed, Value offset, Shape shape, DType dtype);
+  Value normal(Value mean, Value std, Value seed, Value offset, Shape shape, DType dtype);
+
   // Opaque.
   Value matmul(Value a, Value b) { return add(OpKind::Matmul, {a, b}); }
   Value linear(Value x, Value weight, std::optional<Value> bias = std::nullopt);

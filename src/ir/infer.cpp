@@ -323,6 +323,32 @@ Type infer_reduction(OpKind op, const std::vector<Type>& operands, const Attrs& 
   return Type::tensor(dtype, out);
 }
 
+// uniform(lo, hi, seed, offset) and normal(mean, std, seed, offset): four scalars in, a floating tensor of
+// the attributes' shape and dtype out (docs/RANDOM.md).
+Type infer_random(OpKind op, const std::vector<Type>& operands, const Attrs& attrs) {
+  std::string_view name = op_name(op);
+  static constexpr std::string_view uniform_roles[] = {"lo", "hi", "seed", "offset"};
+  static constexpr std::string_view normal_roles[] = {"mean", "std", "seed", "offset"};
+  const auto& roles = op == OpKind::Uniform ? uniform_roles : normal_roles;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    SEAM_CHECK(operands[i].is_scalar, "op '", name, "': operand ", i, " (", roles[i],
+               ") must be a scalar, got ", operands[i].to_string());
+    if (i < 2)
+      SEAM_CHECK(operands[i].dtype != DType::Bool, "op '", name, "': operand ", i, " (", roles[i],
+                 ") must be a number, not bool");
+    else
+      SEAM_CHECK(operands[i].dtype == DType::Int32 || operands[i].dtype == DType::Int64, "op '", name,
+                 "': operand ", i, " (", roles[i], ") must be an integer scalar (i32 or i64), got ",
+                 dtype_name(operands[i].dtype));
+  }
+  const DType dtype = attrs.get_dtype("dtype");
+  SEAM_CHECK(is_floating(dtype), "op '", name, "' makes floating numbers (f16, bf16, f32, f64), not ",
+             dtype_name(dtype));
+  const Shape& shape = attrs.get_ints("shape");
+  check_extents(shape, "shape");
+  return Type::tensor(dtype, shape);
+}
+
 }  // namespace
 
 static Type infer_type_unchecked(OpKind op, const std::vector<Type>& operands, const Attrs& attrs,
@@ -356,6 +382,7 @@ static Type infer_type_unchecked(OpKind op, const std::vector<Type>& operands, c
     }
     case OpCategory::Movement: return infer_movement(op, operands, attrs);
     case OpCategory::Reduction: return infer_reduction(op, operands, attrs);
+    case OpCategory::Random: return infer_random(op, operands, attrs);
     case OpCategory::Opaque: return infer_opaque(op, operands);
   }
   SEAM_ASSERT(false, "unknown op category");

@@ -28,6 +28,7 @@ enum class OpCategory : uint8_t {
   Cast,       // pointwise dtype conversion
   Movement,   // index arithmetic only: broadcast, expand, squeeze, reshape, permute, slice, pad, cat
   Reduction,  // sum, max, min over axes
+  Random,     // uniform, normal: scalar operands, a tensor of counter-based random numbers (docs/RANDOM.md)
   Opaque,     // matmul, linear: a vendor library runs them
 };
 

@@ -101,6 +101,7 @@ kir::Var ExpressionEmitter::emit_uncached(Value v, const AxisIndex& idx) {
     case OpCategory::Cast: return convert(emit(node.operands[0], idx), type.dtype);
     case OpCategory::Movement: return emit_movement(node, idx);
     case OpCategory::Reduction: return emit_reduction(v, node, idx);
+    case OpCategory::Random: return emit_random(node, idx);
     case OpCategory::Opaque:
       throw Error(
           detail::concat("a pointwise kernel cannot contain '", node.info().keyword, "' (%", v.id, ")"));
@@ -183,6 +184,30 @@ kir::Var ExpressionEmitter::emit_pointwise(const Node& node, const AxisIndex& id
   e.op = node.op;
   e.args = std::move(args);
   return convert(define(math_result, lanes, std::move(e)), node.type.dtype);
+}
+
+// A random op at `idx`: its element is its own row-major linear index, whatever the kernel, chunk or
+// movement that reads it (docs/RANDOM.md), so segmentation and vector width never change a value.
+kir::Var ExpressionEmitter::emit_random(const Node& node, const AxisIndex& idx) {
+  const Shape& shape = node.type.shape;
+  Index linear = kir::constant(0);
+  int64_t stride = 1, lane_stride = 0;
+  for (size_t d = shape.size(); d-- > 0;) {
+    linear = kir::add(linear, kir::mul(idx.index[d], stride));
+    if (static_cast<int>(d) == idx.lane_axis) lane_stride = stride;
+    stride *= shape[d];
+  }
+  const bool uniform = node.op == OpKind::Uniform;
+  // Bounds in the result dtype (uniform), mean and std in f64 (normal); seed and offset as i64.
+  const DType bounds = uniform ? node.type.dtype : DType::Float64;
+  kir::Expr e{kir::Expr::Kind::Random};
+  e.op = node.op;
+  e.args = {convert(emit(node.operands[2], idx), DType::Int64),
+            convert(emit(node.operands[3], idx), DType::Int64), convert(emit(node.operands[0], idx), bounds),
+            convert(emit(node.operands[1], idx), bounds)};
+  e.offset = linear;
+  e.step = Number::of_int(lane_stride);
+  return define(node.type.dtype, idx.lane_axis >= 0 ? lanes_ : 1, std::move(e));
 }
 
 kir::Var ExpressionEmitter::emit_movement(const Node& node, const AxisIndex& idx) {

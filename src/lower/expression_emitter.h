@@ -59,6 +59,7 @@ class ExpressionEmitter {
   kir::Var emit_leaf(Value v, const Node& node, const AxisIndex& idx);
   kir::Var emit_pointwise(const Node& node, const AxisIndex& idx);
   kir::Var emit_movement(const Node& node, const AxisIndex& idx);
+  kir::Var emit_random(const Node& node, const AxisIndex& idx);
   kir::Var widen(kir::Var v, int lanes);
   kir::Var emit_cat(const Node& node, const AxisIndex& idx);
   kir::Var emit_reshape(Value x, const Shape& in, const Shape& out, const AxisIndex& idx);

@@ -69,6 +69,9 @@ struct Expr {
     Select,    // args[0] ? args[1] : args[2]
     Iota,      // literal + (offset + lane) * step, lane stepping only when lanes > 1
     InBounds,  // bool, 1 lane: whether all `bounds` hold
+    // seam_<keyword of op>(args[0] seed, args[1] offset, element, args[2], args[3]) for the random op `op`
+    // (docs/RANDOM.md), element = offset + lane * step: the random op's row-major linear index
+    Random,
   };
   explicit Expr(Kind k = Kind::Literal) : kind(k) {}
   Kind kind;

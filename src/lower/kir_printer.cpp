@@ -47,6 +47,9 @@ std::string expr(const kir::Expr& e) {
     case kir::Expr::Kind::Iota:
       return "iota " + e.literal.to_string() + " + (" + kir::to_string(e.offset) + " + lane) * " +
              e.step.to_string();
+    case kir::Expr::Kind::Random:
+      return std::string(op_name(e.op)) + "(" + args + ") at " + kir::to_string(e.offset) + " + lane * " +
+             e.step.to_string();
     case kir::Expr::Kind::InBounds: return "in_bounds(" + bounds(e.bounds) + ")";
   }
   SEAM_ASSERT(false);

@@ -212,6 +212,18 @@ TEST(PassOracle, RandomFusionsKeepTheirResults) {
   EXPECT_GT(total, 50);
 }
 
+// With random ops (docs/RANDOM.md): no pass may change which element of a random op is which.
+TEST(PassOracle, RandomFusionsWithRandomOpsKeepTheirResults) {
+  std::vector<int> changed;
+  for (uint64_t seed = 0; seed < 100; ++seed) {
+    SCOPED_TRACE("random seed " + std::to_string(seed));
+    RandomFusionOptions options;
+    options.random = true;
+    check_every_pass(random_fusion(5000 + seed, options), seed, changed);
+    if (HasFailure()) return;
+  }
+}
+
 TEST(PassOracle, HandWrittenRoundTripsKeepNanAndLargeValues) {
   Builder b("round_trips");
   Value x = b.input(Type::tensor(DType::BFloat16, {8}), "x");

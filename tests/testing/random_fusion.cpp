@@ -48,6 +48,7 @@ class Generator {
       case OpCategory::Cast: return options_.pointwise;
       case OpCategory::Movement: return options_.movement;
       case OpCategory::Reduction: return options_.reductions;
+      case OpCategory::Random: return options_.random;
       case OpCategory::Opaque: return options_.opaque;
     }
     return false;
@@ -302,6 +303,7 @@ class Generator {
       case OpCategory::Cast: return builder_.cast(pick(), random_dtype());
       case OpCategory::Movement: return make_movement(op);
       case OpCategory::Reduction: return make_reduction(op);
+      case OpCategory::Random: return make_random(op);
       case OpCategory::Opaque: return make_opaque(op);
     }
     SEAM_ASSERT(false, "unknown op category");
@@ -325,6 +327,25 @@ class Generator {
       default: SEAM_ASSERT(false, "not a leaf");
     }
     return {};
+  }
+
+  // uniform/normal with constant or run-time scalar operands (a scalar value already built where the
+  // dtype fits), seeds and offsets of either integer dtype, any floating result dtype.
+  Value make_random(OpKind op) {
+    auto scalar = [&](bool integer) {
+      for (int attempt = 0; attempt < 4; ++attempt) {
+        Value v = values_[index(values_.size())];
+        const DType d = type(v).dtype;
+        if (type(v).is_scalar && (integer ? is_integer(d) : d != DType::Bool)) return v;
+      }
+      const DType d = integer ? (chance(0.5) ? DType::Int32 : DType::Int64) : random_non_bool_dtype();
+      return builder_.constant(
+          integer ? Number::of_int(uniform(int64_t{-3}, int64_t{1} << 40)) : random_literal(d, false), d);
+    };
+    Value a = scalar(false), b = scalar(false), seed = scalar(true), offset = scalar(true);
+    Shape shape = random_shape(random_rank());
+    return op == OpKind::Uniform ? builder_.uniform(a, b, seed, offset, shape, random_float_dtype())
+                                 : builder_.normal(a, b, seed, offset, shape, random_float_dtype());
   }
 
   Value make_movement(OpKind op) {

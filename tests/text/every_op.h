@@ -55,7 +55,9 @@ inline constexpr const char* kEveryOpText = R"(fusion every_op {
   %48 = matmul %43, %47 : bf16[4,4]
   %49 = linear %48, %48, %44 : bf16[4,4]
   %50 = linear %48, %48 : bf16[4,4]
-  return %49, sum=%44, %45, m=%46, %22, %18, %50
+  %51 = uniform %3, %22, %2, %2 {shape=[2,3], dtype=f32} : f32[2,3]
+  %52 = normal %3, %3, %2, %2 {shape=[], dtype=bf16} : bf16[]
+  return %49, sum=%44, %45, m=%46, %22, %18, %50, %51, %52
 }
 )";
 

@@ -55,6 +55,33 @@ TEST(RoundTrip, BuilderFusionSurvivesPrintAndParse) {
   EXPECT_EQ(print_fusion(g), text);
 }
 
+// Random ops (docs/RANDOM.md) with constant and run-time seeds print and parse back to the same fusion,
+// and the parsed fusion computes the same values.
+TEST(RoundTrip, RandomOps) {
+  Builder b("random");
+  Value seed = b.input(Type::scalar(DType::Int32), "seed");
+  Value lo = b.constant(Number::of_float(-0.5), DType::Float32);
+  Value hi = b.constant(Number::of_int(3), DType::Int64);
+  Value offset = b.constant(Number::of_int(-(int64_t{1} << 40)), DType::Int64);
+  Value u = b.uniform(lo, hi, seed, offset, {3, 0, 2}, DType::BFloat16);
+  Value n = b.normal(hi, lo, offset, seed, {}, DType::Float64);
+  Fusion f = b.finish({{u, "u"}, {n, "n"}});
+  std::string text = print_fusion(f);
+  EXPECT_NE(text.find("%4 = uniform %1, %2, %0, %3 {shape=[3,0,2], dtype=bf16} : bf16[3,0,2]"),
+            std::string::npos)
+      << text;
+  Fusion g = parse_fusion(text);
+  expect_same_fusion(f, g);
+  EXPECT_EQ(print_fusion(g), text);
+  RandomFusionOptions options;
+  options.random = true;
+  for (uint64_t s = 0; s < 300; ++s) {
+    Fusion r = random_fusion(s, options);
+    const std::string t = print_fusion(r);
+    ASSERT_EQ(print_fusion(parse_fusion(t, "random")), t) << "seed " << s;
+  }
+}
+
 TEST(RoundTrip, FloatLiteralsAreExact) {
   const double values[] = {0.1, 1e-05, 1e+20, -0.0, 5e-324, 1.7976931348623157e308, 2.5, -3.0, 1.0 / 3};
   for (double v : values) {

@@ -5,6 +5,8 @@
 // Semantics follow docs/IR.md and the reference interpreter.
 #pragma once
 
+#include "support/philox.h"
+
 // Storage types of the half-precision dtypes: raw bits, converted explicitly.
 struct seam_bf16 {
   unsigned short bits;
@@ -225,6 +227,33 @@ SEAM_FN bool seam_ge(T a, T b) {
 }
 SEAM_FN bool seam_logical_and(bool a, bool b) { return a && b; }
 SEAM_FN bool seam_logical_or(bool a, bool b) { return a || b; }
+
+// ---- random numbers (docs/RANDOM.md) ------------------------------------------------------------------
+// Element `index` of uniform/normal with (seed, offset), as the storage type T. The words and the float
+// math come from support/philox.h, shared with the interpreter; only the rounding to T happens here.
+template <class T>
+struct seam_random_compute {
+  typedef float type;  // f16, bf16 and f32 draw in float
+};
+template <>
+struct seam_random_compute<double> {
+  typedef double type;
+};
+template <class T>
+SEAM_FN T seam_uniform(seam_i64 seed, seam_i64 offset, seam_i64 index, T lo, T hi) {
+  typedef typename seam_random_compute<T>::type C;
+  const seam::rng::Words4 r = seam::rng::element_words((unsigned long long)seed, (unsigned long long)offset,
+                                                       (unsigned long long)index);
+  const C lo_c = seam_convert<C>(lo), hi_c = seam_convert<C>(hi);
+  const T out = seam_convert<T>(seam::rng::uniform(r, lo_c, hi_c));
+  return seam_convert<C>(out) == hi_c ? lo : out;  // [lo, hi): a value rounded up to hi is lo
+}
+template <class T>
+SEAM_FN T seam_normal(seam_i64 seed, seam_i64 offset, seam_i64 index, double mean, double std) {
+  const seam::rng::Words4 r = seam::rng::element_words((unsigned long long)seed, (unsigned long long)offset,
+                                                       (unsigned long long)index);
+  return seam_convert<T>(seam::rng::normal(r, mean, std));
+}
 
 // The lanes of a guarded load whose guard does not hold: zero, never selected (kept defined so that the
 // arithmetic that runs on them is well-defined).
