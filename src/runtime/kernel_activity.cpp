@@ -1,4 +1,4 @@
-#include "common/kernel_activity.h"
+#include "runtime/kernel_activity.h"
 
 #include <dlfcn.h>
 
@@ -16,7 +16,7 @@
 #define SEAM_HAVE_CUPTI_HEADERS 0
 #endif
 
-namespace seam::bench {
+namespace seam {
 
 #if SEAM_HAVE_CUPTI_HEADERS
 namespace {
@@ -178,4 +178,4 @@ double median_run_us(const std::vector<ActivityRecord>& records, ActivityRecord:
   return median(std::move(sums));
 }
 
-}  // namespace seam::bench
+}  // namespace seam

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace seam::bench {
+namespace seam {
 
 struct ActivityRecord {
   enum class Kind { Kernel, Copy, Memset };
@@ -42,4 +42,4 @@ class ActivityRecording {
 double median_run_us(const std::vector<ActivityRecord>& records, ActivityRecord::Kind kind, int per_run,
                      int runs);
 
-}  // namespace seam::bench
+}  // namespace seam
