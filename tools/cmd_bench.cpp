@@ -261,6 +261,9 @@ Measured measure(FusionSummary& s, const BenchOptions& options, double copy_rate
   m.copy_us = copy.events_us;
   m.copy_kernel_us = copy.kernel_us;
   if (!options.out_dir.empty()) write_outputs_to_dir(s.fusion, exe->run(host_sets[0]), options.out_dir);
+  // The input sets' memory goes back to the driver before the next file uploads its own.
+  sets.clear();
+  input_allocator().release_all();
   return m;
 }
 

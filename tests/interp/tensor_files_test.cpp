@@ -72,8 +72,8 @@ TEST(TensorFiles, AMissingOrMismatchingInputNamesTheFile) {
 TEST(TensorFiles, OutputsAreWrittenByNameAndNoTemporaryStays) {
   Fusion f = parse_fusion(kFusion);
   const std::string dir = scratch_dir("outputs");
-  write_outputs_to_dir(f, {HostTensor::zeros(DType::Float32, {2, 3}), HostTensor::zeros(DType::Float32, {2, 3})},
-                       dir);
+  write_outputs_to_dir(
+      f, {HostTensor::zeros(DType::Float32, {2, 3}), HostTensor::zeros(DType::Float32, {2, 3})}, dir);
   std::vector<std::string> names;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename());
   std::sort(names.begin(), names.end());

@@ -16,10 +16,10 @@ ActivityRecord kernel(uint64_t start_ns, uint64_t duration_ns) {
 TEST(KernelActivity, MedianOfRunsSumsEachRunsRecordsAndSkipsEarlierOnes) {
   // A warm-up run of one long kernel, then 3 runs of 2 kernels each (sums 3, 30, 7 us); a copy between
   // them is of another kind and not counted.
-  std::vector<ActivityRecord> records = {kernel(0, 100000), kernel(1000, 1000), kernel(2000, 2000),
-                                         {ActivityRecord::Kind::Copy, 2500, 9000000},
-                                         kernel(3000, 10000), kernel(4000, 20000), kernel(5000, 3000),
-                                         kernel(6000, 4000)};
+  std::vector<ActivityRecord> records = {kernel(0, 100000),   kernel(1000, 1000),
+                                         kernel(2000, 2000),  {ActivityRecord::Kind::Copy, 2500, 9000000},
+                                         kernel(3000, 10000), kernel(4000, 20000),
+                                         kernel(5000, 3000),  kernel(6000, 4000)};
   EXPECT_DOUBLE_EQ(median_run_us(records, ActivityRecord::Kind::Kernel, 2, 3), 7.0);
   EXPECT_DOUBLE_EQ(median_run_us(records, ActivityRecord::Kind::Copy, 1, 1), 8997.5);
   // The last 2 runs only: the median of 30 and 7.
@@ -40,8 +40,10 @@ TEST(KernelActivity, TooFewRecordsIsAnErrorSayingHowMany) {
 
 TEST(KernelActivity, AvailabilitySaysWhyNot) {
   std::string why;
-  if (!activity_available(&why)) EXPECT_FALSE(why.empty());
-  else EXPECT_TRUE(why.empty());
+  if (!activity_available(&why))
+    EXPECT_FALSE(why.empty());
+  else
+    EXPECT_TRUE(why.empty());
 }
 
 }  // namespace

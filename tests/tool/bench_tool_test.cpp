@@ -52,14 +52,16 @@ TEST_F(Tool, BenchJsonIsOneObjectPerFileAndLine) {
   for (const std::string& line : lines) {
     EXPECT_EQ(line.front(), '{') << line;
     EXPECT_EQ(line.back(), '}') << line;
-    for (const char* key : {"\"file\": ", "\"fusion\": ", "\"dry_run\": true", "\"kernels\": 1",
-                            "\"floor_bytes\": ", "\"inputs\": [", "\"outputs\": [", "\"steps\": [{\"kind\": "})
+    for (const char* key :
+         {"\"file\": ", "\"fusion\": ", "\"dry_run\": true", "\"kernels\": 1",
+          "\"floor_bytes\": ", "\"inputs\": [", "\"outputs\": [", "\"steps\": [{\"kind\": "})
       EXPECT_NE(line.find(key), std::string::npos) << key << " in " << line;
     // Nothing was timed, so no timing key appears.
     EXPECT_EQ(line.find("events_us"), std::string::npos) << line;
   }
   EXPECT_NE(lines[0].find("\"file\": \"" + a + "\""), std::string::npos) << lines[0];
-  EXPECT_NE(lines[0].find("\"floor_bytes\": 84, \"input_bytes\": 48, \"output_bytes\": 36"), std::string::npos)
+  EXPECT_NE(lines[0].find("\"floor_bytes\": 84, \"input_bytes\": 48, \"output_bytes\": 36"),
+            std::string::npos)
       << lines[0];
   EXPECT_NE(lines[0].find("{\"name\": \"t\", \"type\": \"bf16[2,3]\"}"), std::string::npos) << lines[0];
   EXPECT_NE(lines[1].find("\"kind\": \"rows\""), std::string::npos) << lines[1];
@@ -76,7 +78,8 @@ TEST_F(Tool, BenchWithoutAGpuIsAOneLineErrorSayingWhy) {
     return;
   }
   EXPECT_EQ(r.code, 1) << r.output;
-  EXPECT_EQ(r.output, "seam: error: seam bench needs a GPU (--dry-run plans without one): " + status.reason + "\n");
+  EXPECT_EQ(r.output,
+            "seam: error: seam bench needs a GPU (--dry-run plans without one): " + status.reason + "\n");
 }
 
 TEST_F(Tool, BenchOptionsAreChecked) {
