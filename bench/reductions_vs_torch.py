@@ -210,6 +210,8 @@ def main():
         row.update(seam=seam, eager_us=e_us, eager_kernels=e_kernels, eager_events_us=e_events, seam_ok=seam_ok,
                    seam_max_abs=seam_abs, seam_max_rel=seam_rel)
         floor = seam["floor_us"]
+        # Kernels launched per call as CUPTI saw them; the plan's count where CUPTI was not there.
+        seam_kernels = seam["kernels_recorded"] if seam.get("kernels_recorded") is not None else seam["kernels"]
         s_us = seam["kernel_us"] if seam.get("kernel_us") is not None else seam["events_us"]
         s_mark = "" if seam.get("kernel_us") is not None else " (events)"
         c_text = None
@@ -234,13 +236,13 @@ def main():
                 row.update(compile_us=c_us, compile_kernels=c_kernels, compile_events_us=c_events,
                            compile_cold_s=cold_s, compile_ok=c_ok, compile_max_abs=c_abs, compile_max_rel=c_rel)
                 faster = "yes" if s_us < c_us else "**no**"
-                c_text = (f"{c_us:.1f} ({100 * floor / c_us:.0f}%) | {e_us:.1f} | {seam['kernels']} | {c_kernels} "
+                c_text = (f"{c_us:.1f} ({100 * floor / c_us:.0f}%) | {e_us:.1f} | {seam_kernels} | {c_kernels} "
                           f"| {seam_abs:.3g} ({seam_rel:.1e}){'' if seam_ok else ' MISMATCH'} "
                           f"| {c_abs:.3g} ({c_rel:.1e}){'' if c_ok else ' MISMATCH'} | {faster} "
                           f"| {seam['events_us']:.1f} | {c_events:.1f} |")
         if c_text is None:
             compile_state = "- (off)" if args.no_compile else "FAILED"
-            c_text = (f"{compile_state} | {e_us:.1f} | {seam['kernels']} | - | {seam_abs:.3g} ({seam_rel:.1e})"
+            c_text = (f"{compile_state} | {e_us:.1f} | {seam_kernels} | - | {seam_abs:.3g} ({seam_rel:.1e})"
                       f"{'' if seam_ok else ' MISMATCH'} | - | - | {seam['events_us']:.1f} | - |")
         print(f"| {kind} | {m} x {n} | {floor:.1f} | {s_us:.1f}{s_mark} ({100 * floor / s_us:.0f}%) | {c_text}",
               flush=True)
