@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 
 #include "runtime/event_timer.h"
+#include "runtime/runtime_env.h"
 #include "support/error.h"
 
 #if __has_include(<cupti_activity.h>)
@@ -69,9 +71,8 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
 
 Cupti load() {
   Cupti c;
-  const char* env = std::getenv("SEAM_CUPTI_LIBRARY");
   std::vector<std::string> names;
-  if (env != nullptr && *env != '\0') names.push_back(env);
+  if (std::optional<std::string> named = env_string("SEAM_CUPTI_LIBRARY")) names.push_back(*named);
   for (const char* dir :
        {"", "/usr/local/cuda/extras/CUPTI/lib64/", "/usr/local/cuda/lib64/", "/usr/local/cuda/lib/"})
     for (const char* file : {"libcupti.so", "libcupti.so.13"}) names.push_back(std::string(dir) + file);

@@ -3,8 +3,8 @@
 // numbers sum). Event pairs around a launch also count the launch's own start-up on the GPU (about a
 // microsecond); these durations do not, so seam and torch.compile are compared by the same method.
 //
-// CUPTI is loaded at run time (dlopen, like the driver): without it the benchmark runs and reports events
-// only. SEAM_CUPTI_LIBRARY names the library when it is not on the loader's path.
+// CUPTI is loaded at run time (dlopen, like the driver): without it the benchmarks (seam bench, bench/) run
+// and report events only. SEAM_CUPTI_LIBRARY names the library when it is not on the loader's path.
 #pragma once
 
 #include <cstdint>
