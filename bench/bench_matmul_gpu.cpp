@@ -15,14 +15,15 @@
 #include <string>
 #include <vector>
 
-#include "common/kernel_activity.h"
 #include "exec/executable.h"
 #include "interp/compare.h"
 #include "interp/fast_random.h"
 #include "interp/interpreter.h"
+#include "runtime/copy_timing.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/device.h"
 #include "runtime/device_allocator.h"
+#include "runtime/kernel_activity.h"
 #include "support/error.h"
 #include "text/parser.h"
 
@@ -171,20 +172,8 @@ int run(int argc, char** argv) {
     std::printf("kernel durations: none (%s)\n\n", why.c_str());
     cupti = false;
   }
-  // The copy rate of a 2 GiB device-to-device copy: the byte floor's rate, as in bench_rope_gpu.
-  double rate = 0;
-  {
-    CachingDeviceAllocator allocator(cuda_driver_backend());
-    const size_t half = size_t{1} << 30;
-    DeviceBuffer src(allocator, half), dst(allocator, half);
-    Stream stream;
-    const Timing t = time_launches(
-        [&](CUstream s) {
-          check_cuda(driver().memcpy_dtod_async(dst.get(), src.get(), half, s), "cuMemcpyDtoDAsync");
-        },
-        stream.get(), 10, 3);
-    rate = 2.0 * static_cast<double>(half) / (t.median_ms * 1e-3);
-  }
+  // The byte floor's rate: a 2 GiB device-to-device copy, as in bench_rope_gpu.
+  const double rate = device_copy_rate_bytes_per_s();
   std::printf("device: %s (%s), copy rate %.2f TB/s, bf16, %lld tokens\n\n", device.properties().name.c_str(),
               device.arch_string().c_str(), rate / 1e12, static_cast<long long>(tokens));
   std::printf(

@@ -36,17 +36,20 @@
 #include <vector>
 
 #include "common/host_floor.h"
-#include "common/kernel_activity.h"
 #include "common/rope_rows.h"
+#include "exec/device_upload.h"
 #include "exec/executable.h"
 #include "interp/compare.h"
 #include "interp/fast_random.h"
 #include "interp/interpreter.h"
+#include "interp/tensor_files.h"
 #include "runtime/binary_cache.h"
+#include "runtime/copy_timing.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/device.h"
 #include "runtime/device_allocator.h"
 #include "runtime/event_timer.h"
+#include "runtime/kernel_activity.h"
 #include "schedule/launch_params.h"
 #include "support/error.h"
 #include "support/npy.h"
@@ -124,25 +127,9 @@ Args parse_args(int argc, char** argv) {
   return a;
 }
 
-std::string tensor_name(const Fusion& f, Value v, const std::string& fallback) {
-  if (const AttrValue* n = f.node(v).attrs.find("name")) return std::get<std::string>(*n);
-  return fallback;
-}
-
 // Set 0 from `dir` (every input must be there, in the fusion's dtype and shape), else seeded random.
 std::vector<HostTensor> first_input_set(const Fusion& fusion, const std::string& dir) {
-  if (dir.empty()) return fast_random_inputs(fusion, 100);
-  std::vector<HostTensor> inputs;
-  for (size_t i = 0; i < fusion.inputs().size(); ++i) {
-    Value v = fusion.inputs()[i];
-    const Type& t = fusion.type(v);
-    std::string path = dir + "/" + tensor_name(fusion, v, "in" + std::to_string(i)) + ".npy";
-    HostTensor x = read_npy(path, t.dtype);
-    SEAM_CHECK(x.shape() == t.shape, path, ": expected shape ", shape_to_string(t.shape), ", got ",
-               shape_to_string(x.shape()));
-    inputs.push_back(std::move(x));
-  }
-  return inputs;
+  return dir.empty() ? fast_random_inputs(fusion, 100) : read_inputs_from_dir(fusion, dir);
 }
 
 std::string lanes_of(const Executable& exe) {
@@ -178,13 +165,7 @@ CachingDeviceAllocator& bench_allocator() {
 }
 
 std::vector<DeviceTensor> upload(const std::vector<HostTensor>& inputs) {
-  std::vector<DeviceTensor> device_inputs;
-  for (const HostTensor& x : inputs) {
-    auto buffer = std::make_shared<DeviceBuffer>(bench_allocator(), std::max<size_t>(x.storage().size(), 1));
-    check_cuda(driver().memcpy_htod(buffer->get(), x.storage().data(), x.storage().size()), "cuMemcpyHtoD");
-    device_inputs.push_back({buffer->get(), x.dtype(), x.shape(), x.strides(), buffer});
-  }
-  return device_inputs;
+  return upload_to_device(inputs, bench_allocator());
 }
 
 // Per-call host cost of the device entry point, called back to back on device-resident inputs.
@@ -254,35 +235,6 @@ struct RowResult {
   int64_t cache_misses = 0, cache_disk_hits = 0, cache_memory_hits = 0;
 };
 
-// GPU time of cuMemcpyDtoDAsync moving `bytes` in total (half read, half written): what the copy engine
-// reaches at this size, ramp-up and tail included, measured next to seam's kernel. By events, and (when
-// `cupti`) again with CUPTI recording the copies' own durations; kernel_us stays -1 without it.
-struct CopyTime {
-  double events_us = 0, kernel_us = -1;
-};
-CopyTime same_size_copy(double bytes, int iterations, bool cupti) {
-  const size_t half = static_cast<size_t>(bytes / 2) & ~size_t{255};
-  DeviceBuffer src(bench_allocator(), half), dst(bench_allocator(), half);
-  Stream stream;
-  auto copy = [&](CUstream s) {
-    check_cuda(driver().memcpy_dtod_async(dst.get(), src.get(), half, s), "cuMemcpyDtoDAsync");
-  };
-  CopyTime t;
-  t.events_us = time_launches(copy, stream.get(), iterations, 3).median_ms * 1e3;
-  if (cupti) {
-    ActivityRecording recording;
-    time_launches(copy, stream.get(), iterations, 3);
-    t.kernel_us = median_run_us(recording.finish(), ActivityRecord::Kind::Copy, 1, iterations);
-  }
-  return t;
-}
-
-// The device-to-device copy rate (bytes read + written per second) of a 2 GiB transfer.
-double copy_rate_bytes_per_s() {
-  const double bytes = 2.0 * double(size_t{1} << 30);
-  return bytes / (same_size_copy(bytes, 20, false).events_us * 1e-6);
-}
-
 void print_header(bool json) {
   if (json) return;
   std::printf(
@@ -343,14 +295,6 @@ void print_row(const RopeRow& row, const RowResult& r, bool json, bool flushed) 
   std::fflush(stdout);
 }
 
-void write_outputs(const Fusion& fusion, const std::vector<HostTensor>& outputs, const std::string& dir) {
-  for (size_t o = 0; o < outputs.size(); ++o) {
-    std::string name = fusion.outputs()[o].name;
-    if (name.empty()) name = "out" + std::to_string(o);
-    write_npy(dir + "/" + name + ".npy", outputs[o]);
-  }
-}
-
 void run_row(const RopeRow& row, const Args& args, double rate) {
   const std::string text = print_fusion(build_rope(*row.config, row.options));
   Fusion parsed = parse_fusion(text);
@@ -385,7 +329,7 @@ void run_row(const RopeRow& row, const Args& args, double rate) {
   if (!args.compile_only) {
     r.seam_us = exe->time_gpu(sets, args.iterations, args.flush_l2).median_ms * 1e3;
     if (args.cupti) r.kernel_us = back_to_back_kernel_us(*exe, sets, args.iterations, args.flush_l2);
-    const CopyTime copy = same_size_copy(floor_bytes(row), args.iterations, args.cupti);
+    const CopyTime copy = time_device_copy(floor_bytes(row), args.iterations, args.cupti);
     r.copy_us = copy.events_us;
     r.copy_kernel_us = copy.kernel_us;
     HostCost cost = host_cost(*exe, device_inputs, args.iterations);
@@ -397,7 +341,10 @@ void run_row(const RopeRow& row, const Args& args, double rate) {
       r.isolated_kernel_us = isolated_kernel_us(*exe, device_sets, args.iterations);
     }
   }
-  if (!args.out_dir.empty()) write_outputs(fusion, exe->run(sets[0]), args.out_dir);
+  if (!args.out_dir.empty()) {
+    prepare_output_dir(args.out_dir, "--out");
+    write_outputs_to_dir(fusion, exe->run(sets[0]), args.out_dir);
+  }
   print_row(row, r, args.json, args.flush_l2);
 }
 
@@ -557,7 +504,7 @@ int run(int argc, char** argv) {
   Device& device = Device::shared();
   device.make_current();
   const bool measured = args.copy_rate_tbps <= 0;
-  const double rate = measured ? copy_rate_bytes_per_s() : args.copy_rate_tbps * 1e12;
+  const double rate = measured ? device_copy_rate_bytes_per_s() : args.copy_rate_tbps * 1e12;
   if (!args.json)
     std::printf("device: %s (%s), copy rate %.2f TB/s (%s, device-to-device, read + write)%s\n\n",
                 device.properties().name.c_str(), device.arch_string().c_str(), rate / 1e12,

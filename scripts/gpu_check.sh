@@ -7,7 +7,10 @@
 #                                     # smoke test, runtime tests, the GPU suite, the suite under
 #                                     # compute-sanitizer memcheck, the RoPE benchmark (forward,
 #                                     # backward, T sweep, code-generation variants) and the matrix
-#                                     # products' benchmark, the Python frontend's suite on CUDA
+#                                     # products' benchmark, the reduction benchmark next to PyTorch
+#                                     # (bench_reductions: bench/reductions_vs_torch.py over gpu-bin/seam;
+#                                     # SEAM_REDUCTIONS_SWEEP=rmsnorm_fwd[,...] runs the sweep of those
+#                                     # kinds instead of the set), the Python frontend's suite on CUDA
 #                                     # tensors (scripts/gpu_python.sh builds the module there)
 #   scripts/gpu_check.sh report       # the short version for a tight GPU budget, few output files:
 #                                     # GPU suite (quick) and memcheck, backward rows, then seam vs
@@ -42,6 +45,21 @@ fi
 memcheck_suite() {
   SEAM_GPU_QUICK=1 /usr/local/cuda/bin/compute-sanitizer --tool memcheck --error-exitcode 3 gpu-bin/seam_gpu_tests \
     --gtest_filter='GpuSuite.*:GpuDeviceApi.*:-GpuSuite.RopeFullSizeSampledRows:GpuDeviceApi.BadInputsAreRejectedBeforeAnyLaunch'
+}
+
+# seam next to PyTorch eager and torch.compile on the reduction benchmark (bench/README.md): the set, or with
+# SEAM_REDUCTIONS_SWEEP=KIND[,KIND] the sweep of those kinds (make_sweep.py); the table in the log, the raw
+# rows in $out/bench_reductions.json. Cut at 570 s so that a 10-minute call still brings back its rows.
+bench_reductions() {
+  local extra=()
+  if [[ -n "${SEAM_REDUCTIONS_SWEEP:-}" ]]; then
+    local sweep
+    sweep="$(mktemp -d)"
+    python3 bench/reductions/make_sweep.py "$sweep" || return 1
+    extra=(--sweep "$sweep" --only "$SEAM_REDUCTIONS_SWEEP")
+  fi
+  timeout 570 python3 bench/reductions_vs_torch.py --seam gpu-bin/seam --json-out "$out/bench_reductions.json" \
+    "${extra[@]}"
 }
 
 # The modes that end in a short summary (report, investigate): fresh caches, logs apart from $out, then
@@ -150,11 +168,12 @@ if [[ "$quick" != "quick" ]]; then
   step bench_bwd gpu-bin/bench_rope_gpu --direction backward
   step bench_t gpu-bin/bench_rope_gpu --t-sweep
   step bench_matmul gpu-bin/bench_matmul_gpu
+  step bench_reductions bench_reductions
 fi
 step sweep gpu-bin/bench_rope_gpu --sweep --iterations 30
 step python scripts/gpu_python.sh  # builds the Python module here, pytest on CUDA tensors, the RoPE example
 printf '%s\n' "${status[@]}" > "$logs/summary.txt"
-for name in bench bench_bwd bench_t bench_matmul sweep; do
+for name in bench bench_bwd bench_t bench_matmul bench_reductions sweep; do
   [[ -f "$logs/$name.log" ]] && cp "$logs/$name.log" "$out/"
 done
 cp "$logs/summary.txt" "$out/"

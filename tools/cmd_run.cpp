@@ -10,22 +10,12 @@
 #include "exec/executable.h"
 #include "interp/compare.h"
 #include "interp/interpreter.h"
+#include "interp/tensor_files.h"
 #include "support/error.h"
 #include "support/npy.h"
 
 namespace seam::tool {
 namespace {
-
-std::string input_name(const Fusion& fusion, size_t i) {
-  const Node& node = fusion.node(fusion.inputs()[i]);
-  if (const AttrValue* name = node.attrs.find("name")) return std::get<std::string>(*name);
-  return "input" + std::to_string(i);
-}
-
-std::string output_name(const Fusion& fusion, size_t i) {
-  const std::string& name = fusion.outputs()[i].name;
-  return name.empty() ? "output" + std::to_string(i) : name;
-}
 
 // One line describing a tensor's values, enough to eyeball a run.
 std::string summarize(const HostTensor& t) {
@@ -46,55 +36,22 @@ std::string summarize(const HostTensor& t) {
   return buffer;
 }
 
-// Makes DIR usable for outputs before anything runs, with a message of seam's instead of the library's.
-void prepare_output_dir(const std::string& dir) {
-  std::error_code error;
-  if (std::filesystem::exists(dir, error)) {
-    SEAM_CHECK(std::filesystem::is_directory(dir, error), "--out ", dir, " is not a directory");
-    return;
-  }
-  std::filesystem::create_directories(dir, error);
-  SEAM_CHECK(!error, "--out ", dir, ": cannot create the directory: ", error.message());
-}
-
 // Reads every expected output before anything runs, so that a missing or unreadable file is reported
 // (all of them at once) before a single output is written.
 std::vector<HostTensor> read_expected(const Fusion& fusion, const std::string& dir) {
   std::vector<HostTensor> expected;
   std::string problems;
   for (size_t i = 0; i < fusion.outputs().size(); ++i) {
-    const std::string path = dir + "/" + output_name(fusion, i) + ".npy";
+    const std::string path = dir + "/" + fusion_output_name(fusion, i) + ".npy";
     try {
       expected.push_back(read_npy(path, fusion.type(fusion.outputs()[i].value).dtype));
     } catch (const Error& e) {
-      problems += detail::concat("\n  output ", output_name(fusion, i), ": ", e.what());
+      problems += detail::concat("\n  output ", fusion_output_name(fusion, i), ": ", e.what());
     }
   }
   SEAM_CHECK(problems.empty(), "--expect ", dir,
              ": cannot read the expected outputs (nothing was run):", problems);
   return expected;
-}
-
-// Writes all outputs or none: each goes to a hidden temporary file first, renamed into place once every
-// file is written.
-void write_outputs(const Fusion& fusion, const std::vector<HostTensor>& outputs, const std::string& dir) {
-  std::vector<std::pair<std::string, std::string>> written;  // temporary, final
-  try {
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      const std::string name = output_name(fusion, i);
-      written.emplace_back(dir + "/." + name + ".npy.partial", dir + "/" + name + ".npy");
-      write_npy(written.back().first, outputs[i]);
-    }
-  } catch (...) {
-    std::error_code ignored;
-    for (const auto& [temporary, final_path] : written) std::filesystem::remove(temporary, ignored);
-    throw;
-  }
-  for (const auto& [temporary, final_path] : written) {
-    std::error_code error;
-    std::filesystem::rename(temporary, final_path, error);
-    SEAM_CHECK(!error, "cannot move ", temporary, " to ", final_path, ": ", error.message());
-  }
 }
 
 }  // namespace
@@ -113,7 +70,7 @@ int cmd_run(Args& args) {
   SEAM_CHECK(backend == "interp" || backend == "host" || backend == "cuda", "unknown backend '", backend,
              "' (expected interp, host or cuda)");
   const Fusion fusion = load_fusion(args.positional_at(0, "FILE"));
-  if (out_dir) prepare_output_dir(*out_dir);
+  if (out_dir) prepare_output_dir(*out_dir, "--out");
   const std::vector<HostTensor> expected =
       expect_dir ? read_expected(fusion, *expect_dir) : std::vector<HostTensor>{};
 
@@ -126,7 +83,7 @@ int cmd_run(Args& args) {
   }
   std::vector<HostTensor> inputs = random_inputs(fusion, seed);
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const std::string name = input_name(fusion, i);
+    const std::string name = fusion_input_name(fusion, i);
     std::string path;
     if (paths.count(name))
       path = paths[name];
@@ -169,10 +126,10 @@ int cmd_run(Args& args) {
               << " kernel(s)\n";
     outputs = executable->run(inputs);
   }
-  if (out_dir) write_outputs(fusion, outputs, *out_dir);
+  if (out_dir) write_outputs_to_dir(fusion, outputs, *out_dir);
   int mismatches = 0;
   for (size_t i = 0; i < outputs.size(); ++i) {
-    const std::string name = output_name(fusion, i);
+    const std::string name = fusion_output_name(fusion, i);
     std::cout << "output " << name << ": " << fusion.type(fusion.outputs()[i].value).to_string() << "  "
               << summarize(outputs[i]) << "\n";
     if (!expect_dir) continue;

@@ -22,6 +22,7 @@ int cmd_segment(Args& args);
 int cmd_emit(Args& args);
 // The switches of `seam emit`: --help and the bool knobs of schedule/launch_knobs.def.
 std::set<std::string> emit_switches();
+int cmd_bench(Args& args);
 int cmd_demo(Args& args);
 
 // Reads and parses a fusion file ("-" reads standard input).

@@ -44,6 +44,18 @@ Passes and segmentation:
                              it with NVRTC (no GPU needed) and print each kernel's registers per thread;
                              KNOBS: the scheduler knobs as flags (--block N, --max-group N,
                              --loads-not-kept, ...): `seam emit --help` lists them all
+GPU:
+  bench FILE... [options]    time fusions on the GPU: kernels launched, GPU time by events and by the
+                             kernels' own durations (CUPTI; median per run), the byte floor (every input
+                             and output once) in us at the measured copy rate, a device-to-device copy of
+                             the same bytes timed in the same run, % of floor and of copy, TB/s
+      --iterations N         timed runs per file (default 50), after a first run and 3 of warm-up
+      --json                 one JSON object per file and line instead of the table
+      --no-cupti             events only (kernel durations need CUPTI: SEAM_CUPTI_LIBRARY names it)
+      --copy-rate TBPS       the floor's rate, instead of timing a 2 GiB copy
+      --inputs DIR           input set 0 from DIR/NAME.npy (sets 1 and 2 stay random; one FILE)
+      --out DIR              write set 0's outputs as DIR/NAME.npy (one FILE)
+      --dry-run              no GPU needed: parse, segment and plan; print kernels, byte floor and plan
 Other:
   demo                       the default example: build Llama-2-13b RoPE, print, verify, run it small
   help                       this text
@@ -75,6 +87,7 @@ int main(int argc, char** argv) {
       {"pass", cmd_pass, {}},
       {"segment", cmd_segment, {"no-passes"}},
       {"emit", cmd_emit, emit_switches()},
+      {"bench", cmd_bench, {"json", "no-cupti", "dry-run"}},
       {"demo", cmd_demo, {}},
   };
   try {

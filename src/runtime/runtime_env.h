@@ -5,6 +5,7 @@
 //   SEAM_SYNC_LAUNCH   "1": synchronize and check errors after every kernel launch
 //   SEAM_CUDA_INCLUDE  ':'-separated include directories of the CUDA toolkit for NVRTC
 //   SEAM_NVRTC_NO_CACHE "1": NVRTC's own cache of compiled programs (CUDA 12.9+) off, for cold timings
+//   SEAM_CUPTI_LIBRARY the CUPTI library to open for kernel durations (runtime/kernel_activity.h)
 #pragma once
 
 #include <optional>

@@ -1,12 +1,14 @@
-#include "common/kernel_activity.h"
+#include "runtime/kernel_activity.h"
 
 #include <dlfcn.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 
 #include "runtime/event_timer.h"
+#include "runtime/runtime_env.h"
 #include "support/error.h"
 
 #if __has_include(<cupti_activity.h>)
@@ -16,7 +18,7 @@
 #define SEAM_HAVE_CUPTI_HEADERS 0
 #endif
 
-namespace seam::bench {
+namespace seam {
 
 #if SEAM_HAVE_CUPTI_HEADERS
 namespace {
@@ -69,9 +71,8 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
 
 Cupti load() {
   Cupti c;
-  const char* env = std::getenv("SEAM_CUPTI_LIBRARY");
   std::vector<std::string> names;
-  if (env != nullptr && *env != '\0') names.push_back(env);
+  if (std::optional<std::string> named = env_string("SEAM_CUPTI_LIBRARY")) names.push_back(*named);
   for (const char* dir :
        {"", "/usr/local/cuda/extras/CUPTI/lib64/", "/usr/local/cuda/lib64/", "/usr/local/cuda/lib/"})
     for (const char* file : {"libcupti.so", "libcupti.so.13"}) names.push_back(std::string(dir) + file);
@@ -178,4 +179,4 @@ double median_run_us(const std::vector<ActivityRecord>& records, ActivityRecord:
   return median(std::move(sums));
 }
 
-}  // namespace seam::bench
+}  // namespace seam

@@ -3,15 +3,15 @@
 // numbers sum). Event pairs around a launch also count the launch's own start-up on the GPU (about a
 // microsecond); these durations do not, so seam and torch.compile are compared by the same method.
 //
-// CUPTI is loaded at run time (dlopen, like the driver): without it the benchmark runs and reports events
-// only. SEAM_CUPTI_LIBRARY names the library when it is not on the loader's path.
+// CUPTI is loaded at run time (dlopen, like the driver): without it the benchmarks (seam bench, bench/) run
+// and report events only. SEAM_CUPTI_LIBRARY names the library when it is not on the loader's path.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace seam::bench {
+namespace seam {
 
 struct ActivityRecord {
   enum class Kind { Kernel, Copy, Memset };
@@ -42,4 +42,4 @@ class ActivityRecording {
 double median_run_us(const std::vector<ActivityRecord>& records, ActivityRecord::Kind kind, int per_run,
                      int runs);
 
-}  // namespace seam::bench
+}  // namespace seam
