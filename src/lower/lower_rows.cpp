@@ -9,6 +9,7 @@
 #include "lower/expression_emitter.h"
 #include "lower/kernel_params.h"
 #include "lower/lower_pointwise.h"
+#include "lower/row_cache.h"
 #include "support/error.h"
 
 namespace seam {
@@ -94,11 +95,15 @@ RowOutput classify_row_output(const Fusion& fusion, const RowShape& rs, size_t o
 
 class RowEmitter : public ExpressionEmitter {
  public:
+  // `vector`, `persistent`: the layout's (RowLayout). Persistent loops all use one loop variable and
+  // name their element indices after the axis, so that a load reads the same text in every pass over
+  // the row (lower/row_cache.h matches them).
   RowEmitter(const Fusion& fusion, kir::Kernel& kernel, const std::vector<int>& input_param, int& counter,
-             Shape shape, std::vector<int64_t> axes)
-      : ExpressionEmitter(fusion, kernel, input_param, 1, counter),
+             Shape shape, std::vector<int64_t> axes, int vector, bool persistent)
+      : ExpressionEmitter(fusion, kernel, input_param, vector, counter),
         shape_(std::move(shape)),
-        axes_(std::move(axes)) {
+        axes_(std::move(axes)),
+        persistent_(persistent) {
     for (size_t d = 0; d < shape_.size(); ++d) (is_reduced(d) ? reduced_axes_ : outer_axes_).push_back(d);
     for (size_t d : outer_axes_) rows_ *= shape_[d];
     for (size_t d : reduced_axes_) reduced_ *= shape_[d];
@@ -144,27 +149,34 @@ class RowEmitter : public ExpressionEmitter {
     return std::binary_search(axes_.begin(), axes_.end(), static_cast<int64_t>(d));
   }
 
-  // Indices of S inside a loop over the row's reduced elements (loop variable `element`).
-  AxisIndex element_index(const std::string& element) {
+  // Indices of S inside a loop over the row's vectors (loop variable `vector_index`): lane 0 of the
+  // vector, the lanes along the innermost reduced axis.
+  AxisIndex element_index(const std::string& vector_index) {
     AxisIndex idx;
     idx.index = row_index_;
+    const int64_t vectors = std::max<int64_t>(reduced_ / lanes_, 1);
+    const Index element = kir::mul(kir::variable(vector_index, vectors), lanes_);
     int64_t inner = 1;
     for (size_t k = reduced_axes_.size(); k-- > 0;) {
       const size_t d = reduced_axes_[k];
-      Index i = reduced_ == 0 ? kir::constant(0)
-                              : kir::div(kir::variable(element, std::max<int64_t>(reduced_, 1)), inner);
+      Index i = reduced_ == 0 ? kir::constant(0) : kir::div(element, inner);
       if (k != 0 && reduced_ != 0) i = kir::mod(i, shape_[d]);
       if (shape_[d] == 1) i = kir::constant(0);
-      idx.index[d] = let("j" + std::to_string(counter_++), i);
+      // The vector's axis stays an expression: a Let would hide that it is a multiple of the width.
+      if (lanes_ > 1 && k + 1 == reduced_axes_.size())
+        idx.index[d] = i;
+      else
+        idx.index[d] = let(persistent_ ? "j" + std::to_string(d) : "j" + std::to_string(counter_++), i);
       inner *= shape_[d];
     }
+    if (lanes_ > 1) idx.lane_axis = static_cast<int>(reduced_axes_.back());
     return idx;
   }
 
-  // Opens a loop over this thread's share of the row; close_loop appends it to the enclosing block.
+  // Opens a loop over this thread's share of the row; the caller appends it to the enclosing block.
   kir::Stmt open_loop() {
     kir::Stmt loop{kir::Stmt::Kind::RowLoop};
-    loop.name = "k" + std::to_string(counter_++);
+    loop.name = persistent_ ? "k" : "k" + std::to_string(counter_++);
     return loop;
   }
 
@@ -178,7 +190,8 @@ class RowEmitter : public ExpressionEmitter {
                Type::tensor(DType::Float32, shape_).to_string(), " over ", shape_to_string(axes_),
                "; a row kernel needs one shape and one set of axes");
     const DType accumulator = accumulator_dtype(fusion_.type(operand).dtype);
-    kir::Var acc = declare(accumulator, 1, identity(node.op, accumulator));
+    // One accumulator per lane of the vector; RowReduce combines the lanes, then the row's threads.
+    kir::Var acc = declare(accumulator, lanes_, identity(node.op, accumulator));
     kir::Stmt loop = open_loop();
     blocks_.push_back(&loop.then_block);
     memo_.emplace_back();
@@ -186,7 +199,7 @@ class RowEmitter : public ExpressionEmitter {
     kir::Expr combine{kir::Expr::Kind::Call};
     combine.op = combine_op(node.op);
     combine.args = {acc, x};
-    assign(acc, define(accumulator, 1, std::move(combine)));
+    assign(acc, define(accumulator, std::max(acc.lanes, x.lanes), std::move(combine)));
     memo_.pop_back();
     blocks_.pop_back();
     block().push_back(std::move(loop));
@@ -215,9 +228,10 @@ class RowEmitter : public ExpressionEmitter {
     return it->second;
   }
 
-  // Indices of a tensor whose extent-1-free shape equals that of `axes` of S: its other axes at 0.
+  // Indices of a tensor whose extent-1-free shape equals that of `axes` of S: its other axes at 0. The
+  // lanes advance along the axis that S's `lane_axis` maps to (-1: none).
   static AxisIndex map_axes(const Shape& shape, const Shape& source_shape, const std::vector<size_t>& axes,
-                            const std::vector<Index>& index) {
+                            const std::vector<Index>& index, int lane_axis = -1) {
     AxisIndex idx;
     size_t next = 0;
     for (int64_t extent : shape) {
@@ -227,6 +241,7 @@ class RowEmitter : public ExpressionEmitter {
         continue;
       }
       SEAM_ASSERT(next < axes.size() && source_shape[axes[next]] == extent);
+      if (static_cast<int>(axes[next]) == lane_axis) idx.lane_axis = static_cast<int>(idx.index.size());
       idx.index.push_back(index[axes[next++]]);
     }
     return idx;
@@ -266,7 +281,9 @@ class RowEmitter : public ExpressionEmitter {
       const AxisIndex element = element_index(loop.name);
       for (int o : per_element) {
         const Type& t = fusion_.type(fusion_.outputs()[static_cast<size_t>(o)].value);
-        AxisIndex idx = map_axes(t.shape, shape_, all_axes, element.index);
+        AxisIndex idx = map_axes(t.shape, shape_, all_axes, element.index, element.lane_axis);
+        if (element.lane_axis >= 0 && idx.lane_axis < 0)
+          throw NotVectorizable{"output " + std::to_string(o) + " has no axis along the vector"};
         Index offset = kir::constant(0);
         int64_t stride = 1;
         for (size_t d = t.shape.size(); d-- > 0;) {
@@ -291,6 +308,7 @@ class RowEmitter : public ExpressionEmitter {
     const auto memo = memo_.back();
     try {
       kir::Var value = convert(emit(out.value, idx), fusion_.type(out.value).dtype);
+      if (idx.lane_axis >= 0) value = widen(value, lanes_);  // a value the same on every lane
       kir::Stmt store{kir::Stmt::Kind::Store};
       store.param = static_cast<int>(fusion_.inputs().size()) + o;
       store.index = offset;
@@ -307,6 +325,7 @@ class RowEmitter : public ExpressionEmitter {
 
   const Shape shape_;
   const std::vector<int64_t> axes_;
+  const bool persistent_;
   std::vector<size_t> outer_axes_, reduced_axes_;
   int64_t rows_ = 1;
   int64_t reduced_ = 1;    // elements of a row: the bound of a row loop's variable
@@ -417,11 +436,18 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
   const std::vector<int> input_param = declare_kernel_params(fusion, kernel, product(shape));
 
   int counter = 0;
-  RowEmitter emitter(fusion, kernel, input_param, counter, shape, axes);
+  const RowLayout& layout = options.layout;
+  SEAM_ASSERT(layout.vector >= 1 && rs.reduced % layout.vector == 0 &&
+                  (layout.vector == 1 || (rs.inner_reduced && shape.back() % layout.vector == 0)),
+              "kernel ", options.kernel_name, ": vectors of ", layout.vector, " elements along rows of ",
+              rs.reduced);
+  const bool persistent = layout.iterations > 0;
+  RowEmitter emitter(fusion, kernel, input_param, counter, shape, axes, layout.vector, persistent);
   kir::RowLaunch launch;
   launch.rows = emitter.rows();
   launch.reduced = rs.reduced;
-  const RowLayout& layout = options.layout;
+  launch.vector = layout.vector;
+  launch.iterations = layout.iterations;
   const int block = layout.rows_per_block * layout.threads_per_row;
   SEAM_ASSERT(block >= 32 && block <= 1024 && (block & (block - 1)) == 0, "kernel ", options.kernel_name,
               ": a row layout of ", layout.rows_per_block, " x ", layout.threads_per_row, " threads");
@@ -432,6 +458,12 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
   const int64_t row_bound =
       (launch.rows + launch.rows_per_block - 1) / launch.rows_per_block * launch.rows_per_block;
   emitter.lower(launch.body, result, row_bound);
+  if (persistent) {
+    SEAM_ASSERT(static_cast<int64_t>(layout.iterations) * layout.threads_per_row >= launch.vectors(),
+                "kernel ", options.kernel_name, ": ", layout.iterations, " iterations of ",
+                layout.threads_per_row, " threads do not cover ", launch.vectors(), " vectors");
+    cache_row_loads(launch);
+  }
   if (!result.misaligned_reduction && !emitter.chunked().empty())
     add_chunk_programs(fusion, emitter.chunked(), options, kernel);
   kernel.rows = std::move(launch);

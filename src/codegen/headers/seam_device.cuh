@@ -63,6 +63,10 @@ SEAM_FN void seam_load(const T* __restrict__ src, T* dst) {
   if constexpr (N * sizeof(T) == 4 || N * sizeof(T) == 8 || N * sizeof(T) == 16) {
     typedef typename seam_wide<(int)(N * sizeof(T))>::type V;
     *reinterpret_cast<V*>(dst) = __ldg(reinterpret_cast<const V*>(src));
+  } else if constexpr (N * sizeof(T) % 16 == 0) {  // wider than a vector: 16-byte pieces
+    constexpr int piece = 16 / sizeof(T);
+#pragma unroll
+    for (int l = 0; l < N; l += piece) seam_load<piece>(src + l, dst + l);
   } else {
 #pragma unroll
     for (int l = 0; l < N; ++l) dst[l] = src[l];
@@ -74,6 +78,10 @@ SEAM_FN void seam_store(T* __restrict__ dst, const T* src) {
   if constexpr (N * sizeof(T) == 4 || N * sizeof(T) == 8 || N * sizeof(T) == 16) {
     typedef typename seam_wide<(int)(N * sizeof(T))>::type V;
     *reinterpret_cast<V*>(dst) = *reinterpret_cast<const V*>(src);
+  } else if constexpr (N * sizeof(T) % 16 == 0) {
+    constexpr int piece = 16 / sizeof(T);
+#pragma unroll
+    for (int l = 0; l < N; l += piece) seam_store<piece>(dst + l, src + l);
   } else {
 #pragma unroll
     for (int l = 0; l < N; ++l) dst[l] = src[l];

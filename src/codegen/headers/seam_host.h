@@ -48,6 +48,18 @@ SEAM_FN void seam_store_stream(T* __restrict__ dst, const T* src) {
   seam_store<N>(dst, src);
 }
 
+// A persistent row kernel's register array on the host, where one thread's share is the whole row:
+// `vectors` entries of N elements, on the heap.
+template <class T, int N>
+struct seam_row_cache {
+  T* data;
+  explicit seam_row_cache(long long vectors) : data(new T[vectors * N]) {}
+  ~seam_row_cache() { delete[] data; }
+  seam_row_cache(const seam_row_cache&) = delete;
+  seam_row_cache& operator=(const seam_row_cache&) = delete;
+  T* operator[](long long i) const { return data + i * N; }
+};
+
 // Row kernels run one thread per row on the host: combining over the row's threads is the identity.
 struct seam_rows {};
 template <class T>
