@@ -273,9 +273,10 @@ class BodyPrinter {
     switch (e.kind) {
       case kir::Expr::Kind::Convert: return "seam_convert<" + type + ">(" + lane(e.args[0], l) + ")";
       case kir::Expr::Kind::Call: {
-        if (op && e.args.size() == 1) return "(" + *op + lane(e.args[0], l) + ")";
-        if (op && e.args.size() == 2) return "(" + lane(e.args[0], l) + *op + lane(e.args[1], l) + ")";
-        std::string text = "seam_" + std::string(op_name(e.op)) + "(";
+        if (op && !e.approximate && e.args.size() == 1) return "(" + *op + lane(e.args[0], l) + ")";
+        if (op && !e.approximate && e.args.size() == 2)
+          return "(" + lane(e.args[0], l) + *op + lane(e.args[1], l) + ")";
+        std::string text = "seam_" + std::string(op_name(e.op)) + (e.approximate ? "_approx(" : "(");
         for (size_t i = 0; i < e.args.size(); ++i) text += (i ? ", " : "") + lane(e.args[i], l);
         return text + ")";
       }

@@ -88,6 +88,8 @@ struct Expr {
   // the loads run as written.
   std::string cache;
   bool cache_fill = false;
+  // Call: the GPU's approximate form may compute it (lower/approximate_math.h).
+  bool approximate = false;
 };
 
 // ---- statements --------------------------------------------------------------------------------------

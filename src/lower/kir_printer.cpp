@@ -43,7 +43,8 @@ std::string expr(const kir::Expr& e) {
     case kir::Expr::Kind::Literal: return e.literal.to_string();
     case kir::Expr::Kind::Scalar: return "scalar p" + std::to_string(e.param);
     case kir::Expr::Kind::Convert: return "convert " + args;
-    case kir::Expr::Kind::Call: return std::string(op_name(e.op)) + "(" + args + ")";
+    case kir::Expr::Kind::Call:
+      return std::string(op_name(e.op)) + (e.approximate ? ".approx(" : "(") + args + ")";
     case kir::Expr::Kind::Select: return "select(" + args + ")";
     case kir::Expr::Kind::Iota:
       return "iota " + e.literal.to_string() + " + (" + kir::to_string(e.offset) + " + lane) * " +

@@ -4,12 +4,15 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
+#include <set>
 
 #include "ir/builder.h"
 #include "lower/expression_emitter.h"
 #include "lower/kernel_params.h"
 #include "lower/lower_pointwise.h"
 #include "lower/row_cache.h"
+#include "lower/row_divisors.h"
 #include "support/error.h"
 
 namespace seam {
@@ -130,14 +133,15 @@ class RowEmitter : public ExpressionEmitter {
       row_index_[d] = let("r" + std::to_string(counter_++), i);
       inner *= shape_[d];
     }
-    for (int32_t id = 0; id < fusion_.num_nodes(); ++id) {
-      if (fusion_.node(Value{id}).category() != OpCategory::Reduction) continue;
-      try {
-        reduce(Value{id});
-      } catch (const NotRowAligned&) {
-        result.misaligned_reduction = true;
-        return;
+    try {
+      const std::vector<std::vector<Value>> levels = reduction_levels();
+      for (size_t l = 0; l < levels.size(); ++l) {
+        next_level_ = l + 1 < levels.size() ? &levels[l + 1] : nullptr;
+        reduce_level(levels[l]);
       }
+    } catch (const NotRowAligned&) {
+      result.misaligned_reduction = true;
+      return;
     }
     lower_outputs(result);
   }
@@ -180,8 +184,28 @@ class RowEmitter : public ExpressionEmitter {
     return loop;
   }
 
-  // acc = combine over the row's elements of operand; then over the row's threads.
-  void reduce(Value v) {
+  // The reductions grouped by level (a reduction's level: 1 + the highest level among the reductions
+  // its operand reads, 0 when none), in id order within a level: those of one level share a loop over
+  // the row, so a streamed row is read once per level, not once per reduction.
+  std::vector<std::vector<Value>> reduction_levels() const {
+    const size_t n = static_cast<size_t>(fusion_.num_nodes());
+    std::vector<int> below(n, -1), level(n, -1);
+    std::vector<std::vector<Value>> levels;
+    for (size_t id = 0; id < n; ++id) {
+      const Node& node = fusion_.node(Value{static_cast<int32_t>(id)});
+      for (Value operand : node.operands) {
+        const size_t o = static_cast<size_t>(operand.id);
+        below[id] = std::max(below[id], level[o] >= 0 ? level[o] : below[o]);
+      }
+      if (node.category() != OpCategory::Reduction) continue;
+      level[id] = below[id] + 1;
+      if (levels.size() <= static_cast<size_t>(level[id])) levels.resize(static_cast<size_t>(level[id]) + 1);
+      levels[static_cast<size_t>(level[id])].push_back(Value{static_cast<int32_t>(id)});
+    }
+    return levels;
+  }
+
+  void check_row_reduction(Value v) const {
     const Node& node = fusion_.node(v);
     const Value operand = node.operands[0];
     SEAM_CHECK(fusion_.type(operand).shape == shape_ && node.attrs.get_ints("axes") == axes_, "kernel ",
@@ -189,27 +213,132 @@ class RowEmitter : public ExpressionEmitter {
                shape_to_string(node.attrs.get_ints("axes")), ", another reduction ",
                Type::tensor(DType::Float32, shape_).to_string(), " over ", shape_to_string(axes_),
                "; a row kernel needs one shape and one set of axes");
-    const DType accumulator = accumulator_dtype(fusion_.type(operand).dtype);
-    // One accumulator per lane of the vector; RowReduce combines the lanes, then the row's threads.
-    kir::Var acc = declare(accumulator, lanes_, identity(node.op, accumulator));
+  }
+
+  kir::Var call(OpKind op, std::vector<kir::Var> args, DType dtype, bool approximate = false) {
+    int lanes = 1;
+    for (const kir::Var& a : args) lanes = std::max(lanes, a.lanes);
+    kir::Expr e{kir::Expr::Kind::Call};
+    e.op = op;
+    e.args = std::move(args);
+    e.approximate = approximate;
+    return define(dtype, lanes, std::move(e));
+  }
+  kir::Var literal(DType dtype, Number value) {
+    kir::Expr e{kir::Expr::Kind::Literal};
+    e.literal = value;
+    return define(dtype, 1, std::move(e));
+  }
+  // `m`, or 0 where `m` is -inf: the shift of an online sum, so that a row of -inf sums exp(-inf) = 0
+  // instead of exp(-inf - -inf) = NaN.
+  kir::Var finite_shift(const kir::Var& m) {
+    const kir::Var minus_inf = literal(m.dtype, Number::of_float(-std::numeric_limits<double>::infinity()));
+    const kir::Var is_minus_inf = call(OpKind::Eq, {m, minus_inf}, DType::Bool);
+    kir::Expr e{kir::Expr::Kind::Select};
+    e.args = {is_minus_inf, literal(m.dtype, Number::of_float(0.0)), m};
+    return define(m.dtype, m.lanes, std::move(e));
+  }
+
+  // A sum over the row of exp(y - m), m the row's max of y (softmax, log-sum-exp, cross-entropy): the
+  // max reduction `max` and the sum `sum` (whose operand is that exp) of the online pair.
+  struct OnlinePair {
+    Value max, sum, exp;
+  };
+  // The sum of `later` that forms an online pair with the max reduction `max`, if any.
+  std::optional<OnlinePair> online_pair(Value max, const std::vector<Value>& later) const {
+    if (fusion_.node(max).op != OpKind::Max || !is_floating(fusion_.type(max).dtype)) return std::nullopt;
+    const Value y = fusion_.node(max).operands[0];
+    for (Value sum : later) {
+      if (fusion_.node(sum).op != OpKind::Sum) continue;
+      const Value e = fusion_.node(sum).operands[0];
+      if (fusion_.node(e).op != OpKind::Exp) continue;
+      const Value d = fusion_.node(e).operands[0];
+      const Node& sub = fusion_.node(d);
+      if (sub.op != OpKind::Sub || sub.operands[0] != y || fusion_.type(d).dtype != fusion_.type(y).dtype)
+        continue;
+      Value m = sub.operands[1];  // the max brought back to y's shape by expand, broadcast, reshape
+      while (m != max && (fusion_.node(m).op == OpKind::Expand || fusion_.node(m).op == OpKind::Broadcast ||
+                          fusion_.node(m).op == OpKind::Reshape))
+        m = fusion_.node(m).operands[0];
+      if (m == max) return OnlinePair{max, sum, e};
+    }
+    return std::nullopt;
+  }
+
+  // One loop over the row accumulating every reduction of `level` (acc = combine over this thread's
+  // elements, one accumulator per lane of the vector), then each combined over the row's threads
+  // (RowReduce folds the lanes first). A streamed kernel also accumulates the sums that form online
+  // pairs with this level's maxima (online_pair), taking them out of the next level.
+  void reduce_level(const std::vector<Value>& level) {
+    std::vector<OnlinePair> pairs;
+    if (!persistent_ && next_level_ != nullptr)
+      for (Value v : level)
+        if (auto pair = online_pair(v, *next_level_)) pairs.push_back(*pair);
+    std::vector<kir::Var> accs;
+    std::vector<kir::Var> sums;  // per pair: the running sum (the pair's max is in accs)
+    for (Value v : level) {
+      if (taken_.count(v.id)) continue;
+      check_row_reduction(v);
+      const DType accumulator = accumulator_dtype(fusion_.type(fusion_.node(v).operands[0]).dtype);
+      accs.push_back(declare(accumulator, lanes_, identity(fusion_.node(v).op, accumulator)));
+    }
+    for (const OnlinePair& p : pairs)
+      sums.push_back(declare(accumulator_dtype(fusion_.type(p.max).dtype), lanes_, Number::of_int(0)));
     kir::Stmt loop = open_loop();
     blocks_.push_back(&loop.then_block);
     memo_.emplace_back();
-    kir::Var x = convert(emit(operand, element_index(loop.name)), accumulator);
-    kir::Expr combine{kir::Expr::Kind::Call};
-    combine.op = combine_op(node.op);
-    combine.args = {acc, x};
-    assign(acc, define(accumulator, std::max(acc.lanes, x.lanes), std::move(combine)));
+    const AxisIndex idx = element_index(loop.name);
+    size_t a = 0;
+    std::map<int32_t, size_t> acc_of;
+    for (Value v : level) {
+      if (taken_.count(v.id)) continue;
+      const Node& node = fusion_.node(v);
+      kir::Var& acc = accs[a];
+      acc_of[v.id] = a++;
+      kir::Var x = convert(emit(node.operands[0], idx), acc.dtype);
+      auto pair = std::find_if(pairs.begin(), pairs.end(), [&](const OnlinePair& p) { return p.max == v; });
+      if (pair != pairs.end()) {  // m' = max(m, x); s = s * exp(m - m') + exp(x - m'); m = m'
+        kir::Var& s = sums[static_cast<size_t>(pair - pairs.begin())];
+        const bool approximate = approximable_[static_cast<size_t>(pair->exp.id)];
+        const kir::Var m = call(OpKind::Maximum, {acc, x}, acc.dtype);
+        const kir::Var shift = finite_shift(m);
+        const kir::Var scale = call(OpKind::Exp, {call(OpKind::Sub, {acc, shift}, acc.dtype)}, acc.dtype, approximate);
+        const kir::Var e = call(OpKind::Exp, {call(OpKind::Sub, {x, shift}, acc.dtype)}, acc.dtype, approximate);
+        assign(s, call(OpKind::Add, {call(OpKind::Mul, {s, scale}, s.dtype), e}, s.dtype));
+        assign(acc, m);
+        continue;
+      }
+      assign(acc, call(combine_op(node.op), {acc, x}, acc.dtype));
+    }
     memo_.pop_back();
     blocks_.pop_back();
     block().push_back(std::move(loop));
+    for (Value v : level) {
+      if (taken_.count(v.id)) continue;
+      const kir::Var combined = row_reduce(fusion_.node(v).op, accs[acc_of.at(v.id)]);
+      reduction_value_[v.id] = convert(combined, fusion_.node(v).type.dtype);
+    }
+    for (size_t p = 0; p < pairs.size(); ++p) {  // s * exp(m - row max) over the lanes and threads
+      const kir::Var row_max = reduction_value_.at(pairs[p].max.id);
+      const kir::Var& m = accs[acc_of.at(pairs[p].max.id)];
+      const bool approximate = approximable_[static_cast<size_t>(pairs[p].exp.id)];
+      const kir::Var shift = finite_shift(convert(row_max, m.dtype));
+      const kir::Var scaled =
+          call(OpKind::Mul, {sums[p], call(OpKind::Exp, {call(OpKind::Sub, {m, shift}, m.dtype)}, m.dtype, approximate)},
+               m.dtype);
+      reduction_value_[pairs[p].sum.id] = convert(row_reduce(OpKind::Sum, scaled), fusion_.type(pairs[p].sum).dtype);
+      taken_.insert(pairs[p].sum.id);
+    }
+  }
+
+  kir::Var row_reduce(OpKind op, const kir::Var& source) {
     kir::Stmt across{kir::Stmt::Kind::RowReduce};
-    across.var = fresh(accumulator, 1);
-    across.source = acc;
-    across.expr.op = node.op;
+    across.var = fresh(source.dtype, 1);
+    across.source = source;
+    across.expr.op = op;
     kir::Var combined = across.var;
     block().push_back(std::move(across));
-    reduction_value_[v.id] = convert(combined, node.type.dtype);
+    return combined;
   }
 
   // The row's value of a reduction, when `idx` is this row's index in the reduction's output.
@@ -326,6 +455,8 @@ class RowEmitter : public ExpressionEmitter {
   const Shape shape_;
   const std::vector<int64_t> axes_;
   const bool persistent_;
+  const std::vector<Value>* next_level_ = nullptr;  // while lowering a level: the next (online pairs)
+  std::set<int32_t> taken_;                          // sums computed with their online pair's max
   std::vector<size_t> outer_axes_, reduced_axes_;
   int64_t rows_ = 1;
   int64_t reduced_ = 1;    // elements of a row: the bound of a row loop's variable
@@ -464,6 +595,7 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
                 layout.threads_per_row, " threads do not cover ", launch.vectors(), " vectors");
     cache_row_loads(launch);
   }
+  hoist_row_divisors(launch);
   if (!result.misaligned_reduction && !emitter.chunked().empty())
     add_chunk_programs(fusion, emitter.chunked(), options, kernel);
   kernel.rows = std::move(launch);

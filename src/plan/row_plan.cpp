@@ -26,6 +26,7 @@ RowPlanInput row_plan_input(const Fusion& fusion, const LaunchParams& knobs) {
   in.block_size = knobs.row_block_size;
   in.max_vector_bytes = knobs.max_vector_bytes;
   in.sm_count = knobs.sm_count;
+  in.persistent = knobs.row_persistent;
   const int64_t elements = in.shape.rows * in.shape.reduced;
   int smallest = 0;
   auto per_element = [&](const Type& t) { return !t.is_scalar && t.numel() == elements && elements > 0; };
@@ -76,18 +77,30 @@ RowLayout plan_row_layout(const RowPlanInput& in, int vector) {
   const int64_t vectors = reduced / vector;
   // Registers a thread spends per iteration on its cached share of the row.
   const int64_t bytes_per_iteration = static_cast<int64_t>(vector) * in.cached_bytes_per_element;
-  const int64_t max_iterations =
-      bytes_per_iteration == 0 ? 8 : std::max<int64_t>(1, kPersistentRowBytes / bytes_per_iteration);
-  int64_t per_row = std::max<int64_t>(8, power_of_two_at_least(ceil_div(vectors, std::min<int64_t>(max_iterations, 8))));
+  const int64_t min_per_row = 8;
+  // The block a row layout runs in: rows share `block` threads, a long row takes a block of its own.
+  auto block_for = [&](int64_t per_row) { return std::max<int64_t>(per_row, block); };
+  // Whether a thread's cached share fits its registers next to what the rest of the kernel needs.
+  auto fits = [&](int64_t per_row, int64_t iterations) {
+    const int64_t registers = std::min<int64_t>(255, 65536 / block_for(per_row));
+    return iterations * bytes_per_iteration / 4 + kReservedRegisters <= registers;
+  };
+  // The fewest threads per row whose share is at most `elements` elements in registers.
+  auto fewest_threads = [&](int64_t elements) -> int64_t {
+    for (int64_t per_row = min_per_row; per_row <= 1024; per_row *= 2) {
+      const int64_t iterations = ceil_div(vectors, per_row);
+      if (iterations * vector <= elements && fits(per_row, iterations)) return per_row;
+    }
+    return 0;
+  };
+  int64_t per_row = in.persistent ? fewest_threads(kPreferredRowElements) : 0;
+  if (per_row == 0 && in.persistent) per_row = fewest_threads(2 * kPreferredRowElements);
+  const bool persistent = per_row > 0;
+  if (!persistent) per_row = 1024;  // streamed: as many threads as a block has
   // Too few rows to give every multiprocessor a few warps: spread each row over more threads.
   const int64_t threads_wanted = static_cast<int64_t>(in.sm_count) * 256;
   while (per_row < 1024 && per_row < vectors && rows * per_row < threads_wanted) per_row *= 2;
-  per_row = std::min<int64_t>(per_row, 1024);
-  const int64_t iterations = ceil_div(vectors, per_row);
-  layout.iterations = iterations * bytes_per_iteration <= kPersistentRowBytes || iterations == 1
-                          ? static_cast<int>(iterations)
-                          : 0;
-  if (layout.iterations == 0) per_row = std::min<int64_t>(1024, std::max<int64_t>(per_row, 32));
+  layout.iterations = persistent ? static_cast<int>(ceil_div(vectors, per_row)) : 0;
   layout.threads_per_row = static_cast<int>(per_row);
   layout.rows_per_block = static_cast<int>(std::max<int64_t>(1, block / per_row));
   // A block of at least a warp: short rows share it.

@@ -18,16 +18,21 @@ struct RowPlanInput {
   int sm_count = 132;
   int smallest_element_bytes = 4;  // of the tensors read or written per element of a row
   int cached_bytes_per_element = 0;  // summed over the inputs read per element of a row
+  bool persistent = true;            // LaunchParams::row_persistent
 };
 
-// The most bytes of registers a thread of a persistent row kernel holds its share of the rows in; a
-// longer row is streamed (each pass reads it again).
-constexpr int kPersistentRowBytes = 128;
+// A persistent row kernel's share of a row per thread: up to this many elements (64: eight 16-byte
+// vectors of bf16, what runs RMSNorm at 90-96% of the copy floor), else up to twice as many, else the
+// row is streamed (each pass reads it again). Registers a thread keeps for everything but its share.
+constexpr int64_t kPreferredRowElements = 64;
+constexpr int64_t kReservedRegisters = 40;
 
 // The layout for `in` at vector width `vector` (a divisor of the innermost reduced extent, or 1).
-// Inner reductions: vectors of `vector` elements, threads per row the fewest (at least 8) that keep a
-// thread's cached share within kPersistentRowBytes, persistent when that fits in 1024 threads; more
-// threads per row when there are too few rows to fill the GPU; rows_per_block filling `block_size`.
+// Inner reductions: vectors of `vector` elements; threads per row the fewest (at least 8) whose share
+// is at most kPreferredRowElements elements (else twice that) and whose cached bytes fit the registers a
+// thread of its block has (65536 per multiprocessor over the block, at most 255, less
+// kReservedRegisters): persistent; else streamed by 1024 threads. More threads per row when there are
+// too few rows to fill the GPU; rows_per_block filling `block_size`.
 // Outer reductions: consecutive threads on consecutive rows, streamed.
 RowLayout plan_row_layout(const RowPlanInput& in, int vector);
 

@@ -30,6 +30,14 @@ SEAM_FN double seam_double_from_bits(unsigned long long bits) {
 
 #include "seam_common.h"
 
+// The GPU's approximate math (seam_device.cuh) is exact on the host.
+SEAM_FN float seam_exp_approx(float a) { return seam_exp(a); }
+SEAM_FN float seam_log_approx(float a) { return seam_log(a); }
+SEAM_FN float seam_div_approx(float a, float b) { return seam_div(a, b); }
+SEAM_FN float seam_reciprocal_approx(float a) { return seam_reciprocal(a); }
+SEAM_FN float seam_rsqrt_approx(float a) { return seam_rsqrt(a); }
+SEAM_FN float seam_sigmoid_approx(float a) { return seam_sigmoid(a); }
+
 template <int N, class T>
 SEAM_FN void seam_load(const T* __restrict__ src, T* dst) {
   memcpy(dst, src, N * sizeof(T));

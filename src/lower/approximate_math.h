@@ -1,0 +1,22 @@
+// Where generated code may use the GPU's approximate math (docs/CODEGEN.md, "Approximate math"):
+// exp, log, division, reciprocal, rsqrt and sigmoid in f32 by the special-function unit (relative error
+// below 2^-17 over f32's range, against 2^-9 for a bf16 result and 2^-11 for f16) when everything the
+// value reaches is a 16-bit floating output through floating arithmetic: no comparison, no cast to an
+// integer or bool, no where-condition, no f32/f64 output sees it. Exact math otherwise, and always on the
+// host. A softmax or SiLU written to bf16 then costs about half the instructions, the difference between
+// compute-bound and memory-bound on the H200.
+#pragma once
+
+#include <vector>
+
+#include "ir/fusion.h"
+
+namespace seam {
+
+// Per value id: whether the value may be computed approximately.
+std::vector<bool> approximable_values(const Fusion& fusion);
+
+// Whether `op` has an approximate form (the operations listed above).
+bool has_approximate_form(OpKind op);
+
+}  // namespace seam
