@@ -167,12 +167,13 @@ class BodyPrinter {
         const std::string combine = s.expr.op == OpKind::Sum   ? "seam_add"
                                     : s.expr.op == OpKind::Max ? "seam_maximum"
                                                                : "seam_minimum";
-        for (int l = 1; l < s.source.lanes; ++l) folded = combine + "(" + folded + ", " + lane(s.source, l) + ")";
+        for (int l = 1; l < s.source.lanes; ++l)
+          folded = combine + "(" + folded + ", " + lane(s.source, l) + ")";
         if (is_array(s.var)) declare(s.var, depth);
         out_ << pad(depth)
-             << define_lane(s.var, 0,
-                            "seam_row_reduce_" + std::string(op_name(s.expr.op)) + "(" + folded +
-                                ", seam_row_ctx)")
+             << define_lane(
+                    s.var, 0,
+                    "seam_row_reduce_" + std::string(op_name(s.expr.op)) + "(" + folded + ", seam_row_ctx)")
              << ";\n";
         return;
       }

@@ -13,7 +13,6 @@ enum class Need { Approximate, LogOfSum, Exact };
 
 bool low_precision_float(DType dtype) { return dtype == DType::BFloat16 || dtype == DType::Float16; }
 
-
 // What operand `operand_index` of `user` needs when `user` needs `need`.
 Need operand_need(const Node& user, size_t operand_index, Need need) {
   if (!is_floating(user.type.dtype)) return Need::Exact;
@@ -22,7 +21,8 @@ Need operand_need(const Node& user, size_t operand_index, Need need) {
     case OpCategory::Binary:
     case OpCategory::Ternary: {
       const DTypeRule rule = user.info().dtype_rule;
-      if (rule == DTypeRule::Compare || rule == DTypeRule::Logical || rule == DTypeRule::ToBool) return Need::Exact;
+      if (rule == DTypeRule::Compare || rule == DTypeRule::Logical || rule == DTypeRule::ToBool)
+        return Need::Exact;
       if (user.op == OpKind::Where && operand_index == 0) return Need::Exact;
       if (user.op == OpKind::Log && need == Need::Exact) return Need::LogOfSum;
       return need == Need::Approximate ? Need::Approximate : Need::Exact;
@@ -73,8 +73,8 @@ std::vector<bool> approximable_values(const Fusion& fusion) {
     const Node& node = fusion.node(Value{static_cast<int32_t>(id)});
     // A log-of-sum term may be approximate only where it is produced: exp's result is positive, so the
     // sum does not cancel.
-    approximable[id] = used[id] && (need[id] == Need::Approximate ||
-                                    (need[id] == Need::LogOfSum && node.op == OpKind::Exp));
+    approximable[id] =
+        used[id] && (need[id] == Need::Approximate || (need[id] == Need::LogOfSum && node.op == OpKind::Exp));
   }
   return approximable;
 }

@@ -302,8 +302,10 @@ class RowEmitter : public ExpressionEmitter {
         const bool approximate = approximable_[static_cast<size_t>(pair->exp.id)];
         const kir::Var m = call(OpKind::Maximum, {acc, x}, acc.dtype);
         const kir::Var shift = finite_shift(m);
-        const kir::Var scale = call(OpKind::Exp, {call(OpKind::Sub, {acc, shift}, acc.dtype)}, acc.dtype, approximate);
-        const kir::Var e = call(OpKind::Exp, {call(OpKind::Sub, {x, shift}, acc.dtype)}, acc.dtype, approximate);
+        const kir::Var scale =
+            call(OpKind::Exp, {call(OpKind::Sub, {acc, shift}, acc.dtype)}, acc.dtype, approximate);
+        const kir::Var e =
+            call(OpKind::Exp, {call(OpKind::Sub, {x, shift}, acc.dtype)}, acc.dtype, approximate);
         assign(s, call(OpKind::Add, {call(OpKind::Mul, {s, scale}, s.dtype), e}, s.dtype));
         assign(acc, m);
         continue;
@@ -324,9 +326,11 @@ class RowEmitter : public ExpressionEmitter {
       const bool approximate = approximable_[static_cast<size_t>(pairs[p].exp.id)];
       const kir::Var shift = finite_shift(convert(row_max, m.dtype));
       const kir::Var scaled =
-          call(OpKind::Mul, {sums[p], call(OpKind::Exp, {call(OpKind::Sub, {m, shift}, m.dtype)}, m.dtype, approximate)},
+          call(OpKind::Mul,
+               {sums[p], call(OpKind::Exp, {call(OpKind::Sub, {m, shift}, m.dtype)}, m.dtype, approximate)},
                m.dtype);
-      reduction_value_[pairs[p].sum.id] = convert(row_reduce(OpKind::Sum, scaled), fusion_.type(pairs[p].sum).dtype);
+      reduction_value_[pairs[p].sum.id] =
+          convert(row_reduce(OpKind::Sum, scaled), fusion_.type(pairs[p].sum).dtype);
       taken_.insert(pairs[p].sum.id);
     }
   }
@@ -456,7 +460,7 @@ class RowEmitter : public ExpressionEmitter {
   const std::vector<int64_t> axes_;
   const bool persistent_;
   const std::vector<Value>* next_level_ = nullptr;  // while lowering a level: the next (online pairs)
-  std::set<int32_t> taken_;                          // sums computed with their online pair's max
+  std::set<int32_t> taken_;                         // sums computed with their online pair's max
   std::vector<size_t> outer_axes_, reduced_axes_;
   int64_t rows_ = 1;
   int64_t reduced_ = 1;    // elements of a row: the bound of a row loop's variable

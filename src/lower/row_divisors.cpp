@@ -17,13 +17,14 @@ void defined_in(const kir::Block& block, std::set<std::string>& names) {
 }
 
 // Rewrites the divisions in `block` (and its branches); new reciprocals go to `hoisted`.
-void rewrite(kir::Block& block, const std::set<std::string>& inside, std::map<std::string, kir::Var>& reciprocal,
-             kir::Block& hoisted, int& counter) {
+void rewrite(kir::Block& block, const std::set<std::string>& inside,
+             std::map<std::string, kir::Var>& reciprocal, kir::Block& hoisted, int& counter) {
   for (kir::Stmt& s : block) {
     rewrite(s.then_block, inside, reciprocal, hoisted, counter);
     rewrite(s.else_block, inside, reciprocal, hoisted, counter);
-    if (s.kind != kir::Stmt::Kind::Define || s.expr.kind != kir::Expr::Kind::Call || s.expr.op != OpKind::Div ||
-        !is_floating(s.var.dtype) || s.expr.args.size() != 2 || inside.count(s.expr.args[1].name))
+    if (s.kind != kir::Stmt::Kind::Define || s.expr.kind != kir::Expr::Kind::Call ||
+        s.expr.op != OpKind::Div || !is_floating(s.var.dtype) || s.expr.args.size() != 2 ||
+        inside.count(s.expr.args[1].name))
       continue;
     const kir::Var& divisor = s.expr.args[1];
     auto it = reciprocal.find(divisor.name);

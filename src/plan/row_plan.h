@@ -16,7 +16,7 @@ struct RowPlanInput {
   int block_size = 256;
   int max_vector_bytes = 16;
   int sm_count = 132;
-  int smallest_element_bytes = 4;  // of the tensors read or written per element of a row
+  int smallest_element_bytes = 4;    // of the tensors read or written per element of a row
   int cached_bytes_per_element = 0;  // summed over the inputs read per element of a row
   bool persistent = true;            // LaunchParams::row_persistent
 };

@@ -58,7 +58,8 @@ Fusion layer_norm(int64_t m, int64_t n) {
   Value mean = b.binary(OpKind::Div, b.sum(x, {1}, true), count);
   Value centered = b.sub(x, b.expand(mean, {m, n}));
   Value var = b.binary(OpKind::Div, b.sum(b.binary(OpKind::Mul, centered, centered), {1}, true), count);
-  Value rstd = b.unary(OpKind::Rsqrt, b.binary(OpKind::Add, var, b.constant(Number::of_float(1e-5), Float32)));
+  Value rstd =
+      b.unary(OpKind::Rsqrt, b.binary(OpKind::Add, var, b.constant(Number::of_float(1e-5), Float32)));
   Value y = b.binary(OpKind::Mul, b.binary(OpKind::Mul, centered, b.expand(rstd, {m, n})),
                      b.expand(b.broadcast(w, {0}), {m, n}));
   return b.finish({b.cast(y, BFloat16), rstd});
@@ -98,8 +99,8 @@ void check(const Fusion& fusion, bool persistent) {
 
 // Row lengths that select every vector width (8, 4, 2, 1 for 16-bit data), rows shorter than a warp,
 // longer than a block's threads, and row counts from 1 to many.
-const std::vector<std::pair<int64_t, int64_t>> kShapes = {{1, 1}, {3, 7}, {5, 8}, {2, 12}, {9, 34}, {1, 1000},
-                                                          {17, 256}, {64, 72}, {4, 4096}, {2, 12290}};
+const std::vector<std::pair<int64_t, int64_t>> kShapes = {
+    {1, 1}, {3, 7}, {5, 8}, {2, 12}, {9, 34}, {1, 1000}, {17, 256}, {64, 72}, {4, 4096}, {2, 12290}};
 
 TEST(RowLayout, SoftmaxAndLogSoftmax) {
   for (auto [m, n] : kShapes)
