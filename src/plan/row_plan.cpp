@@ -77,7 +77,8 @@ RowLayout plan_row_layout(const RowPlanInput& in, int vector) {
   const int64_t vectors = reduced / vector;
   // Registers a thread spends per iteration on its cached share of the row.
   const int64_t bytes_per_iteration = static_cast<int64_t>(vector) * in.cached_bytes_per_element;
-  const int64_t min_per_row = 8;
+  // At least 8 threads per row, or one per vector of a shorter row.
+  const int64_t min_per_row = std::min<int64_t>(8, power_of_two_at_least(vectors));
   // The block a row layout runs in: rows share `block` threads, a long row takes a block of its own.
   auto block_for = [&](int64_t per_row) { return std::max<int64_t>(per_row, block); };
   // Whether a thread's cached share fits its registers next to what the rest of the kernel needs.

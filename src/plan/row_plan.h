@@ -28,7 +28,8 @@ constexpr int64_t kPreferredRowElements = 64;
 constexpr int64_t kReservedRegisters = 40;
 
 // The layout for `in` at vector width `vector` (a divisor of the innermost reduced extent, or 1).
-// Inner reductions: vectors of `vector` elements; threads per row the fewest (at least 8) whose share
+// Inner reductions: vectors of `vector` elements; threads per row the fewest (at least 8, or one per
+// vector of a shorter row) whose share
 // is at most kPreferredRowElements elements (else twice that) and whose cached bytes fit the registers a
 // thread of its block has (65536 per multiprocessor over the block, at most 255, less
 // kReservedRegisters): persistent; else streamed by 1024 threads. More threads per row when there are
