@@ -144,20 +144,39 @@ class BodyPrinter {
         block(s.then_block, depth + 1);
         out_ << pad(depth) << "}\n";
         return;
-      case Stmt::Kind::RowLoop:  // the entry point defines seam_lane, seam_lanes, seam_row_extent
+      // The entry point defines seam_lane, seam_lanes, seam_row_extent (the row's vectors, 0 past the
+      // last row) and, for persistent kernels, seam_row_iterations (kir::RowLaunch).
+      case Stmt::Kind::RowLoop:
+        if (kernel_.rows && kernel_.rows->iterations > 0) {
+          out_ << pad(depth) << "SEAM_UNROLL(" << kernel_.rows->iterations << ")\n"
+               << pad(depth) << "for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {\n"
+               << pad(depth + 1) << "const idx_t " << s.name << " = seam_lane + seam_it * seam_lanes;\n"
+               << pad(depth + 1) << "if (" << s.name << " < seam_row_extent) {\n";
+          block(s.then_block, depth + 2);
+          out_ << pad(depth + 1) << "}\n" << pad(depth) << "}\n";
+          return;
+        }
         out_ << pad(depth) << "for (idx_t " << s.name << " = seam_lane; " << s.name << " < seam_row_extent; "
              << s.name << " += seam_lanes) {\n";
         block(s.then_block, depth + 1);
         out_ << pad(depth) << "}\n";
         return;
-      case Stmt::Kind::RowReduce:  // helpers in seam_device.cuh / seam_host.h, context from the entry point
+      case Stmt::Kind::RowReduce: {  // helpers in seam_device.cuh / seam_host.h
+        // The lanes of a vector first, then the row's threads.
+        std::string folded = lane(s.source, 0);
+        const std::string combine = s.expr.op == OpKind::Sum   ? "seam_add"
+                                    : s.expr.op == OpKind::Max ? "seam_maximum"
+                                                               : "seam_minimum";
+        for (int l = 1; l < s.source.lanes; ++l)
+          folded = combine + "(" + folded + ", " + lane(s.source, l) + ")";
         if (is_array(s.var)) declare(s.var, depth);
         out_ << pad(depth)
-             << define_lane(s.var, 0,
-                            "seam_row_reduce_" + std::string(op_name(s.expr.op)) + "(" + lane(s.source, 0) +
-                                ", seam_row_ctx)")
+             << define_lane(
+                    s.var, 0,
+                    "seam_row_reduce_" + std::string(op_name(s.expr.op)) + "(" + folded + ", seam_row_ctx)")
              << ";\n";
         return;
+      }
       case Stmt::Kind::Define: define(s, depth); return;
       case Stmt::Kind::Declare: {
         if (is_array(s.var)) declare(s.var, depth);
@@ -198,6 +217,17 @@ class BodyPrinter {
     const kir::Var& v = s.var;
     const kir::Expr& e = s.expr;
     const std::string type = kir::c_type(v.dtype);
+    if (e.kind == kir::Expr::Kind::Load && !e.cache.empty()) {  // a persistent row's register array
+      const std::string slot = e.cache + "[seam_it]";
+      if (e.cache_fill) {
+        out_ << pad(depth) << "seam_load<" << v.lanes << ">(" << param(e.param).name << " + "
+             << kir::to_string(e.offset) << ", " << slot << ");\n";
+        return;
+      }
+      if (is_array(v)) declare(v, depth);
+      per_lane(v, depth, [&](int l) { return define_lane(v, l, slot + "[" + std::to_string(l) + "]"); });
+      return;
+    }
     if (is_array(v)) declare(v, depth);
     switch (e.kind) {
       case kir::Expr::Kind::Load: {
@@ -244,9 +274,10 @@ class BodyPrinter {
     switch (e.kind) {
       case kir::Expr::Kind::Convert: return "seam_convert<" + type + ">(" + lane(e.args[0], l) + ")";
       case kir::Expr::Kind::Call: {
-        if (op && e.args.size() == 1) return "(" + *op + lane(e.args[0], l) + ")";
-        if (op && e.args.size() == 2) return "(" + lane(e.args[0], l) + *op + lane(e.args[1], l) + ")";
-        std::string text = "seam_" + std::string(op_name(e.op)) + "(";
+        if (op && !e.approximate && e.args.size() == 1) return "(" + *op + lane(e.args[0], l) + ")";
+        if (op && !e.approximate && e.args.size() == 2)
+          return "(" + lane(e.args[0], l) + *op + lane(e.args[1], l) + ")";
+        std::string text = "seam_" + std::string(op_name(e.op)) + (e.approximate ? "_approx(" : "(");
         for (size_t i = 0; i < e.args.size(); ++i) text += (i ? ", " : "") + lane(e.args[i], l);
         return text + ")";
       }

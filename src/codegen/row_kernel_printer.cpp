@@ -26,12 +26,18 @@ std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
       << (rows.lanes_contiguous ? "true" : "false") << "> seam_row_ctx(seam_scratch);\n";
   out << "  const int seam_lane = seam_row_ctx.lane;\n";
   out << "  const int seam_lanes = " << rows.threads_per_row << ";\n";
+  if (rows.iterations > 0) {
+    out << "  constexpr int seam_row_iterations = " << rows.iterations << ";\n";
+    for (const kir::RowCache& c : rows.caches)
+      out << "  alignas(16) " << kir::c_type(c.dtype) << " " << c.name << "[" << rows.iterations << "]["
+          << c.lanes << "];\n";
+  }
   // Every thread of a block runs the same iterations (the row reductions synchronize the block).
   out << "  for (long long seam_first_row = (long long)blockIdx.x * " << rows.rows_per_block
       << "; seam_first_row < " << rows.rows << "LL; seam_first_row += (long long)gridDim.x * "
       << rows.rows_per_block << ") {\n";
   out << "    const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);\n";
-  out << "    const idx_t seam_row_extent = row < " << rows.rows << " ? " << rows.reduced << " : 0;\n";
+  out << "    const idx_t seam_row_extent = row < " << rows.rows << " ? " << rows.vectors() << " : 0;\n";
   out << "    (void)seam_row_extent;\n";
   print_kernel_block(kernel, rows.body, out, 2);
   out << "  }\n";
@@ -63,8 +69,14 @@ std::string print_host_row_kernel(const kir::Kernel& kernel) {
   }
   out << "  const seam_rows seam_row_ctx{};\n";
   out << "  const int seam_lane = 0, seam_lanes = 1;\n";
-  out << "  const idx_t seam_row_extent = " << rows.reduced << ";\n";
+  out << "  const idx_t seam_row_extent = " << rows.vectors() << ";\n";
   out << "  (void)seam_row_ctx; (void)seam_lane; (void)seam_lanes; (void)seam_row_extent;\n";
+  if (rows.iterations > 0) {  // one thread per row: its share is the whole row
+    out << "  const idx_t seam_row_iterations = seam_row_extent;\n";
+    for (const kir::RowCache& c : rows.caches)
+      out << "  seam_row_cache<" << kir::c_type(c.dtype) << ", " << c.lanes << "> " << c.name
+          << "(seam_row_extent);\n";
+  }
   out << "  for (idx_t row = 0; row < " << rows.rows << "; ++row) {\n";
   print_kernel_block(kernel, rows.body, out, 2);
   out << "  }\n";

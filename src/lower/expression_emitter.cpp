@@ -97,7 +97,7 @@ kir::Var ExpressionEmitter::emit_uncached(Value v, const AxisIndex& idx) {
     case OpCategory::Leaf: return emit_leaf(v, node, idx);
     case OpCategory::Unary:
     case OpCategory::Binary:
-    case OpCategory::Ternary: return emit_pointwise(node, idx);
+    case OpCategory::Ternary: return emit_pointwise(v, node, idx);
     case OpCategory::Cast: return convert(emit(node.operands[0], idx), type.dtype);
     case OpCategory::Movement: return emit_movement(node, idx);
     case OpCategory::Reduction: return emit_reduction(v, node, idx);
@@ -155,7 +155,7 @@ kir::Var ExpressionEmitter::emit_leaf(Value v, const Node& node, const AxisIndex
   }
 }
 
-kir::Var ExpressionEmitter::emit_pointwise(const Node& node, const AxisIndex& idx) {
+kir::Var ExpressionEmitter::emit_pointwise(Value v, const Node& node, const AxisIndex& idx) {
   std::vector<Type> operand_types;
   for (Value operand : node.operands) operand_types.push_back(fusion_.type(operand));
   DType compute = pointwise_compute_dtype(node.op, operand_types);
@@ -183,6 +183,8 @@ kir::Var ExpressionEmitter::emit_pointwise(const Node& node, const AxisIndex& id
   kir::Expr e{kir::Expr::Kind::Call};
   e.op = node.op;
   e.args = std::move(args);
+  e.approximate = math_result == DType::Float32 && has_approximate_form(node.op) &&
+                  approximable_[static_cast<size_t>(v.id)];
   return convert(define(math_result, lanes, std::move(e)), node.type.dtype);
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/fusion.h"
+#include "lower/approximate_math.h"
 #include "lower/kernel_ir.h"
 #include "schedule/pointwise_scheduler.h"
 
@@ -33,7 +34,12 @@ class ExpressionEmitter {
  public:
   ExpressionEmitter(const Fusion& fusion, kir::Kernel& kernel, const std::vector<int>& input_param, int lanes,
                     int& counter)
-      : fusion_(fusion), kernel_(kernel), input_param_(input_param), lanes_(lanes), counter_(counter) {}
+      : fusion_(fusion),
+        kernel_(kernel),
+        input_param_(input_param),
+        lanes_(lanes),
+        counter_(counter),
+        approximable_(approximable_values(fusion)) {}
   virtual ~ExpressionEmitter() = default;
   // Inlined reductions: 0 writes every term out; n >= 1 writes the first term, then a Loop over the others
   // that the compiler unrolls n times (LoweringOptions::reduction_loop_unroll).
@@ -57,7 +63,7 @@ class ExpressionEmitter {
   kir::Var conditional(DType dtype, int lanes, Number otherwise, std::vector<kir::Bound> bounds, F then);
   kir::Var emit_uncached(Value v, const AxisIndex& idx);
   kir::Var emit_leaf(Value v, const Node& node, const AxisIndex& idx);
-  kir::Var emit_pointwise(const Node& node, const AxisIndex& idx);
+  kir::Var emit_pointwise(Value v, const Node& node, const AxisIndex& idx);
   kir::Var emit_movement(const Node& node, const AxisIndex& idx);
   kir::Var emit_random(const Node& node, const AxisIndex& idx);
   kir::Var widen(kir::Var v, int lanes);
@@ -86,6 +92,7 @@ class ExpressionEmitter {
   int& counter_;
   std::vector<kir::Block*> blocks_;
   std::vector<std::map<std::string, kir::Var>> memo_;
+  const std::vector<bool> approximable_;  // lower/approximate_math.h
 };
 
 }  // namespace seam

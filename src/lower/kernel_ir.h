@@ -85,6 +85,14 @@ struct Expr {
   std::vector<LoadChoice> choices;  // Load: per-piece sources, tried first (else param and offset)
   std::vector<Bound> bounds;        // InBounds
   bool reused = false;  // Load: other chunks read the same elements (a broadcast input: RoPE's cos/sin)
+  // Load in a persistent row kernel (RowLaunch::iterations > 0): the row cache it goes through. With
+  // `cache_fill`, the load fills the cache at this thread's iteration (the row's first loop); otherwise
+  // the value is read back from it (a later pass over the row reads registers, not memory). On the host
+  // the loads run as written.
+  std::string cache;
+  bool cache_fill = false;
+  // Call: the GPU's approximate form may compute it (lower/approximate_math.h).
+  bool approximate = false;
 };
 
 // ---- statements --------------------------------------------------------------------------------------
@@ -145,18 +153,35 @@ struct OutputProgram {
   Block body;
 };
 
+// A register array of a persistent row kernel: `iterations` entries of `lanes` elements per thread,
+// holding a row's loads of one input at one offset pattern (lower/row_cache.h).
+struct RowCache {
+  std::string name;
+  DType dtype;
+  int lanes = 1;
+};
+
 // A row kernel (reductions, lower/lower_rows.h): the rows are the reduced tensors' non-reduced index
 // space; `threads_per_row` threads share a row's `reduced` elements and `rows_per_block` rows share a
 // block. `body` runs once per row on every thread of it, reading the index variable `row` (possibly
 // >= rows on the GPU: such threads take part in block reductions but load and store nothing).
+//
+// A row loop (Stmt::RowLoop) visits this thread's vectors of `vector` consecutive elements: vector k
+// holds elements k * vector .. k * vector + vector - 1, k = lane + i * threads_per_row. Persistent
+// (iterations > 0): i < iterations, unrolled, so that the row's loads fill `caches` once and every later
+// loop over the row reads registers; streaming (iterations 0): a loop until the row's end.
 struct RowLaunch {
   int64_t rows = 0;
   int64_t reduced = 0;  // elements of a row
   int rows_per_block = 1;
   int threads_per_row = 1;
   bool lanes_contiguous = true;  // the threads of a row are consecutive (else rows_per_block apart)
+  int vector = 1;                // elements per row-loop iteration (a divisor of `reduced`)
+  int iterations = 0;            // > 0: persistent, ceil(reduced / vector / threads_per_row)
+  std::vector<RowCache> caches;
   Block body;
   int block_size() const { return rows_per_block * threads_per_row; }
+  int64_t vectors() const { return vector > 0 ? reduced / vector : reduced; }  // per row
 };
 
 struct Kernel {

@@ -31,6 +31,7 @@ std::string expr(const kir::Expr& e) {
     case kir::Expr::Kind::Load: {
       std::string out = std::string(e.reused ? "load.reused" : "load") + " p" + std::to_string(e.param) +
                         "[" + kir::to_string(e.offset) + "]";
+      if (!e.cache.empty()) out += (e.cache_fill ? " into " : " from ") + e.cache;
       for (const kir::LoadChoice& c : e.choices)
         out += " | p" + std::to_string(c.param) + "[" + kir::to_string(c.offset) + "] if " +
                kir::to_string(c.index) + " < " + std::to_string(c.below);
@@ -42,7 +43,8 @@ std::string expr(const kir::Expr& e) {
     case kir::Expr::Kind::Literal: return e.literal.to_string();
     case kir::Expr::Kind::Scalar: return "scalar p" + std::to_string(e.param);
     case kir::Expr::Kind::Convert: return "convert " + args;
-    case kir::Expr::Kind::Call: return std::string(op_name(e.op)) + "(" + args + ")";
+    case kir::Expr::Kind::Call:
+      return std::string(op_name(e.op)) + (e.approximate ? ".approx(" : "(") + args + ")";
     case kir::Expr::Kind::Select: return "select(" + args + ")";
     case kir::Expr::Kind::Iota:
       return "iota " + e.literal.to_string() + " + (" + kir::to_string(e.offset) + " + lane) * " +
@@ -123,7 +125,11 @@ std::string print_kir(const kir::Kernel& kernel) {
     const kir::RowLaunch& r = *kernel.rows;
     out << "  rows " << r.rows << " x " << r.reduced << " reduced, " << r.rows_per_block << " rows x "
         << r.threads_per_row << " threads per block" << (r.lanes_contiguous ? "" : ", lanes strided")
-        << " {\n";
+        << ", vectors of " << r.vector;
+    if (r.iterations > 0) out << ", persistent: " << r.iterations << " iterations";
+    for (const kir::RowCache& c : r.caches)
+      out << ", cache " << c.name << ":" << dtype_name(c.dtype) << "x" << c.lanes;
+    out << " {\n";
     print_block(r.body, 2, out);
     out << "  }\n";
   }

@@ -4,11 +4,15 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
+#include <set>
 
 #include "ir/builder.h"
 #include "lower/expression_emitter.h"
 #include "lower/kernel_params.h"
 #include "lower/lower_pointwise.h"
+#include "lower/row_cache.h"
+#include "lower/row_divisors.h"
 #include "support/error.h"
 
 namespace seam {
@@ -94,11 +98,15 @@ RowOutput classify_row_output(const Fusion& fusion, const RowShape& rs, size_t o
 
 class RowEmitter : public ExpressionEmitter {
  public:
+  // `vector`, `persistent`: the layout's (RowLayout). Persistent loops all use one loop variable and
+  // name their element indices after the axis, so that a load reads the same text in every pass over
+  // the row (lower/row_cache.h matches them).
   RowEmitter(const Fusion& fusion, kir::Kernel& kernel, const std::vector<int>& input_param, int& counter,
-             Shape shape, std::vector<int64_t> axes)
-      : ExpressionEmitter(fusion, kernel, input_param, 1, counter),
+             Shape shape, std::vector<int64_t> axes, int vector, bool persistent)
+      : ExpressionEmitter(fusion, kernel, input_param, vector, counter),
         shape_(std::move(shape)),
-        axes_(std::move(axes)) {
+        axes_(std::move(axes)),
+        persistent_(persistent) {
     for (size_t d = 0; d < shape_.size(); ++d) (is_reduced(d) ? reduced_axes_ : outer_axes_).push_back(d);
     for (size_t d : outer_axes_) rows_ *= shape_[d];
     for (size_t d : reduced_axes_) reduced_ *= shape_[d];
@@ -125,14 +133,15 @@ class RowEmitter : public ExpressionEmitter {
       row_index_[d] = let("r" + std::to_string(counter_++), i);
       inner *= shape_[d];
     }
-    for (int32_t id = 0; id < fusion_.num_nodes(); ++id) {
-      if (fusion_.node(Value{id}).category() != OpCategory::Reduction) continue;
-      try {
-        reduce(Value{id});
-      } catch (const NotRowAligned&) {
-        result.misaligned_reduction = true;
-        return;
+    try {
+      const std::vector<std::vector<Value>> levels = reduction_levels();
+      for (size_t l = 0; l < levels.size(); ++l) {
+        next_level_ = l + 1 < levels.size() ? &levels[l + 1] : nullptr;
+        reduce_level(levels[l]);
       }
+    } catch (const NotRowAligned&) {
+      result.misaligned_reduction = true;
+      return;
     }
     lower_outputs(result);
   }
@@ -144,32 +153,59 @@ class RowEmitter : public ExpressionEmitter {
     return std::binary_search(axes_.begin(), axes_.end(), static_cast<int64_t>(d));
   }
 
-  // Indices of S inside a loop over the row's reduced elements (loop variable `element`).
-  AxisIndex element_index(const std::string& element) {
+  // Indices of S inside a loop over the row's vectors (loop variable `vector_index`): lane 0 of the
+  // vector, the lanes along the innermost reduced axis.
+  AxisIndex element_index(const std::string& vector_index) {
     AxisIndex idx;
     idx.index = row_index_;
+    const int64_t vectors = std::max<int64_t>(reduced_ / lanes_, 1);
+    const Index element = kir::mul(kir::variable(vector_index, vectors), lanes_);
     int64_t inner = 1;
     for (size_t k = reduced_axes_.size(); k-- > 0;) {
       const size_t d = reduced_axes_[k];
-      Index i = reduced_ == 0 ? kir::constant(0)
-                              : kir::div(kir::variable(element, std::max<int64_t>(reduced_, 1)), inner);
+      Index i = reduced_ == 0 ? kir::constant(0) : kir::div(element, inner);
       if (k != 0 && reduced_ != 0) i = kir::mod(i, shape_[d]);
       if (shape_[d] == 1) i = kir::constant(0);
-      idx.index[d] = let("j" + std::to_string(counter_++), i);
+      // The vector's axis stays an expression: a Let would hide that it is a multiple of the width.
+      if (lanes_ > 1 && k + 1 == reduced_axes_.size())
+        idx.index[d] = i;
+      else
+        idx.index[d] = let(persistent_ ? "j" + std::to_string(d) : "j" + std::to_string(counter_++), i);
       inner *= shape_[d];
     }
+    if (lanes_ > 1) idx.lane_axis = static_cast<int>(reduced_axes_.back());
     return idx;
   }
 
-  // Opens a loop over this thread's share of the row; close_loop appends it to the enclosing block.
+  // Opens a loop over this thread's share of the row; the caller appends it to the enclosing block.
   kir::Stmt open_loop() {
     kir::Stmt loop{kir::Stmt::Kind::RowLoop};
-    loop.name = "k" + std::to_string(counter_++);
+    loop.name = persistent_ ? "k" : "k" + std::to_string(counter_++);
     return loop;
   }
 
-  // acc = combine over the row's elements of operand; then over the row's threads.
-  void reduce(Value v) {
+  // The reductions grouped by level (a reduction's level: 1 + the highest level among the reductions
+  // its operand reads, 0 when none), in id order within a level: those of one level share a loop over
+  // the row, so a streamed row is read once per level, not once per reduction.
+  std::vector<std::vector<Value>> reduction_levels() const {
+    const size_t n = static_cast<size_t>(fusion_.num_nodes());
+    std::vector<int> below(n, -1), level(n, -1);
+    std::vector<std::vector<Value>> levels;
+    for (size_t id = 0; id < n; ++id) {
+      const Node& node = fusion_.node(Value{static_cast<int32_t>(id)});
+      for (Value operand : node.operands) {
+        const size_t o = static_cast<size_t>(operand.id);
+        below[id] = std::max(below[id], level[o] >= 0 ? level[o] : below[o]);
+      }
+      if (node.category() != OpCategory::Reduction) continue;
+      level[id] = below[id] + 1;
+      if (levels.size() <= static_cast<size_t>(level[id])) levels.resize(static_cast<size_t>(level[id]) + 1);
+      levels[static_cast<size_t>(level[id])].push_back(Value{static_cast<int32_t>(id)});
+    }
+    return levels;
+  }
+
+  void check_row_reduction(Value v) const {
     const Node& node = fusion_.node(v);
     const Value operand = node.operands[0];
     SEAM_CHECK(fusion_.type(operand).shape == shape_ && node.attrs.get_ints("axes") == axes_, "kernel ",
@@ -177,26 +213,136 @@ class RowEmitter : public ExpressionEmitter {
                shape_to_string(node.attrs.get_ints("axes")), ", another reduction ",
                Type::tensor(DType::Float32, shape_).to_string(), " over ", shape_to_string(axes_),
                "; a row kernel needs one shape and one set of axes");
-    const DType accumulator = accumulator_dtype(fusion_.type(operand).dtype);
-    kir::Var acc = declare(accumulator, 1, identity(node.op, accumulator));
+  }
+
+  kir::Var call(OpKind op, std::vector<kir::Var> args, DType dtype, bool approximate = false) {
+    int lanes = 1;
+    for (const kir::Var& a : args) lanes = std::max(lanes, a.lanes);
+    kir::Expr e{kir::Expr::Kind::Call};
+    e.op = op;
+    e.args = std::move(args);
+    e.approximate = approximate;
+    return define(dtype, lanes, std::move(e));
+  }
+  kir::Var literal(DType dtype, Number value) {
+    kir::Expr e{kir::Expr::Kind::Literal};
+    e.literal = value;
+    return define(dtype, 1, std::move(e));
+  }
+  // `m`, or 0 where `m` is -inf: the shift of an online sum, so that a row of -inf sums exp(-inf) = 0
+  // instead of exp(-inf - -inf) = NaN.
+  kir::Var finite_shift(const kir::Var& m) {
+    const kir::Var minus_inf = literal(m.dtype, Number::of_float(-std::numeric_limits<double>::infinity()));
+    const kir::Var is_minus_inf = call(OpKind::Eq, {m, minus_inf}, DType::Bool);
+    kir::Expr e{kir::Expr::Kind::Select};
+    e.args = {is_minus_inf, literal(m.dtype, Number::of_float(0.0)), m};
+    return define(m.dtype, m.lanes, std::move(e));
+  }
+
+  // A sum over the row of exp(y - m), m the row's max of y (softmax, log-sum-exp, cross-entropy): the
+  // max reduction `max` and the sum `sum` (whose operand is that exp) of the online pair.
+  struct OnlinePair {
+    Value max, sum, exp;
+  };
+  // The sum of `later` that forms an online pair with the max reduction `max`, if any.
+  std::optional<OnlinePair> online_pair(Value max, const std::vector<Value>& later) const {
+    if (fusion_.node(max).op != OpKind::Max || !is_floating(fusion_.type(max).dtype)) return std::nullopt;
+    const Value y = fusion_.node(max).operands[0];
+    for (Value sum : later) {
+      if (fusion_.node(sum).op != OpKind::Sum) continue;
+      const Value e = fusion_.node(sum).operands[0];
+      if (fusion_.node(e).op != OpKind::Exp) continue;
+      const Value d = fusion_.node(e).operands[0];
+      const Node& sub = fusion_.node(d);
+      if (sub.op != OpKind::Sub || sub.operands[0] != y || fusion_.type(d).dtype != fusion_.type(y).dtype)
+        continue;
+      Value m = sub.operands[1];  // the max brought back to y's shape by expand, broadcast, reshape
+      while (m != max && (fusion_.node(m).op == OpKind::Expand || fusion_.node(m).op == OpKind::Broadcast ||
+                          fusion_.node(m).op == OpKind::Reshape))
+        m = fusion_.node(m).operands[0];
+      if (m == max) return OnlinePair{max, sum, e};
+    }
+    return std::nullopt;
+  }
+
+  // One loop over the row accumulating every reduction of `level` (acc = combine over this thread's
+  // elements, one accumulator per lane of the vector), then each combined over the row's threads
+  // (RowReduce folds the lanes first). A streamed kernel also accumulates the sums that form online
+  // pairs with this level's maxima (online_pair), taking them out of the next level.
+  void reduce_level(const std::vector<Value>& level) {
+    std::vector<OnlinePair> pairs;
+    if (!persistent_ && next_level_ != nullptr)
+      for (Value v : level)
+        if (auto pair = online_pair(v, *next_level_)) pairs.push_back(*pair);
+    std::vector<kir::Var> accs;
+    std::vector<kir::Var> sums;  // per pair: the running sum (the pair's max is in accs)
+    for (Value v : level) {
+      if (taken_.count(v.id)) continue;
+      check_row_reduction(v);
+      const DType accumulator = accumulator_dtype(fusion_.type(fusion_.node(v).operands[0]).dtype);
+      accs.push_back(declare(accumulator, lanes_, identity(fusion_.node(v).op, accumulator)));
+    }
+    for (const OnlinePair& p : pairs)
+      sums.push_back(declare(accumulator_dtype(fusion_.type(p.max).dtype), lanes_, Number::of_int(0)));
     kir::Stmt loop = open_loop();
     blocks_.push_back(&loop.then_block);
     memo_.emplace_back();
-    kir::Var x = convert(emit(operand, element_index(loop.name)), accumulator);
-    kir::Expr combine{kir::Expr::Kind::Call};
-    combine.op = combine_op(node.op);
-    combine.args = {acc, x};
-    assign(acc, define(accumulator, 1, std::move(combine)));
+    const AxisIndex idx = element_index(loop.name);
+    size_t a = 0;
+    std::map<int32_t, size_t> acc_of;
+    for (Value v : level) {
+      if (taken_.count(v.id)) continue;
+      const Node& node = fusion_.node(v);
+      kir::Var& acc = accs[a];
+      acc_of[v.id] = a++;
+      kir::Var x = convert(emit(node.operands[0], idx), acc.dtype);
+      auto pair = std::find_if(pairs.begin(), pairs.end(), [&](const OnlinePair& p) { return p.max == v; });
+      if (pair != pairs.end()) {  // m' = max(m, x); s = s * exp(m - m') + exp(x - m'); m = m'
+        kir::Var& s = sums[static_cast<size_t>(pair - pairs.begin())];
+        const bool approximate = approximable_[static_cast<size_t>(pair->exp.id)];
+        const kir::Var m = call(OpKind::Maximum, {acc, x}, acc.dtype);
+        const kir::Var shift = finite_shift(m);
+        const kir::Var scale =
+            call(OpKind::Exp, {call(OpKind::Sub, {acc, shift}, acc.dtype)}, acc.dtype, approximate);
+        const kir::Var e =
+            call(OpKind::Exp, {call(OpKind::Sub, {x, shift}, acc.dtype)}, acc.dtype, approximate);
+        assign(s, call(OpKind::Add, {call(OpKind::Mul, {s, scale}, s.dtype), e}, s.dtype));
+        assign(acc, m);
+        continue;
+      }
+      assign(acc, call(combine_op(node.op), {acc, x}, acc.dtype));
+    }
     memo_.pop_back();
     blocks_.pop_back();
     block().push_back(std::move(loop));
+    for (Value v : level) {
+      if (taken_.count(v.id)) continue;
+      const kir::Var combined = row_reduce(fusion_.node(v).op, accs[acc_of.at(v.id)]);
+      reduction_value_[v.id] = convert(combined, fusion_.node(v).type.dtype);
+    }
+    for (size_t p = 0; p < pairs.size(); ++p) {  // s * exp(m - row max) over the lanes and threads
+      const kir::Var row_max = reduction_value_.at(pairs[p].max.id);
+      const kir::Var& m = accs[acc_of.at(pairs[p].max.id)];
+      const bool approximate = approximable_[static_cast<size_t>(pairs[p].exp.id)];
+      const kir::Var shift = finite_shift(convert(row_max, m.dtype));
+      const kir::Var scaled =
+          call(OpKind::Mul,
+               {sums[p], call(OpKind::Exp, {call(OpKind::Sub, {m, shift}, m.dtype)}, m.dtype, approximate)},
+               m.dtype);
+      reduction_value_[pairs[p].sum.id] =
+          convert(row_reduce(OpKind::Sum, scaled), fusion_.type(pairs[p].sum).dtype);
+      taken_.insert(pairs[p].sum.id);
+    }
+  }
+
+  kir::Var row_reduce(OpKind op, const kir::Var& source) {
     kir::Stmt across{kir::Stmt::Kind::RowReduce};
-    across.var = fresh(accumulator, 1);
-    across.source = acc;
-    across.expr.op = node.op;
+    across.var = fresh(source.dtype, 1);
+    across.source = source;
+    across.expr.op = op;
     kir::Var combined = across.var;
     block().push_back(std::move(across));
-    reduction_value_[v.id] = convert(combined, node.type.dtype);
+    return combined;
   }
 
   // The row's value of a reduction, when `idx` is this row's index in the reduction's output.
@@ -215,9 +361,10 @@ class RowEmitter : public ExpressionEmitter {
     return it->second;
   }
 
-  // Indices of a tensor whose extent-1-free shape equals that of `axes` of S: its other axes at 0.
+  // Indices of a tensor whose extent-1-free shape equals that of `axes` of S: its other axes at 0. The
+  // lanes advance along the axis that S's `lane_axis` maps to (-1: none).
   static AxisIndex map_axes(const Shape& shape, const Shape& source_shape, const std::vector<size_t>& axes,
-                            const std::vector<Index>& index) {
+                            const std::vector<Index>& index, int lane_axis = -1) {
     AxisIndex idx;
     size_t next = 0;
     for (int64_t extent : shape) {
@@ -227,6 +374,7 @@ class RowEmitter : public ExpressionEmitter {
         continue;
       }
       SEAM_ASSERT(next < axes.size() && source_shape[axes[next]] == extent);
+      if (static_cast<int>(axes[next]) == lane_axis) idx.lane_axis = static_cast<int>(idx.index.size());
       idx.index.push_back(index[axes[next++]]);
     }
     return idx;
@@ -266,7 +414,9 @@ class RowEmitter : public ExpressionEmitter {
       const AxisIndex element = element_index(loop.name);
       for (int o : per_element) {
         const Type& t = fusion_.type(fusion_.outputs()[static_cast<size_t>(o)].value);
-        AxisIndex idx = map_axes(t.shape, shape_, all_axes, element.index);
+        AxisIndex idx = map_axes(t.shape, shape_, all_axes, element.index, element.lane_axis);
+        if (element.lane_axis >= 0 && idx.lane_axis < 0)
+          throw NotVectorizable{"output " + std::to_string(o) + " has no axis along the vector"};
         Index offset = kir::constant(0);
         int64_t stride = 1;
         for (size_t d = t.shape.size(); d-- > 0;) {
@@ -291,6 +441,7 @@ class RowEmitter : public ExpressionEmitter {
     const auto memo = memo_.back();
     try {
       kir::Var value = convert(emit(out.value, idx), fusion_.type(out.value).dtype);
+      if (idx.lane_axis >= 0) value = widen(value, lanes_);  // a value the same on every lane
       kir::Stmt store{kir::Stmt::Kind::Store};
       store.param = static_cast<int>(fusion_.inputs().size()) + o;
       store.index = offset;
@@ -307,6 +458,9 @@ class RowEmitter : public ExpressionEmitter {
 
   const Shape shape_;
   const std::vector<int64_t> axes_;
+  const bool persistent_;
+  const std::vector<Value>* next_level_ = nullptr;  // while lowering a level: the next (online pairs)
+  std::set<int32_t> taken_;                         // sums computed with their online pair's max
   std::vector<size_t> outer_axes_, reduced_axes_;
   int64_t rows_ = 1;
   int64_t reduced_ = 1;    // elements of a row: the bound of a row loop's variable
@@ -417,11 +571,18 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
   const std::vector<int> input_param = declare_kernel_params(fusion, kernel, product(shape));
 
   int counter = 0;
-  RowEmitter emitter(fusion, kernel, input_param, counter, shape, axes);
+  const RowLayout& layout = options.layout;
+  SEAM_ASSERT(layout.vector >= 1 && rs.reduced % layout.vector == 0 &&
+                  (layout.vector == 1 || (rs.inner_reduced && shape.back() % layout.vector == 0)),
+              "kernel ", options.kernel_name, ": vectors of ", layout.vector, " elements along rows of ",
+              rs.reduced);
+  const bool persistent = layout.iterations > 0;
+  RowEmitter emitter(fusion, kernel, input_param, counter, shape, axes, layout.vector, persistent);
   kir::RowLaunch launch;
   launch.rows = emitter.rows();
   launch.reduced = rs.reduced;
-  const RowLayout& layout = options.layout;
+  launch.vector = layout.vector;
+  launch.iterations = layout.iterations;
   const int block = layout.rows_per_block * layout.threads_per_row;
   SEAM_ASSERT(block >= 32 && block <= 1024 && (block & (block - 1)) == 0, "kernel ", options.kernel_name,
               ": a row layout of ", layout.rows_per_block, " x ", layout.threads_per_row, " threads");
@@ -432,6 +593,13 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
   const int64_t row_bound =
       (launch.rows + launch.rows_per_block - 1) / launch.rows_per_block * launch.rows_per_block;
   emitter.lower(launch.body, result, row_bound);
+  if (persistent) {
+    SEAM_ASSERT(static_cast<int64_t>(layout.iterations) * layout.threads_per_row >= launch.vectors(),
+                "kernel ", options.kernel_name, ": ", layout.iterations, " iterations of ",
+                layout.threads_per_row, " threads do not cover ", launch.vectors(), " vectors");
+    cache_row_loads(launch);
+  }
+  hoist_row_divisors(launch);
   if (!result.misaligned_reduction && !emitter.chunked().empty())
     add_chunk_programs(fusion, emitter.chunked(), options, kernel);
   kernel.rows = std::move(launch);

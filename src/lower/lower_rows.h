@@ -21,11 +21,16 @@ namespace seam {
 
 // How the threads of a block share rows (decided by the plan, plan/row_plan.h): rows_per_block rows of
 // threads_per_row threads, a power of two in all from 32 to 1024; a row's threads consecutive
-// (lanes_contiguous) or rows_per_block apart.
+// (lanes_contiguous) or rows_per_block apart. A row loop visits vectors of `vector` elements (a divisor
+// of the innermost reduced extent; > 1 only when that axis is S's innermost); `iterations` > 0 makes
+// the kernel persistent (kir::RowLaunch): each thread's share of the row, ceil(reduced / vector /
+// threads_per_row) vectors, is loaded once into registers and every pass reads it there.
 struct RowLayout {
   int rows_per_block = 1;
   int threads_per_row = 32;
   bool lanes_contiguous = true;
+  int vector = 1;
+  int iterations = 0;
 };
 
 // A row kernel as the plan decided it: its layout, the schedules of its chunk programs (one per output
@@ -61,8 +66,10 @@ struct RowLowering {
   bool misaligned_reduction = false;
 };
 
-// Throws seam::Error when `fusion` has no reduction or its reductions differ in shape or axes.
-// InternalError when the layout or the chunk schedules do not fit it.
+// Throws seam::Error when `fusion` has no reduction or its reductions differ in shape or axes;
+// NotVectorizable (lower/expression_emitter.h) when a load or store breaks the layout's vector width
+// (the plan then lowers at a narrower one). InternalError when the layout or the chunk schedules do not
+// fit it.
 RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options);
 
 }  // namespace seam

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "lower/expression_emitter.h"
 #include "plan/pointwise_plan.h"
 
 namespace seam {
@@ -13,32 +14,103 @@ int64_t power_of_two_at_least(int64_t n) {
   return p;
 }
 
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int element_bytes(DType dtype) { return static_cast<int>(dtype_size(dtype)); }
+
 }  // namespace
 
-RowLayout plan_row_layout(const RowShape& shape, int block_size) {
+RowPlanInput row_plan_input(const Fusion& fusion, const LaunchParams& knobs) {
+  RowPlanInput in;
+  in.shape = row_shape(fusion);
+  in.block_size = knobs.row_block_size;
+  in.max_vector_bytes = knobs.max_vector_bytes;
+  in.sm_count = knobs.sm_count;
+  in.persistent = knobs.row_persistent;
+  const int64_t elements = in.shape.rows * in.shape.reduced;
+  int smallest = 0;
+  auto per_element = [&](const Type& t) { return !t.is_scalar && t.numel() == elements && elements > 0; };
+  for (Value v : fusion.inputs()) {
+    const Type& t = fusion.type(v);
+    if (!per_element(t)) continue;
+    in.cached_bytes_per_element += element_bytes(t.dtype);
+    smallest = smallest == 0 ? element_bytes(t.dtype) : std::min(smallest, element_bytes(t.dtype));
+  }
+  for (const FusionOutput& out : fusion.outputs()) {
+    const Type& t = fusion.type(out.value);
+    if (per_element(t))
+      smallest = smallest == 0 ? element_bytes(t.dtype) : std::min(smallest, element_bytes(t.dtype));
+  }
+  in.smallest_element_bytes = smallest == 0 ? 4 : smallest;
+  return in;
+}
+
+int plan_row_vector(const RowPlanInput& in) {
+  const RowShape& rs = in.shape;
+  if (!rs.inner_reduced || rs.shape.empty() || rs.reduced == 0) return 1;
+  int vector = std::max(1, std::min(in.max_vector_bytes, 16) / in.smallest_element_bytes);
+  while (vector > 1 && rs.shape.back() % vector != 0) vector /= 2;
+  return vector;
+}
+
+RowLayout plan_row_layout(const RowPlanInput& in, int vector) {
+  const RowShape& rs = in.shape;
   int64_t block = 32;
-  while (block * 2 <= std::min(block_size, 1024)) block *= 2;
-  const int64_t rows = std::max<int64_t>(shape.rows, 1), reduced = std::max<int64_t>(shape.reduced, 1);
-  int64_t per_row, rows_per_block;
-  if (shape.inner_reduced) {
-    per_row = std::min(block, power_of_two_at_least(reduced));
-    rows_per_block = block / per_row;
-  } else {
-    rows_per_block = std::min(block, power_of_two_at_least(rows));
-    per_row = block / rows_per_block;
+  while (block * 2 <= std::min(in.block_size, 1024)) block *= 2;
+  const int64_t rows = std::max<int64_t>(rs.rows, 1), reduced = std::max<int64_t>(rs.reduced, 1);
+  RowLayout layout;
+  layout.lanes_contiguous = rs.inner_reduced;
+  if (!rs.inner_reduced) {
+    int64_t rows_per_block = std::min(block, power_of_two_at_least(rows));
+    int64_t per_row = block / rows_per_block;
     // Few rows with long reductions: more threads per row, so that more blocks have work.
     constexpr int64_t kEnoughBlocks = 128;
-    while (rows_per_block > 32 && (rows + rows_per_block - 1) / rows_per_block < kEnoughBlocks &&
-           per_row < reduced) {
+    while (rows_per_block > 32 && ceil_div(rows, rows_per_block) < kEnoughBlocks && per_row < reduced) {
       rows_per_block /= 2;
       per_row *= 2;
     }
+    layout.rows_per_block = static_cast<int>(rows_per_block);
+    layout.threads_per_row = static_cast<int>(per_row);
+    return layout;
   }
-  return RowLayout{static_cast<int>(rows_per_block), static_cast<int>(per_row), shape.inner_reduced};
+  layout.vector = vector;
+  const int64_t vectors = reduced / vector;
+  // Registers a thread spends per iteration on its cached share of the row.
+  const int64_t bytes_per_iteration = static_cast<int64_t>(vector) * in.cached_bytes_per_element;
+  // At least 8 threads per row, or one per vector of a shorter row.
+  const int64_t min_per_row = std::min<int64_t>(8, power_of_two_at_least(vectors));
+  // The block a row layout runs in: rows share `block` threads, a long row takes a block of its own.
+  auto block_for = [&](int64_t per_row) { return std::max<int64_t>(per_row, block); };
+  // Whether a thread's cached share fits its registers next to what the rest of the kernel needs.
+  auto fits = [&](int64_t per_row, int64_t iterations) {
+    const int64_t registers = std::min<int64_t>(255, 65536 / block_for(per_row));
+    return iterations * bytes_per_iteration / 4 + kReservedRegisters <= registers;
+  };
+  // The fewest threads per row whose share is at most `elements` elements in registers.
+  auto fewest_threads = [&](int64_t elements) -> int64_t {
+    for (int64_t per_row = min_per_row; per_row <= 1024; per_row *= 2) {
+      const int64_t iterations = ceil_div(vectors, per_row);
+      if (iterations * vector <= elements && fits(per_row, iterations)) return per_row;
+    }
+    return 0;
+  };
+  int64_t per_row = in.persistent ? fewest_threads(kPreferredRowElements) : 0;
+  if (per_row == 0 && in.persistent) per_row = fewest_threads(2 * kPreferredRowElements);
+  const bool persistent = per_row > 0;
+  if (!persistent) per_row = 1024;  // streamed: as many threads as a block has
+  // Too few rows to give every multiprocessor a few warps: spread each row over more threads.
+  const int64_t threads_wanted = static_cast<int64_t>(in.sm_count) * 256;
+  while (per_row < 1024 && per_row < vectors && rows * per_row < threads_wanted) per_row *= 2;
+  layout.iterations = persistent ? static_cast<int>(ceil_div(vectors, per_row)) : 0;
+  layout.threads_per_row = static_cast<int>(per_row);
+  layout.rows_per_block = static_cast<int>(std::max<int64_t>(1, block / per_row));
+  // A block of at least a warp: short rows share it.
+  while (static_cast<int64_t>(layout.rows_per_block) * per_row < 32) layout.rows_per_block *= 2;
+  return layout;
 }
 
-RowLoweringOptions plan_row_kernel(const Fusion& fusion, RowLoweringOptions knobs) {
-  knobs.layout = plan_row_layout(row_shape(fusion), knobs.row_block_size);
+RowLoweringOptions plan_row_kernel(const Fusion& fusion, RowLoweringOptions knobs, int vector) {
+  knobs.layout = plan_row_layout(row_plan_input(fusion, knobs), vector);
   knobs.chunk_schedules.clear();
   if (!row_chunked_outputs(fusion).empty()) {
     LoweringOptions chunks;
@@ -50,7 +122,13 @@ RowLoweringOptions plan_row_kernel(const Fusion& fusion, RowLoweringOptions knob
 }
 
 RowLowering plan_and_lower_rows(const Fusion& fusion, const RowLoweringOptions& knobs) {
-  return lower_rows(fusion, plan_row_kernel(fusion, knobs));
+  for (int vector = plan_row_vector(row_plan_input(fusion, knobs));; vector /= 2) {
+    try {
+      return lower_rows(fusion, plan_row_kernel(fusion, knobs, vector));
+    } catch (const NotVectorizable&) {
+      if (vector == 1) throw;
+    }
+  }
 }
 
 }  // namespace seam

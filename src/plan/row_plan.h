@@ -1,22 +1,53 @@
-// The decisions of a row kernel (reductions, normalizations): how a block's threads share rows, and the
-// schedules of the chunk programs it carries (plan/pointwise_plan.h). A later reduction scheduler
-// (rows per warp, persistent rows, clusters, split rows) adds its own layouts and parameters here.
+// The decisions of a row kernel (reductions, normalizations): how a block's threads share rows, how wide
+// a row loop's vectors are, whether a thread's share of a row stays in registers (persistent), and the
+// schedules of the chunk programs it carries (plan/pointwise_plan.h). docs/CODEGEN.md, "Row kernels",
+// says why each choice is made.
 #pragma once
 
 #include "lower/lower_rows.h"
 
 namespace seam {
 
-// Threads per row and rows per block for `block_size` threads (rounded down to a power of two from 32 to
-// 1024): a row's threads consecutive when the reduced axes include the innermost one (coalesced along
-// the row), else consecutive threads on consecutive rows, with more threads per row when few rows would
-// leave blocks idle.
-RowLayout plan_row_layout(const RowShape& shape, int block_size);
+// What the layout depends on besides the shape: the knobs (row_block_size, max_vector_bytes: the
+// alignment class of the addresses, sm_count) and the bytes a vector of the row's elements loads from
+// the inputs a persistent kernel keeps in registers, per element of the vector.
+struct RowPlanInput {
+  RowShape shape;
+  int block_size = 256;
+  int max_vector_bytes = 16;
+  int sm_count = 132;
+  int smallest_element_bytes = 4;    // of the tensors read or written per element of a row
+  int cached_bytes_per_element = 0;  // summed over the inputs read per element of a row
+  bool persistent = true;            // LaunchParams::row_persistent
+};
 
-// `knobs` with the layout (from knobs.row_block_size) and chunk schedules decided for `fusion`.
-RowLoweringOptions plan_row_kernel(const Fusion& fusion, RowLoweringOptions knobs);
+// A persistent row kernel's share of a row per thread: up to this many elements (64: eight 16-byte
+// vectors of bf16, what runs RMSNorm at 90-96% of the copy floor), else up to twice as many, else the
+// row is streamed (each pass reads it again). Registers a thread keeps for everything but its share.
+constexpr int64_t kPreferredRowElements = 64;
+constexpr int64_t kReservedRegisters = 40;
 
-// plan_row_kernel, then lower_rows: what the executable does for one row kernel.
+// The layout for `in` at vector width `vector` (a divisor of the innermost reduced extent, or 1).
+// Inner reductions: vectors of `vector` elements; threads per row the fewest (at least 8, or one per
+// vector of a shorter row) whose share
+// is at most kPreferredRowElements elements (else twice that) and whose cached bytes fit the registers a
+// thread of its block has (65536 per multiprocessor over the block, at most 255, less
+// kReservedRegisters): persistent; else streamed by 1024 threads. More threads per row when there are
+// too few rows to fill the GPU; rows_per_block filling `block_size`.
+// Outer reductions: consecutive threads on consecutive rows, streamed.
+RowLayout plan_row_layout(const RowPlanInput& in, int vector);
+
+// The widest vector the shapes and the alignment class allow: 16 bytes of the row's smallest element,
+// halved until it divides the innermost reduced extent (1 for outer reductions).
+int plan_row_vector(const RowPlanInput& in);
+
+RowPlanInput row_plan_input(const Fusion& fusion, const LaunchParams& knobs);
+
+// `knobs` with the layout (at `vector` elements) and chunk schedules decided for `fusion`.
+RowLoweringOptions plan_row_kernel(const Fusion& fusion, RowLoweringOptions knobs, int vector);
+
+// The plan and lowering of one row kernel: the widest vector first, narrower when a load or store of
+// the fusion cannot use it (a strided or unaligned input).
 RowLowering plan_and_lower_rows(const Fusion& fusion, const RowLoweringOptions& knobs);
 
 }  // namespace seam

@@ -40,14 +40,18 @@ kir::RowLaunch launch_of(const Fusion& fusion) {
 }
 
 TEST(RowKernel, InnerReductionsSpreadARowOverConsecutiveThreads) {
+  // 64 rows of 4096 f32: vectors of 4; too few rows to fill the GPU, so a row takes 1024 threads.
   kir::RowLaunch long_rows = launch_of(reduction(OpKind::Sum, Float32, {64, 4096}, {1}));
   EXPECT_EQ(long_rows.rows, 64);
   EXPECT_EQ(long_rows.reduced, 4096);
-  EXPECT_EQ(long_rows.threads_per_row, 256);
+  EXPECT_EQ(long_rows.vector, 4);
+  EXPECT_EQ(long_rows.threads_per_row, 1024);
   EXPECT_TRUE(long_rows.lanes_contiguous);
+  // Rows of one vector: a thread per row, a block of 256 rows.
   kir::RowLaunch short_rows = launch_of(reduction(OpKind::Max, BFloat16, {1000, 4}, {1}));
-  EXPECT_EQ(short_rows.threads_per_row, 4);
-  EXPECT_EQ(short_rows.rows_per_block, 64);
+  EXPECT_EQ(short_rows.vector, 4);
+  EXPECT_EQ(short_rows.threads_per_row, 1);
+  EXPECT_EQ(short_rows.rows_per_block, 256);
 }
 
 TEST(RowKernel, OuterReductionsPutConsecutiveRowsOnConsecutiveThreads) {
@@ -65,7 +69,8 @@ TEST(RowKernel, OuterReductionsPutConsecutiveRowsOnConsecutiveThreads) {
 TEST(RowKernel, BlockSizeOptionIsRoundedToAPowerOfTwo) {
   RowLoweringOptions options;
   options.row_block_size = 200;
-  RowLowering lowered = plan_and_lower_rows(reduction(OpKind::Sum, Float32, {8, 4096}, {1}), options);
+  // Rows shorter than a block share it (a longer row takes a block of its own).
+  RowLowering lowered = plan_and_lower_rows(reduction(OpKind::Sum, Float32, {64, 64}, {1}), options);
   EXPECT_EQ(lowered.kernel.rows->block_size(), 128);
 }
 

@@ -23,12 +23,17 @@ std::unique_ptr<Executable> compile_host(const Fusion& fusion, int unroll) {
   return Executable::compile(fusion, options);
 }
 
+// Loops over an inlined reduction's terms (a persistent row kernel's loops over its iterations, also
+// unrolled, are not counted: the line after their SEAM_UNROLL reads seam_it).
 int loops_in(const Executable& exe) {
   int n = 0;
   for (const std::string& source : exe.sources())
     for (size_t at = source.find("SEAM_UNROLL("); at != std::string::npos;
-         at = source.find("SEAM_UNROLL(", at + 1))
-      ++n;
+         at = source.find("SEAM_UNROLL(", at + 1)) {
+      const size_t line_end = source.find('\n', at);
+      const std::string next_line = source.substr(line_end, source.find('\n', line_end + 1) - line_end);
+      n += next_line.find("seam_it") == std::string::npos;
+    }
   return n;
 }
 

@@ -41,6 +41,15 @@ SEAM_FN double seam_double_from_bits(unsigned long long bits) {
 
 #include "seam_common.h"
 
+// Approximate f32 math by the special-function unit, for values that only reach 16-bit floating outputs
+// (kir::Expr::approximate, docs/CODEGEN.md "Approximate math").
+SEAM_FN float seam_exp_approx(float a) { return __expf(a); }
+SEAM_FN float seam_log_approx(float a) { return __logf(a); }
+SEAM_FN float seam_div_approx(float a, float b) { return __fdividef(a, b); }
+SEAM_FN float seam_reciprocal_approx(float a) { return __fdividef(1.0f, a); }
+SEAM_FN float seam_rsqrt_approx(float a) { return rsqrtf(a); }
+SEAM_FN float seam_sigmoid_approx(float a) { return __fdividef(1.0f, 1.0f + __expf(-a)); }
+
 // N consecutive elements in one access where N * sizeof(T) is 4, 8 or 16 bytes. The generated code
 // asks for N > 1 only where it proved the address aligned to N elements; arrays are declared alignas(16).
 template <int Bytes>
@@ -63,6 +72,10 @@ SEAM_FN void seam_load(const T* __restrict__ src, T* dst) {
   if constexpr (N * sizeof(T) == 4 || N * sizeof(T) == 8 || N * sizeof(T) == 16) {
     typedef typename seam_wide<(int)(N * sizeof(T))>::type V;
     *reinterpret_cast<V*>(dst) = __ldg(reinterpret_cast<const V*>(src));
+  } else if constexpr (N * sizeof(T) % 16 == 0) {  // wider than a vector: 16-byte pieces
+    constexpr int piece = 16 / sizeof(T);
+#pragma unroll
+    for (int l = 0; l < N; l += piece) seam_load<piece>(src + l, dst + l);
   } else {
 #pragma unroll
     for (int l = 0; l < N; ++l) dst[l] = src[l];
@@ -74,6 +87,10 @@ SEAM_FN void seam_store(T* __restrict__ dst, const T* src) {
   if constexpr (N * sizeof(T) == 4 || N * sizeof(T) == 8 || N * sizeof(T) == 16) {
     typedef typename seam_wide<(int)(N * sizeof(T))>::type V;
     *reinterpret_cast<V*>(dst) = *reinterpret_cast<const V*>(src);
+  } else if constexpr (N * sizeof(T) % 16 == 0) {
+    constexpr int piece = 16 / sizeof(T);
+#pragma unroll
+    for (int l = 0; l < N; l += piece) seam_store<piece>(dst + l, src + l);
   } else {
 #pragma unroll
     for (int l = 0; l < N; ++l) dst[l] = src[l];

@@ -30,6 +30,14 @@ SEAM_FN double seam_double_from_bits(unsigned long long bits) {
 
 #include "seam_common.h"
 
+// The GPU's approximate math (seam_device.cuh) is exact on the host.
+SEAM_FN float seam_exp_approx(float a) { return seam_exp(a); }
+SEAM_FN float seam_log_approx(float a) { return seam_log(a); }
+SEAM_FN float seam_div_approx(float a, float b) { return seam_div(a, b); }
+SEAM_FN float seam_reciprocal_approx(float a) { return seam_reciprocal(a); }
+SEAM_FN float seam_rsqrt_approx(float a) { return seam_rsqrt(a); }
+SEAM_FN float seam_sigmoid_approx(float a) { return seam_sigmoid(a); }
+
 template <int N, class T>
 SEAM_FN void seam_load(const T* __restrict__ src, T* dst) {
   memcpy(dst, src, N * sizeof(T));
@@ -47,6 +55,18 @@ template <int N, class T>
 SEAM_FN void seam_store_stream(T* __restrict__ dst, const T* src) {
   seam_store<N>(dst, src);
 }
+
+// A persistent row kernel's register array on the host, where one thread's share is the whole row:
+// `vectors` entries of N elements, on the heap.
+template <class T, int N>
+struct seam_row_cache {
+  T* data;
+  explicit seam_row_cache(long long vectors) : data(new T[vectors * N]) {}
+  ~seam_row_cache() { delete[] data; }
+  seam_row_cache(const seam_row_cache&) = delete;
+  seam_row_cache& operator=(const seam_row_cache&) = delete;
+  T* operator[](long long i) const { return data + i * N; }
+};
 
 // Row kernels run one thread per row on the host: combining over the row's threads is the identity.
 struct seam_rows {};

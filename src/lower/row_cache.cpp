@@ -1,0 +1,75 @@
+#include "lower/row_cache.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "support/error.h"
+
+namespace seam {
+namespace {
+
+// The index variables a row loop's body defines from its vector (the loop variable and its Lets).
+std::set<std::string> element_names(const kir::Stmt& loop) {
+  std::set<std::string> names = {loop.name};
+  for (const kir::Stmt& s : loop.then_block)
+    if (s.kind == kir::Stmt::Kind::Let && kir::reads_any(s.index, names)) names.insert(s.name);
+  return names;
+}
+
+bool cacheable(const kir::Stmt& s, const std::set<std::string>& element, const std::set<std::string>& row) {
+  return s.kind == kir::Stmt::Kind::Define && s.expr.kind == kir::Expr::Kind::Load && s.expr.guards.empty() &&
+         s.expr.choices.empty() && kir::reads_any(s.expr, element) && kir::reads_any(s.expr, row);
+}
+
+}  // namespace
+
+void cache_row_loads(kir::RowLaunch& launch) {
+  // The row's own index variables: `row` and the Lets the body defines from it before its loops.
+  std::set<std::string> row = {"row"};
+  for (const kir::Stmt& s : launch.body)
+    if (s.kind == kir::Stmt::Kind::Let) row.insert(s.name);
+
+  std::map<std::string, std::string> cache_of;  // load key -> cache name
+  kir::Stmt fill{kir::Stmt::Kind::RowLoop};
+  std::set<std::string> fill_lets;
+  std::string loop_name;
+  size_t first_loop = launch.body.size();
+  for (size_t i = 0; i < launch.body.size(); ++i) {
+    kir::Stmt& loop = launch.body[i];
+    if (loop.kind != kir::Stmt::Kind::RowLoop) continue;
+    SEAM_ASSERT(loop_name.empty() || loop.name == loop_name, "persistent row loops ", loop_name, " and ",
+                loop.name, " index their vectors differently");
+    loop_name = loop.name;
+    first_loop = std::min(first_loop, i);
+    const std::set<std::string> element = element_names(loop);
+    for (kir::Stmt& s : loop.then_block) {
+      if (!cacheable(s, element, row)) continue;
+      const std::string key = std::to_string(s.expr.param) + "|" + std::to_string(s.var.lanes) + "|" +
+                              std::string(dtype_name(s.var.dtype)) + "|" + kir::to_string(s.expr.offset);
+      auto [it, added] = cache_of.emplace(key, "seam_cache" + std::to_string(cache_of.size()));
+      if (added) {
+        launch.caches.push_back(kir::RowCache{it->second, s.var.dtype, s.var.lanes});
+        // The element indices the offset reads, as this loop defines them (the same in every loop).
+        for (const kir::Stmt& let : loop.then_block)
+          if (let.kind == kir::Stmt::Kind::Let && fill_lets.insert(let.name).second)
+            fill.then_block.push_back(let);
+        kir::Stmt load = s;
+        load.var.name += "_fill";
+        load.expr.cache = it->second;
+        load.expr.cache_fill = true;
+        fill.then_block.push_back(std::move(load));
+      }
+      s.expr.cache = it->second;
+      s.expr.cache_fill = false;
+    }
+  }
+  if (cache_of.empty()) return;
+  // Lets first, in their order, then every load: all of a row's loads are in flight together.
+  std::stable_partition(fill.then_block.begin(), fill.then_block.end(),
+                        [](const kir::Stmt& s) { return s.kind == kir::Stmt::Kind::Let; });
+  fill.name = loop_name;
+  launch.body.insert(launch.body.begin() + static_cast<std::ptrdiff_t>(first_loop), std::move(fill));
+}
+
+}  // namespace seam

@@ -1,0 +1,17 @@
+// Persistent row kernels (kir::RowLaunch::iterations > 0) read each element of a row from memory once:
+// every load of a row loop that depends on both the row and the loop's vector goes through a register
+// array (kir::RowCache) that a first loop over the row fills, so that a softmax's three passes or a
+// normalization's two read registers after the first. Loads of the same input at the same offset in
+// several loops share one array (the persistent row emitter names loop and element indices the same in
+// every loop, so equal offsets print equal).
+#pragma once
+
+#include "lower/kernel_ir.h"
+
+namespace seam {
+
+// Adds the caches and the filling loop (before the first row loop) to `launch`, and turns the cached
+// loads into reads of their array. Loads under branches, guarded or chosen by piece stay loads.
+void cache_row_loads(kir::RowLaunch& launch);
+
+}  // namespace seam
