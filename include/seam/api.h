@@ -183,6 +183,9 @@ class Executable {
   // Per input, the layout run_into and run_device expect (dtype, shape, strides; data 0).
   const std::vector<TensorRef>& input_layouts() const;
 
+  // Milliseconds compile spent per stage ("passes", "segment", "plan", "backend": code generation and the
+  // backend's compiler or binary cache).
+  std::vector<std::pair<std::string, double>> compile_times() const;
   std::string optimized_fusion() const;      // the fusion after seam's passes (text format)
   std::string segmentation() const;          // kernels, their values, boundary bytes, proven optimal?
   int num_kernels() const;                   // kernels launched per run (library calls included)

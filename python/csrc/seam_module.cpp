@@ -232,6 +232,7 @@ PYBIND11_MODULE(_seam, m) {
             return out;
           },
           py::arg("inputs"), py::arg("stream"))
+      .def("compile_times", &Executable::compile_times)
       .def("optimized_fusion", &Executable::optimized_fusion)
       .def("segmentation", &Executable::segmentation)
       .def("num_kernels", &Executable::num_kernels)

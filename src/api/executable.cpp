@@ -238,6 +238,10 @@ void encode_scalar(const Literal& value, DType dtype, void* destination) {
   });
 }
 
+std::vector<std::pair<std::string, double>> Executable::compile_times() const {
+  return impl_->exe->compile_times();
+}
+
 std::string Executable::optimized_fusion() const {
   return guarded([&] { return seam::print_fusion(impl_->fusion()); });
 }

@@ -1,6 +1,7 @@
 #include "exec/executable.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "exec/cuda_executable.h"
@@ -20,14 +21,28 @@ Backend parse_backend(std::string_view name) {
 
 std::unique_ptr<Executable> Executable::compile(const Fusion& input_fusion,
                                                 const ExecutableOptions& options) {
+  std::vector<std::pair<std::string, double>> times;
+  auto start = std::chrono::steady_clock::now();
+  auto lap = [&](const char* stage) {
+    const auto now = std::chrono::steady_clock::now();
+    times.emplace_back(stage, std::chrono::duration<double, std::milli>(now - start).count());
+    start = now;
+  };
   Fusion fusion = options.run_passes ? run_pipeline(input_fusion, PipelineOptions{}) : input_fusion;
+  lap("passes");
   SegmentedFusion segmented = segment_fusion(fusion, options.segment);
+  lap("segment");
   ExecutableOptions tuned = options;
   if (options.backend == Backend::Cuda) tuned.launch.sm_count = cuda_sm_count();
   std::vector<CompiledStep> steps = plan_fusion(segmented, PlanOptions{tuned.launch}).steps;
-  if (options.backend == Backend::Host)
-    return compile_host_executable(std::move(fusion), std::move(segmented), std::move(steps), tuned);
-  return compile_cuda_executable(std::move(fusion), std::move(segmented), std::move(steps), tuned);
+  lap("plan");
+  std::unique_ptr<Executable> exe =
+      options.backend == Backend::Host
+          ? compile_host_executable(std::move(fusion), std::move(segmented), std::move(steps), tuned)
+          : compile_cuda_executable(std::move(fusion), std::move(segmented), std::move(steps), tuned);
+  lap("backend");
+  exe->compile_times_ = std::move(times);
+  return exe;
 }
 
 Executable::Executable(Fusion fusion, SegmentedFusion segmented, std::vector<CompiledStep> steps,

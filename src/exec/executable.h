@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "exec/device_tensor.h"
@@ -79,6 +80,10 @@ class Executable {
   virtual Timing time_gpu(const std::vector<std::vector<HostTensor>>& input_sets, int iterations,
                           bool flush_l2 = false);
 
+  // Milliseconds compile() spent per stage: passes, segment, plan (planning and lowering), backend
+  // (code generation and the backend's compiler or its binary cache).
+  const std::vector<std::pair<std::string, double>>& compile_times() const { return compile_times_; }
+
   const Fusion& fusion() const { return fusion_; }  // after the passes
   const SegmentedFusion& segmented() const { return segmented_; }
   const std::vector<CompiledStep>& steps() const { return steps_; }
@@ -109,6 +114,7 @@ class Executable {
   std::vector<std::string> sources_;
   ExecutableOptions options_;
   std::vector<OutputRoute> output_routes_;  // per output of segmented_.fusion
+  std::vector<std::pair<std::string, double>> compile_times_;
 
  private:
   OutputRoute route_of(size_t output) const;
