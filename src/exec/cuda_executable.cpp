@@ -360,6 +360,14 @@ class CudaExecutable final : public Executable {
     for (size_t o = 0; o < output_routes_.size(); ++o) {
       const OutputRoute& route = output_routes_[o];
       const Value value = f.outputs()[o].value;
+      if (route.kind == OutputRoute::Kind::Same) {
+        results.push_back(results[route.output]);
+        continue;
+      }
+      if (route.kind == OutputRoute::Kind::View && f.node(value).op == OpKind::Input) {  // returned unchanged
+        results.push_back(inputs[route.input].contiguous());
+        continue;
+      }
       if (route.kind == OutputRoute::Kind::View) {
         results.push_back(materialize_view(value, inputs));
         continue;

@@ -65,6 +65,13 @@ OutputRoute Executable::route_of(size_t output) const {
       route.output = earlier;
       return route;
     }
+  if (f.node(value).op == OpKind::Input) {  // returned unchanged (a scalar input too): itself, viewed
+    const Type& t = f.type(value);
+    route.kind = OutputRoute::Kind::View;
+    route.input = input_index(value);
+    route.layout = {t.shape, t.is_scalar ? Shape{} : f.input_strides(value), 0};
+    return route;
+  }
   for (const CompiledStep& step : steps_)
     for (Value written : step.kernel_fusion.outputs)
       if (written == value) return route;  // Computed
