@@ -142,16 +142,25 @@ bool resolve(void* handle, const char* name, Fn& fn, std::string& error) {
 
 Nvrtc load_nvrtc() {
   Nvrtc api;
+  // SEAM_NVRTC_LIBRARY, then the soname through the loader's search, the path CMake found, and the
+  // toolkit's usual directories (a binary built on one machine and run on another).
+  std::vector<std::string> names;
+  if (std::optional<std::string> env = env_string("SEAM_NVRTC_LIBRARY"); env && !env->empty())
+    names.push_back(*env);
+  names.push_back(SEAM_NVRTC_SONAME);
+  names.push_back(SEAM_NVRTC_PATH);
+  for (const char* dir : {"/usr/local/cuda/lib64/", "/usr/local/cuda/lib/"})
+    names.push_back(std::string(dir) + SEAM_NVRTC_SONAME);
   void* handle = nullptr;
   std::string tried;
-  for (const char* name : {SEAM_NVRTC_SONAME, SEAM_NVRTC_PATH}) {
-    handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+  for (const std::string& name : names) {
+    handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle != nullptr) break;
     const char* why = dlerror();
-    tried += std::string(tried.empty() ? "" : "; ") + (why ? why : name);
+    tried += (tried.empty() ? "" : "; ") + (why ? std::string(why) : name);
   }
   if (handle == nullptr) {
-    api.error = "cannot load NVRTC (" + tried + ")";
+    api.error = "cannot load NVRTC (set SEAM_NVRTC_LIBRARY): " + tried;
     return api;
   }
   std::string& e = api.error;
