@@ -2,7 +2,9 @@
 # The Python frontend on a GPU machine: builds seam's extension module against this machine's Python and
 # PyTorch (pybind11 from pip or the system), then runs the pytest suite on CUDA tensors (CPU tensors too
 # with SEAM_TEST_DEVICES=cpu,cuda; CI covers them) and the RoPE example (python/examples/rope.py) on the
-# GPU. scripts/gpu_check.sh run calls it.
+# GPU. scripts/gpu_check.sh run calls it. SEAM_PYTHON_BENCH=1 also runs bench/python_overhead.py: the RoPE
+# rows next to torch.compile (per-call wall - GPU time), new processes on one disk cache (--cold) and the
+# frontend's own per-call cost on CPU tensors (--cpu).
 #   scripts/gpu_python.sh [PYTHON]     (default: python3 on PATH)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +28,11 @@ fi
 rc=0
 PYTHONPATH=python SEAM_TEST_DEVICES="${SEAM_TEST_DEVICES:-cuda}" "$py" -m pytest -q -p no:cacheprovider -rs tests/python || rc=1
 PYTHONPATH=python "$py" python/examples/rope.py || rc=1
+if [[ -n "${SEAM_PYTHON_BENCH:-}" ]]; then
+  PYTHONPATH=python "$py" bench/python_overhead.py || rc=1
+  PYTHONPATH=python "$py" bench/python_overhead.py --cold --configs W1,W3 || rc=1
+  PYTHONPATH=python "$py" bench/python_overhead.py --cpu || rc=1
+fi
 # nvFuser's own frontend tests as a compatibility yardstick, from a copy outside the repository:
 # SEAM_NVFUSER_TESTS=DIR holds NVIDIA/Fuser's tests/ (DIR/tests/python/test_python_frontend.py) and, in
 # DIR/shims, stand-ins for test-only packages this machine lacks. Their failures do not fail this script.

@@ -135,6 +135,24 @@ struct DeviceResult {
   std::shared_ptr<void> owner;
 };
 
+// How Executable::run_into hands back one fusion output.
+struct OutputRoute {
+  enum class Kind {
+    Computed,  // written into the caller's buffer
+    View,      // an alias of an input's memory (an input returned unchanged too): nothing is written
+    Same,      // the same value as an earlier output
+  } kind = Kind::Computed;
+  // Computed: the buffer to pass (dtype, shape, contiguous strides; data 0). View: dtype, shape and
+  // strides (in elements) of the alias, and in `data` its offset in elements from the input's element 0.
+  TensorRef layout;
+  int input = -1;   // View: the input viewed
+  int output = -1;  // Same: the earlier output
+};
+
+// The bytes of a one-element buffer of `dtype` holding `value`, converted as a cast would (a scalar
+// input's buffer); writes dtype_size(dtype) bytes.
+void encode_scalar(const Literal& value, DType dtype, void* destination);
+
 // A fusion compiled for a backend: passes, segmentation, generated kernels. Inputs must match the
 // fusion's input types and strides exactly; a scalar input is a one-element buffer of its dtype.
 class Executable {
@@ -151,7 +169,23 @@ class Executable {
   // Runs on device memory (CUDA backend): checks every input, then enqueues the launches on `stream`
   // (a CUstream; 0 is the legacy default stream) without synchronizing.
   std::vector<DeviceResult> run_device(const std::vector<TensorRef>& inputs, void* stream) const;
+  // Runs on the caller's memory and writes into the caller's output buffers: host memory on the host
+  // backend, device memory on the CUDA backend (enqueued on `stream`, a CUstream, without
+  // synchronizing). `outputs` has an entry per fusion output; those output_routes() marks Computed are
+  // written (each a contiguous buffer of the output's dtype and shape, overlapping no input and no other
+  // output), the others are ignored and the caller makes them from the routes. Everything is checked
+  // before anything runs: inputs as for run_device, output buffers (dtype, shape, strides, address,
+  // element alignment, device, overlap). The kernels for the alignment class of all the addresses run.
+  void run_into(const std::vector<TensorRef>& inputs, const std::vector<TensorRef>& outputs,
+                void* stream = nullptr) const;
+  // Per fusion output, how run_into returns it (fixed per executable).
+  const std::vector<OutputRoute>& output_routes() const;
+  // Per input, the layout run_into and run_device expect (dtype, shape, strides; data 0).
+  const std::vector<TensorRef>& input_layouts() const;
 
+  // Milliseconds compile spent per stage ("passes", "segment", "plan", "backend": code generation and the
+  // backend's compiler or binary cache).
+  std::vector<std::pair<std::string, double>> compile_times() const;
   std::string optimized_fusion() const;      // the fusion after seam's passes (text format)
   std::string segmentation() const;          // kernels, their values, boundary bytes, proven optimal?
   int num_kernels() const;                   // kernels launched per run (library calls included)

@@ -66,6 +66,51 @@ struct DeviceMemory {
   uint64_t address = 0;
 };
 
+// The per-call path of one executable: the input layouts and which inputs are scalars, looked up once,
+// so that a call passes only addresses (and scalar values on the host backend).
+struct Runner {
+  Executable exe;
+  std::vector<TensorRef> inputs;
+  std::vector<char> is_scalar;
+  std::vector<TensorRef> outputs;  // per fusion output: the buffer a Computed one needs
+  bool host = true;
+
+  explicit Runner(Executable e) : exe(std::move(e)), inputs(exe.input_layouts()) {
+    for (const ValueType& t : exe.input_types()) is_scalar.push_back(t.is_scalar ? 1 : 0);
+    for (const OutputRoute& r : exe.output_routes()) outputs.push_back(r.layout);
+    host = exe.backend() == Backend::Host;
+  }
+
+  // `addresses`: per input, a tensor's address (a scalar's too on the CUDA backend, where it is a
+  // one-element device buffer); on the host backend a scalar input is its Python value. `buffers`: per
+  // fusion output, the address of its buffer (ignored for outputs that are not Computed).
+  void run(const py::list& addresses, const py::list& buffers, uint64_t stream) {
+    if (addresses.size() != inputs.size())
+      throw Error("the executable takes " + std::to_string(inputs.size()) + " inputs, got " +
+                  std::to_string(addresses.size()));
+    if (buffers.size() != outputs.size())
+      throw Error("the executable has " + std::to_string(outputs.size()) + " outputs, got " +
+                  std::to_string(buffers.size()) + " buffers");
+    std::vector<TensorRef> in = inputs, out = outputs;
+    std::vector<uint64_t> scalars(in.size(), 0);  // 8 bytes hold any dtype's element
+    for (size_t i = 0; i < in.size(); ++i) {
+      py::handle a = addresses[i];
+      if (host && is_scalar[i]) {
+        encode_scalar(to_literal(a), in[i].dtype, &scalars[i]);
+        in[i].data = reinterpret_cast<uint64_t>(&scalars[i]);
+      } else {
+        in[i].data = a.cast<uint64_t>();
+      }
+    }
+    for (size_t o = 0; o < out.size(); ++o) {
+      py::handle b = buffers[o];
+      out[o].data = b.is_none() ? 0 : b.cast<uint64_t>();
+    }
+    py::gil_scoped_release release;
+    exe.run_into(in, out, reinterpret_cast<void*>(stream));
+  }
+};
+
 }  // namespace
 
 PYBIND11_MODULE(_seam, m) {
@@ -141,7 +186,23 @@ PYBIND11_MODULE(_seam, m) {
 
   py::class_<DeviceMemory>(m, "DeviceMemory").def_readonly("address", &DeviceMemory::address);
 
+  py::class_<Runner>(m, "Runner")
+      .def("run", &Runner::run, py::arg("addresses"), py::arg("buffers"), py::arg("stream") = 0);
+
   py::class_<Executable>(m, "Executable")
+      .def("runner", [](const Executable& e) { return Runner(e); })
+      .def("output_routes",
+           [](const Executable& e) {
+             py::list out;
+             for (const OutputRoute& r : e.output_routes()) {
+               const char* kind = r.kind == OutputRoute::Kind::Computed ? "computed"
+                                  : r.kind == OutputRoute::Kind::View   ? "view"
+                                                                        : "same";
+               out.append(py::make_tuple(kind, std::string(dtype_name(r.layout.dtype)), r.layout.shape,
+                                         r.layout.strides, r.layout.data, r.input, r.output));
+             }
+             return out;
+           })
       .def("input_types", [](const Executable& e) { return types_list(e.input_types()); })
       .def("output_types", [](const Executable& e) { return types_list(e.output_types()); })
       .def(
@@ -171,6 +232,7 @@ PYBIND11_MODULE(_seam, m) {
             return out;
           },
           py::arg("inputs"), py::arg("stream"))
+      .def("compile_times", &Executable::compile_times)
       .def("optimized_fusion", &Executable::optimized_fusion)
       .def("segmentation", &Executable::segmentation)
       .def("num_kernels", &Executable::num_kernels)

@@ -4,6 +4,10 @@ executables of every input signature (nvFuser's FusionCache plays this role)."""
 import json
 import threading
 
+import torch
+
+_Tensor = torch.Tensor
+
 
 class CacheEntry:
     def __init__(self, id, body):
@@ -12,6 +16,24 @@ class CacheEntry:
         self.lock = threading.Lock()   # one specialization (lowering + compilation) at a time
         self.meta = None               # scalar inputs whose values shape the fusion; known after the first
         self.specializations = {}      # input signature -> runner.Specialization
+        self.fast = {}                 # fast_key -> the specialization those inputs were checked for
+
+    def fast_key(self, flat, requested_device):
+        """A key of the flattened inputs that implies every property execute() checks and specializes
+        on: per tensor its dtype, extents, strides and device; per scalar its Python type and, for those
+        that shape the fusion, its value; the requested device. None until the first specialization
+        tells which scalars shape the fusion."""
+        meta = self.meta
+        if meta is None:
+            return None
+        if not meta:
+            key = [(x.dtype, x.shape, x.stride(), x.device) if isinstance(x, _Tensor) else x.__class__
+                   for x in flat]
+        else:
+            key = [(x.dtype, x.shape, x.stride(), x.device) if isinstance(x, _Tensor)
+                   else (x.__class__, x if i in meta else None) for i, x in enumerate(flat)]
+        key.append(requested_device)
+        return tuple(key)
 
 
 class FusionCache:

@@ -343,14 +343,27 @@ class FusionDefinition:
                 _disable_options=()):
         """Runs the fusion on `inputs` (tensors, numbers and lists of numbers, in definition order) and
         returns its outputs as a list of torch.Tensor in add_output order."""
-        self._ensure_defined()
+        entry = self._entry
+        if entry is None:
+            self._ensure_defined()
+            entry = self._entry
         if print_repro:
             print(self._script(inputs))
         if save_repro_inputs:
             self._last_inputs = [x.clone() if isinstance(x, torch.Tensor) else x for x in _flatten(inputs)]
         try:
             flat = _flatten(inputs)
-            spec = self._specialization(flat, device)
+            requested = device if device is not None else self._selected_device
+            # The fast key implies everything the full checks look at, so a hit skips them; a miss (a new
+            # signature or a wrong input) takes the full path, with its checks and their messages.
+            key = entry.fast_key(flat, requested)
+            spec = entry.fast.get(key) if key is not None else None
+            if spec is None:
+                spec = self._specialization(flat, device)
+                key = entry.fast_key(flat, requested)
+                if key is not None:
+                    entry.fast[key] = spec
+            self._last = spec
             return spec.run(flat)
         except Exception:
             if not getattr(sys, "_seam_quiet", False):
@@ -507,9 +520,17 @@ def clone(source, destination):
 
 # --- helpers ------------------------------------------------------------------------------------
 
+_NESTED = (list, tuple, torch.Size)
+
+
 def _flatten(inputs):
     if not isinstance(inputs, (list, tuple)):
         raise TypeError(f"execute() takes a list of inputs, got {type(inputs).__name__}")
+    for x in inputs:
+        if isinstance(x, _NESTED):
+            break
+    else:
+        return list(inputs)
     flat = []
     for x in inputs:
         if isinstance(x, (list, tuple, torch.Size)):

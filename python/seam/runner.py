@@ -5,7 +5,6 @@ import torch
 
 from . import dtypes
 from ._native import native
-from .descriptors import row_major_strides
 
 _cuda_state = None
 
@@ -66,25 +65,18 @@ def signature(flat, slots, meta, device):
     return tuple(key)
 
 
-_TYPESTR = {"f64": "<f8", "f32": "<f4", "f16": "<f2", "bf16": "<i2", "i64": "<i8", "i32": "<i4", "bool": "|b1"}
-
-
-
-
-class _DeviceArray:
-    """seam-allocated device memory seen through __cuda_array_interface__; the tensor torch makes of it
-    keeps this object, and so the memory, alive."""
-
-    def __init__(self, memory, address, shape, strides, dtype):
-        size = 2 if dtype == "bf16" else torch.empty((), dtype=dtypes.SEAM_TO_TORCH[dtype]).element_size()
-        self._memory = memory
-        self.__cuda_array_interface__ = {
-            "shape": tuple(shape), "strides": tuple(s * size for s in strides), "typestr": _TYPESTR[dtype],
-            "data": (address, False), "version": 2}
+def _raw_stream_getter():
+    """A function giving the raw current CUDA stream of a device index: torch's private
+    _cuda_getCurrentRawStream when it has one (no Stream object per call), else the public way."""
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw
+    return lambda index: torch.cuda.current_stream(index).cuda_stream
 
 
 class Specialization:
-    """A definition specialized for one input signature, compiled for its backend."""
+    """A definition specialized for one input signature, compiled for its backend. Every output is a
+    tensor torch allocates (its caching allocator on CUDA) and seam writes, or a view of an input."""
 
     def __init__(self, fusion, ctx, outputs, aliases, device, flat):
         self.fusion = fusion
@@ -92,16 +84,33 @@ class Specialization:
         self.device = device
         self.backend = "cuda" if device.type == "cuda" else "host"
         self.inputs = list(ctx.fusion_inputs)  # (flat index, seam dtype, is_scalar)
-        # Extents and strides are part of the signature, so they are the same on every call: only the
-        # addresses change.
-        self.layouts = [([], []) if is_scalar else (list(flat[slot].shape), list(flat[slot].stride()))
-                        for slot, _, is_scalar in self.inputs]
         self.outputs = outputs                  # ("tensor", fusion output, permutation back) | ("scalar", v, dtype)
         self.aliases = aliases                  # (fusion output, flat input index) written in place
         self.output_types = [(dtypes.SEAM_TO_TORCH[d], tuple(shape)) for d, _, shape in fusion.output_types()]
-        self.output_layouts = [(d, list(shape), row_major_strides(shape)) for d, _, shape in fusion.output_types()]
         # A definition whose outputs are all scalars (or that has none) runs nothing.
         self._executable = native.compile(fusion, self.backend) if self.output_types else None
+        self._runner = None
+        if self._executable is None:
+            return
+        self._runner = self._executable.runner()
+        self._slots = [slot for slot, _, _ in self.inputs]
+        # Inputs that are not torch tensors of the run's device: scalars (a device buffer per call on
+        # CUDA, the value itself on the host backend) and 0-dim CPU tensors of a CUDA run.
+        self._converted = []
+        for position, (slot, dtype, is_scalar) in enumerate(self.inputs):
+            if self.backend == "cuda" and (is_scalar or flat[slot].device != device):
+                self._converted.append((position, is_scalar, dtypes.SEAM_TO_TORCH[dtype]))
+        self._computed, self._views, self._same = [], [], []
+        for o, (kind, dtype, shape, strides, offset, input, earlier) in enumerate(self._executable.output_routes()):
+            if kind == "computed":
+                self._computed.append((o, tuple(shape), dtypes.SEAM_TO_TORCH[dtype]))
+            elif kind == "view":
+                self._views.append((o, input, tuple(shape), tuple(strides), offset))
+            else:
+                self._same.append((o, earlier))
+        self._device_kwargs = {"device": device} if self.backend == "cuda" else {}
+        self._stream = _raw_stream_getter() if self.backend == "cuda" else None
+        self._stream_index = device.index if self.backend == "cuda" else None
 
     def executable(self):
         if self._executable is None:
@@ -109,10 +118,7 @@ class Specialization:
         return self._executable
 
     def run(self, flat):
-        if self._executable is None:
-            outs = []
-        else:
-            outs = self._run_host(flat) if self.backend == "host" else self._run_cuda(flat)
+        outs = self._launch(flat) if self._runner is not None else []
         for out_index, slot in self.aliases:
             flat[slot].copy_(outs[out_index])
         results = []
@@ -123,41 +129,27 @@ class Specialization:
                 results.append(outs[a].permute(b) if b else outs[a])
         return results
 
-    def _run_host(self, flat):
-        refs, keep = [], []
-        for (slot, dtype, is_scalar), (shape, strides) in zip(self.inputs, self.layouts):
-            x = flat[slot]
-            if is_scalar:
-                x = torch.tensor(x, dtype=dtypes.SEAM_TO_TORCH[dtype])
-                keep.append(x)
-            refs.append((x.data_ptr(), dtype, shape, strides))
-        outs = [torch.empty(shape, dtype=dtype) for dtype, shape in self.output_types]
-        self._executable.run_host(refs, [(o.data_ptr(), d, shape, strides)
-                                         for o, (d, shape, strides) in zip(outs, self.output_layouts)])
-        return outs
-
-    def _run_cuda(self, flat):
-        device = self.device
-        refs, tensors = [], []
-        for (slot, dtype, is_scalar), (shape, strides) in zip(self.inputs, self.layouts):
-            x = flat[slot]
-            if is_scalar:
-                x = torch.full((), x, dtype=dtypes.SEAM_TO_TORCH[dtype], device=device)
-            elif x.device.type == "cpu":  # a 0-dim is_cpu tensor
-                x = x.to(device)
-            refs.append((x.data_ptr(), dtype, shape, strides))
-            tensors.append(x)
-        stream = torch.cuda.current_stream(device).cuda_stream
-        results = self._executable.run_device(refs, stream)
-        outs = []
-        for (address, dtype, shape, strides, input_index, memory), (tdtype, _) in zip(results, self.output_types):
-            if input_index >= 0:  # a view of an input: nothing was launched for it
-                base = tensors[input_index]
-                offset = (address - base.data_ptr()) // base.element_size()
-                outs.append(base.as_strided(shape, strides, base.storage_offset() + offset))
-            elif memory is None or 0 in shape:
-                outs.append(torch.empty(shape, dtype=tdtype, device=device))
-            else:
-                t = torch.as_tensor(_DeviceArray(memory, address, shape, strides, dtype), device=device)
-                outs.append(t.view(torch.bfloat16) if dtype == "bf16" else t)
+    def _launch(self, flat):
+        """Allocates the computed outputs through torch, runs the executable into them and makes the
+        outputs that view inputs (nothing runs for those)."""
+        args = [flat[slot] for slot in self._slots]
+        cuda = self.backend == "cuda"
+        for position, is_scalar, tdtype in self._converted:
+            x = args[position]
+            args[position] = torch.full((), x, dtype=tdtype, device=self.device) if is_scalar else x.to(self.device)
+        if cuda:
+            addresses = [x.data_ptr() for x in args]
+        else:  # a scalar input is passed as its value
+            addresses = [x.data_ptr() if isinstance(x, torch.Tensor) else x for x in args]
+        outs = [None] * len(self.output_types)
+        kwargs = self._device_kwargs
+        for o, shape, tdtype in self._computed:
+            outs[o] = torch.empty(shape, dtype=tdtype, **kwargs)
+        buffers = [None if x is None else x.data_ptr() for x in outs]
+        self._runner.run(addresses, buffers, self._stream(self._stream_index) if cuda else 0)
+        for o, input, shape, strides, offset in self._views:
+            base = args[input]
+            outs[o] = base.as_strided(shape, strides, base.storage_offset() + offset)
+        for o, earlier in self._same:
+            outs[o] = outs[earlier]
         return outs

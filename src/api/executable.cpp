@@ -37,6 +37,41 @@ struct Executable::Impl {
   std::unique_ptr<seam::Executable> exe;
   Backend backend = Backend::Host;
   std::mutex run_mutex;  // an executable's plans and scratch state are not shared between runs
+  std::vector<TensorRef> input_layouts;
+  std::vector<OutputRoute> routes;
+
+  // What the public API says of the executable's inputs and outputs, computed once.
+  void describe() {
+    const seam::Fusion& f = fusion();
+    for (seam::Value v : f.inputs()) {
+      const seam::Type& t = f.type(v);
+      input_layouts.push_back(
+          {0, from_seam(t.dtype), t.shape, t.is_scalar ? seam::Shape{} : f.input_strides(v)});
+    }
+    const auto& exec_routes = exe->output_routes();
+    for (size_t o = 0; o < exec_routes.size(); ++o) {
+      const seam::OutputRoute& r = exec_routes[o];
+      const seam::Type& t = f.type(f.outputs()[o].value);
+      OutputRoute route;
+      switch (r.kind) {
+        case seam::OutputRoute::Kind::Computed:
+          route.layout = {0, from_seam(t.dtype), t.shape, seam::contiguous_strides(t.shape)};
+          break;
+        case seam::OutputRoute::Kind::View:
+          route.kind = OutputRoute::Kind::View;
+          route.layout = {static_cast<uint64_t>(r.layout.offset), from_seam(t.dtype), r.layout.shape,
+                          r.layout.strides};
+          route.input = static_cast<int>(r.input);
+          break;
+        case seam::OutputRoute::Kind::Same:
+          route.kind = OutputRoute::Kind::Same;
+          route.layout = {0, from_seam(t.dtype), t.shape, seam::contiguous_strides(t.shape)};
+          route.output = static_cast<int>(r.output);
+          break;
+      }
+      routes.push_back(std::move(route));
+    }
+  }
 
   const seam::Fusion& fusion() const { return exe->segmented().fusion; }
 
@@ -69,6 +104,7 @@ Executable Executable::compile(const Fusion& fusion, const CompileOptions& optio
     impl->backend = options.backend;
     std::lock_guard<std::mutex> lock(compile_mutex());
     impl->exe = seam::Executable::compile(fusion.impl().fusion, exec_options);
+    impl->describe();
     return Executable(std::move(impl));
   });
 }
@@ -166,6 +202,44 @@ std::vector<DeviceResult> Executable::run_device(const std::vector<TensorRef>& i
     }
     return results;
   });
+}
+
+namespace {
+
+seam::DeviceTensor to_exec(const TensorRef& ref) {
+  return {static_cast<seam::DevicePtr>(ref.data), to_seam(ref.dtype), ref.shape, ref.strides, nullptr};
+}
+
+}  // namespace
+
+void Executable::run_into(const std::vector<TensorRef>& inputs, const std::vector<TensorRef>& outputs,
+                          void* stream) const {
+  guarded([&] {
+    std::vector<seam::DeviceTensor> in, out;
+    in.reserve(inputs.size());
+    out.reserve(outputs.size());
+    for (const TensorRef& ref : inputs) in.push_back(to_exec(ref));
+    for (const TensorRef& ref : outputs) out.push_back(to_exec(ref));
+    std::lock_guard<std::mutex> lock(impl_->run_mutex);
+    impl_->exe->run_into(in, out, static_cast<CUstream>(stream));
+  });
+}
+
+const std::vector<OutputRoute>& Executable::output_routes() const { return impl_->routes; }
+
+const std::vector<TensorRef>& Executable::input_layouts() const { return impl_->input_layouts; }
+
+void encode_scalar(const Literal& value, DType dtype, void* destination) {
+  guarded([&] {
+    seam::HostTensor x = seam::HostTensor::zeros(to_seam(dtype), {});
+    x.set(0, value.kind == Literal::Kind::Float ? seam::Scalar::of_real(value.real)
+                                                : seam::Scalar::of_int(value.integer));
+    std::memcpy(destination, x.storage().data(), x.storage().size());
+  });
+}
+
+std::vector<std::pair<std::string, double>> Executable::compile_times() const {
+  return impl_->exe->compile_times();
 }
 
 std::string Executable::optimized_fusion() const {

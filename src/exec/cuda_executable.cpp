@@ -125,6 +125,7 @@ class Bindings {
     bind(v, buffer->get());
     owned_[static_cast<size_t>(v.id)] = std::move(buffer);
   }
+  bool is_bound(Value v) const { return bound_.at(static_cast<size_t>(v.id)) != 0; }
   DevicePtr address(Value v) const {
     SEAM_ASSERT(bound_.at(static_cast<size_t>(v.id)), "value %", v.id, " has no device address in this run");
     return address_[static_cast<size_t>(v.id)];
@@ -138,14 +139,6 @@ class Bindings {
   std::vector<std::shared_ptr<DeviceBuffer>> owned_;  // buffers seam allocated in this run
 };
 
-// Where a fusion output comes from (run and run_device), decided once per executable.
-struct OutputSource {
-  enum class Kind { Input, Computed, View } kind = Kind::Computed;
-  size_t input = 0;      // Input, View: the fusion input returned or viewed
-  StridedLayout layout;  // View: the output as a strided alias of that input
-  Shape strides;         // Computed: contiguous strides
-};
-
 class CudaExecutable final : public Executable {
  public:
   CudaExecutable(Fusion fusion, SegmentedFusion segmented, std::vector<std::string> sources,
@@ -154,8 +147,6 @@ class CudaExecutable final : public Executable {
                    std::move(options)),
         device_(device) {
     plans_.emplace(options_.launch.max_vector_bytes, std::make_unique<CudaPlan>(std::move(plan)));
-    const Fusion& f = segmented_.fusion;
-    for (const FusionOutput& out : f.outputs()) output_sources_.push_back(output_source(out.value));
   }
 
   std::vector<HostTensor> run(const std::vector<HostTensor>& inputs) override {
@@ -175,26 +166,47 @@ class CudaExecutable final : public Executable {
     for (size_t i = 0; i < inputs.size(); ++i) bindings.bind(f.inputs()[i], inputs[i].data);
     enqueue(plan_for(alignment), bindings, stream);
     std::vector<DeviceTensor> outputs;
-    outputs.reserve(output_sources_.size());
-    for (size_t o = 0; o < output_sources_.size(); ++o) {
-      const OutputSource& source = output_sources_[o];
+    outputs.reserve(output_routes_.size());
+    for (size_t o = 0; o < output_routes_.size(); ++o) {
+      const OutputRoute& route = output_routes_[o];
       const Value value = f.outputs()[o].value;
       const Type& t = f.type(value);
-      switch (source.kind) {
-        case OutputSource::Kind::Input: outputs.push_back(inputs[source.input]); break;
-        case OutputSource::Kind::Computed:
-          outputs.push_back(
-              {bindings.address(value), t.dtype, t.shape, source.strides, bindings.owned(value)});
+      switch (route.kind) {
+        case OutputRoute::Kind::Same: outputs.push_back(outputs[route.output]); break;
+        case OutputRoute::Kind::Computed:
+          outputs.push_back({bindings.address(value), t.dtype, t.shape, contiguous_strides(t.shape),
+                             bindings.owned(value)});
           break;
-        case OutputSource::Kind::View: {  // a strided alias of the caller's memory, no launch
-          const DeviceTensor& base = inputs[source.input];
-          outputs.push_back({base.data + static_cast<DevicePtr>(source.layout.offset * dtype_size(t.dtype)),
-                             t.dtype, source.layout.shape, source.layout.strides, base.owner});
+        case OutputRoute::Kind::View: {  // a strided alias of the caller's memory, no launch
+          const DeviceTensor& base = inputs[route.input];
+          outputs.push_back({base.data + static_cast<DevicePtr>(route.layout.offset * dtype_size(t.dtype)),
+                             t.dtype, route.layout.shape, route.layout.strides, base.owner});
           break;
         }
       }
     }
     return outputs;
+  }
+
+  void run_into(const std::vector<DeviceTensor>& inputs, const std::vector<DeviceTensor>& outputs,
+                CUstream stream) override {
+    check_caller_buffers(inputs, outputs);
+    int alignment = options_.launch.max_vector_bytes;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      alignment = check_on_device(inputs[i], input_label(i), alignment);
+    for (size_t o = 0; o < outputs.size(); ++o)
+      if (output_routes_[o].kind == OutputRoute::Kind::Computed)
+        alignment = check_on_device(outputs[o], "output " + std::to_string(o), alignment);
+    device_.make_current();
+    const Fusion& f = segmented_.fusion;
+    Bindings bindings(f.num_nodes());
+    for (size_t i = 0; i < inputs.size(); ++i) bindings.bind(f.inputs()[i], inputs[i].data);
+    // Computed outputs are written straight into the caller's buffers: enqueue allocates only what is
+    // not bound yet (intermediates).
+    for (size_t o = 0; o < outputs.size(); ++o)
+      if (output_routes_[o].kind == OutputRoute::Kind::Computed)
+        bindings.bind(f.outputs()[o].value, outputs[o].data);
+    enqueue(plan_for(alignment), bindings, stream);
   }
 
   Timing time_gpu(const std::vector<std::vector<HostTensor>>& input_sets, int iterations,
@@ -223,34 +235,6 @@ class CudaExecutable final : public Executable {
   }
 
  private:
-  // Computed outputs are those some step writes; the others are inputs or views of one.
-  OutputSource output_source(Value value) const {
-    const Fusion& f = segmented_.fusion;
-    OutputSource source;
-    if (f.node(value).op == OpKind::Input) {
-      source.kind = OutputSource::Kind::Input;
-      source.input = input_index(value);
-      return source;
-    }
-    for (const CompiledStep& step : steps_)
-      for (Value written : step.kernel_fusion.outputs)
-        if (written == value) {
-          source.strides = contiguous_strides(f.type(value).shape);
-          return source;
-        }
-    std::optional<StridedLayout> layout = view_of_input(f, value);
-    SEAM_ASSERT(layout.has_value(), "output %", value.id, " is neither computed nor a view");
-    source.kind = OutputSource::Kind::View;
-    source.input = input_index(viewed_input(f, value));
-    source.layout = std::move(*layout);
-    return source;
-  }
-
-  size_t input_index(Value input) const {
-    const auto& ins = segmented_.fusion.inputs();
-    return static_cast<size_t>(std::find(ins.begin(), ins.end(), input) - ins.begin());
-  }
-
   // Checks count, dtype, shape, strides, device and alignment of device inputs before anything runs;
   // returns the alignment class (bytes, at most max_vector_bytes) that selects the plan.
   int check_device_inputs(const std::vector<DeviceTensor>& inputs) const {
@@ -266,13 +250,22 @@ class CudaExecutable final : public Executable {
       const int element = dtype_size(t.dtype);
       SEAM_CHECK(x.data % static_cast<DevicePtr>(element) == 0, input_label(i), ": address 0x", std::hex,
                  x.data, std::dec, " is not aligned to its element size (", element, " bytes)");
-      int ordinal = -1;
-      CUresult r = driver().pointer_get_attribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, x.data);
-      SEAM_CHECK(r == CUDA_SUCCESS && ordinal == device_.properties().ordinal, input_label(i), ": address 0x",
-                 std::hex, x.data, std::dec, " is not memory of device ", device_.properties().ordinal,
-                 r == CUDA_SUCCESS ? "" : " (" + cuda_error_text(r) + ")");
-      while (alignment > element && x.data % static_cast<DevicePtr>(alignment) != 0) alignment /= 2;
+      alignment = check_on_device(x, input_label(i), alignment);
     }
+    return alignment;
+  }
+
+  // Checks that a caller's tensor with elements is memory of seam's device; returns `alignment` narrowed
+  // to what its address allows (the alignment class that selects the plan).
+  int check_on_device(const DeviceTensor& x, const std::string& label, int alignment) const {
+    if (x.numel() == 0) return alignment;
+    int ordinal = -1;
+    CUresult r = driver().pointer_get_attribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, x.data);
+    SEAM_CHECK(r == CUDA_SUCCESS && ordinal == device_.properties().ordinal, label, ": address 0x", std::hex,
+               x.data, std::dec, " is not memory of device ", device_.properties().ordinal,
+               r == CUDA_SUCCESS ? "" : " (" + cuda_error_text(r) + ")");
+    const int element = dtype_size(x.dtype);
+    while (alignment > element && x.data % static_cast<DevicePtr>(alignment) != 0) alignment /= 2;
     return alignment;
   }
 
@@ -322,14 +315,15 @@ class CudaExecutable final : public Executable {
         if (p.kind == kir::Param::Kind::Output) {
           const Value v = step.kernel_fusion.outputs[i];
           const Type& t = f.type(v);
-          auto out = std::make_shared<DeviceBuffer>(device_allocator(),
-                                                    static_cast<size_t>(std::max<int64_t>(t.bytes(), 1)));
-          if (options_.poison_outputs)
-            check_cuda(cu.memset_d8_async(out->get(), t.dtype == DType::Bool ? 0x01 : 0x7f,
+          if (!bindings.is_bound(v))  // a caller's buffer is bound already (run_into)
+            bindings.own(v, std::make_shared<DeviceBuffer>(
+                                device_allocator(), static_cast<size_t>(std::max<int64_t>(t.bytes(), 1))));
+          const DevicePtr out = bindings.address(v);
+          if (options_.poison_outputs && t.bytes() > 0)
+            check_cuda(cu.memset_d8_async(out, t.dtype == DType::Bool ? 0x01 : 0x7f,
                                           static_cast<size_t>(t.bytes()), stream),
                        "cuMemsetD8Async", "poisoning an output");
-          pointers.push_back(out->get());
-          bindings.own(v, std::move(out));
+          pointers.push_back(out);
         } else {  // inputs and scalars: both are device memory
           pointers.push_back(bindings.address(step.kernel_fusion.inputs[i]));
         }
@@ -349,13 +343,13 @@ class CudaExecutable final : public Executable {
     for (Value v : step.kernel_fusion.inputs) inputs.push_back(bindings.address(v));
     const Value v = step.kernel_fusion.outputs.at(0);
     const Type& t = segmented_.fusion.type(v);
-    auto out = std::make_shared<DeviceBuffer>(device_allocator(),
-                                              static_cast<size_t>(std::max<int64_t>(t.bytes(), 1)));
-    if (options_.poison_outputs)
-      check_cuda(driver().memset_d8_async(out->get(), 0x7f, static_cast<size_t>(t.bytes()), stream),
+    if (!bindings.is_bound(v))  // a caller's buffer is bound already (run_into)
+      bindings.own(v, std::make_shared<DeviceBuffer>(device_allocator(),
+                                                     static_cast<size_t>(std::max<int64_t>(t.bytes(), 1))));
+    const DevicePtr output = bindings.address(v);
+    if (options_.poison_outputs && t.bytes() > 0)
+      check_cuda(driver().memset_d8_async(output, 0x7f, static_cast<size_t>(t.bytes()), stream),
                  "cuMemsetD8Async", "poisoning an output");
-    const DevicePtr output = out->get();
-    bindings.own(v, std::move(out));
     product.enqueue(inputs, output, workspace, stream);
   }
 
@@ -363,14 +357,18 @@ class CudaExecutable final : public Executable {
     const Driver& cu = driver();
     const Fusion& f = segmented_.fusion;
     std::vector<HostTensor> results;
-    for (size_t o = 0; o < output_sources_.size(); ++o) {
-      const OutputSource& source = output_sources_[o];
+    for (size_t o = 0; o < output_routes_.size(); ++o) {
+      const OutputRoute& route = output_routes_[o];
       const Value value = f.outputs()[o].value;
-      if (source.kind == OutputSource::Kind::Input) {  // returned unchanged
-        results.push_back(inputs[source.input].contiguous());
+      if (route.kind == OutputRoute::Kind::Same) {
+        results.push_back(results[route.output]);
         continue;
       }
-      if (source.kind == OutputSource::Kind::View) {
+      if (route.kind == OutputRoute::Kind::View && f.node(value).op == OpKind::Input) {  // returned unchanged
+        results.push_back(inputs[route.input].contiguous());
+        continue;
+      }
+      if (route.kind == OutputRoute::Kind::View) {
         results.push_back(materialize_view(value, inputs));
         continue;
       }
@@ -386,7 +384,6 @@ class CudaExecutable final : public Executable {
 
   Device& device_;
   std::map<int, std::unique_ptr<CudaPlan>> plans_;  // by alignment class of the input addresses
-  std::vector<OutputSource> output_sources_;        // per fusion output: how run and run_device return it
 };
 
 }  // namespace

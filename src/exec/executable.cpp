@@ -1,6 +1,7 @@
 #include "exec/executable.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "exec/cuda_executable.h"
@@ -20,14 +21,28 @@ Backend parse_backend(std::string_view name) {
 
 std::unique_ptr<Executable> Executable::compile(const Fusion& input_fusion,
                                                 const ExecutableOptions& options) {
+  std::vector<std::pair<std::string, double>> times;
+  auto start = std::chrono::steady_clock::now();
+  auto lap = [&](const char* stage) {
+    const auto now = std::chrono::steady_clock::now();
+    times.emplace_back(stage, std::chrono::duration<double, std::milli>(now - start).count());
+    start = now;
+  };
   Fusion fusion = options.run_passes ? run_pipeline(input_fusion, PipelineOptions{}) : input_fusion;
+  lap("passes");
   SegmentedFusion segmented = segment_fusion(fusion, options.segment);
+  lap("segment");
   ExecutableOptions tuned = options;
   if (options.backend == Backend::Cuda) tuned.launch.sm_count = cuda_sm_count();
   std::vector<CompiledStep> steps = plan_fusion(segmented, PlanOptions{tuned.launch}).steps;
-  if (options.backend == Backend::Host)
-    return compile_host_executable(std::move(fusion), std::move(segmented), std::move(steps), tuned);
-  return compile_cuda_executable(std::move(fusion), std::move(segmented), std::move(steps), tuned);
+  lap("plan");
+  std::unique_ptr<Executable> exe =
+      options.backend == Backend::Host
+          ? compile_host_executable(std::move(fusion), std::move(segmented), std::move(steps), tuned)
+          : compile_cuda_executable(std::move(fusion), std::move(segmented), std::move(steps), tuned);
+  lap("backend");
+  exe->compile_times_ = std::move(times);
+  return exe;
 }
 
 Executable::Executable(Fusion fusion, SegmentedFusion segmented, std::vector<CompiledStep> steps,
@@ -36,7 +51,101 @@ Executable::Executable(Fusion fusion, SegmentedFusion segmented, std::vector<Com
       segmented_(std::move(segmented)),
       steps_(std::move(steps)),
       sources_(std::move(sources)),
-      options_(std::move(options)) {}
+      options_(std::move(options)) {
+  for (size_t o = 0; o < segmented_.fusion.outputs().size(); ++o) output_routes_.push_back(route_of(o));
+}
+
+OutputRoute Executable::route_of(size_t output) const {
+  const Fusion& f = segmented_.fusion;
+  const Value value = f.outputs()[output].value;
+  OutputRoute route;
+  for (size_t earlier = 0; earlier < output; ++earlier)
+    if (f.outputs()[earlier].value == value) {
+      route.kind = OutputRoute::Kind::Same;
+      route.output = earlier;
+      return route;
+    }
+  if (f.node(value).op == OpKind::Input) {  // returned unchanged (a scalar input too): itself, viewed
+    const Type& t = f.type(value);
+    route.kind = OutputRoute::Kind::View;
+    route.input = input_index(value);
+    route.layout = {t.shape, t.is_scalar ? Shape{} : f.input_strides(value), 0};
+    return route;
+  }
+  for (const CompiledStep& step : steps_)
+    for (Value written : step.kernel_fusion.outputs)
+      if (written == value) return route;  // Computed
+  std::optional<StridedLayout> layout = view_of_input(f, value);
+  SEAM_ASSERT(layout.has_value(), "output %", value.id, " is neither computed nor a view of an input");
+  route.kind = OutputRoute::Kind::View;
+  route.input = input_index(viewed_input(f, value));
+  route.layout = std::move(*layout);
+  return route;
+}
+
+size_t Executable::input_index(Value input) const {
+  const auto& ins = segmented_.fusion.inputs();
+  const size_t index = static_cast<size_t>(std::find(ins.begin(), ins.end(), input) - ins.begin());
+  SEAM_ASSERT(index < ins.size(), "%", input.id, " is not a fusion input");
+  return index;
+}
+
+namespace {
+
+// The bytes [first, last) a tensor's elements occupy; empty for a tensor without elements.
+std::pair<uint64_t, uint64_t> byte_span(const DeviceTensor& t) {
+  if (t.numel() == 0) return {t.data, t.data};
+  uint64_t last = 0;
+  for (size_t d = 0; d < t.shape.size(); ++d)
+    last +=
+        static_cast<uint64_t>(t.shape[d] - 1) * static_cast<uint64_t>(t.strides.empty() ? 0 : t.strides[d]);
+  return {t.data, t.data + (last + 1) * static_cast<uint64_t>(dtype_size(t.dtype))};
+}
+
+bool overlap(std::pair<uint64_t, uint64_t> a, std::pair<uint64_t, uint64_t> b) {
+  return a.first < a.second && b.first < b.second && a.first < b.second && b.first < a.second;
+}
+
+}  // namespace
+
+void Executable::check_caller_buffers(const std::vector<DeviceTensor>& inputs,
+                                      const std::vector<DeviceTensor>& outputs) const {
+  const Fusion& f = segmented_.fusion;
+  check_input_count(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Type& t = f.type(f.inputs()[i]);
+    const DeviceTensor& x = inputs[i];
+    check_input(i, x.dtype, x.shape, t.is_scalar ? Shape{} : x.strides);
+    if (t.numel() == 0) continue;
+    SEAM_CHECK(x.data != 0, input_label(i), ": null address");
+    const int element = dtype_size(t.dtype);
+    SEAM_CHECK(x.data % static_cast<uint64_t>(element) == 0, input_label(i), ": address 0x", std::hex, x.data,
+               std::dec, " is not aligned to its element size (", element, " bytes)");
+  }
+  SEAM_CHECK(outputs.size() == f.outputs().size(), "fusion ", f.name(), " has ", f.outputs().size(),
+             " outputs, got ", outputs.size(), " output buffers");
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    if (output_routes_[o].kind != OutputRoute::Kind::Computed) continue;
+    const Type& t = f.type(f.outputs()[o].value);
+    const DeviceTensor& out = outputs[o];
+    SEAM_CHECK(out.dtype == t.dtype && out.shape == t.shape, "output ", o, ": expected a buffer of ",
+               t.to_string(), ", got ", Type::tensor(out.dtype, out.shape).to_string());
+    SEAM_CHECK(out.strides == contiguous_strides(t.shape), "output ", o,
+               ": the buffer must be contiguous, got strides ", shape_to_string(out.strides));
+    if (t.numel() == 0) continue;
+    SEAM_CHECK(out.data != 0, "output ", o, ": null address");
+    const int element = dtype_size(t.dtype);
+    SEAM_CHECK(out.data % static_cast<uint64_t>(element) == 0, "output ", o, ": address 0x", std::hex,
+               out.data, std::dec, " is not aligned to its element size (", element, " bytes)");
+    for (size_t i = 0; i < inputs.size(); ++i)
+      SEAM_CHECK(!overlap(byte_span(out), byte_span(inputs[i])), "output ", o, ": the buffer overlaps ",
+                 input_label(i), " (a kernel would overwrite what it reads)");
+    for (size_t p = 0; p < o; ++p)
+      if (output_routes_[p].kind == OutputRoute::Kind::Computed)
+        SEAM_CHECK(!overlap(byte_span(out), byte_span(outputs[p])), "output ", o,
+                   ": the buffer overlaps output ", p);
+  }
+}
 
 std::vector<DeviceTensor> Executable::run_device(const std::vector<DeviceTensor>&, CUstream) {
   throw Error("device tensors need the CUDA backend");

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "exec/device_tensor.h"
@@ -15,6 +16,7 @@
 #include "plan/plan.h"
 #include "runtime/event_timer.h"
 #include "schedule/launch_params.h"
+#include "schedule/view.h"
 #include "segment/segment.h"
 
 namespace seam {
@@ -35,6 +37,17 @@ struct ExecutableOptions {
 // A step as the plan decided it (plan/plan.h); the backends add what compiling it showed (registers).
 using CompiledStep = PlannedStep;
 
+// How a run hands back one fusion output, decided once per executable: Computed outputs are written by a
+// step (into a contiguous buffer), View outputs are strided aliases of a fusion input (an input returned
+// unchanged is a view of itself: nothing launches for either), Same outputs repeat an earlier output's
+// value.
+struct OutputRoute {
+  enum class Kind { Computed, View, Same } kind = Kind::Computed;
+  size_t input = 0;      // View: the fusion input viewed
+  StridedLayout layout;  // View: the output as an alias of that input
+  size_t output = 0;     // Same: the earlier output
+};
+
 class Executable {
  public:
   static std::unique_ptr<Executable> compile(const Fusion& fusion, const ExecutableOptions& options);
@@ -50,12 +63,26 @@ class Executable {
   // input memory for views. A less aligned input address selects kernels lowered for that alignment.
   virtual std::vector<DeviceTensor> run_device(const std::vector<DeviceTensor>& inputs, CUstream stream);
 
+  // Runs on caller memory (host memory on the host backend, device memory of seam's device on the CUDA
+  // backend, enqueued on `stream` without synchronizing): reads the inputs and writes every Computed
+  // output into the caller's buffer in `outputs` (contiguous, of the output's dtype and shape); entries
+  // of View and Same outputs are ignored. Everything is checked before anything runs: inputs as for
+  // run_device, output buffers for dtype, shape, contiguity, address, alignment and overlap with an
+  // input or another output (a kernel would read what it overwrites).
+  virtual void run_into(const std::vector<DeviceTensor>& inputs, const std::vector<DeviceTensor>& outputs,
+                        CUstream stream) = 0;
+  const std::vector<OutputRoute>& output_routes() const { return output_routes_; }
+
   // GPU time of one run (all launches, inputs already on the device), rotating over the input sets:
   // median, min and max over `iterations` runs bracketed by events. With `flush_l2`, a write of twice
   // the L2 size precedes every run, outside the events (cold-cache timing, as nvFuser's benchmarks do).
   // CUDA backend only.
   virtual Timing time_gpu(const std::vector<std::vector<HostTensor>>& input_sets, int iterations,
                           bool flush_l2 = false);
+
+  // Milliseconds compile() spent per stage: passes, segment, plan (planning and lowering), backend
+  // (code generation and the backend's compiler or its binary cache).
+  const std::vector<std::pair<std::string, double>>& compile_times() const { return compile_times_; }
 
   const Fusion& fusion() const { return fusion_; }  // after the passes
   const SegmentedFusion& segmented() const { return segmented_; }
@@ -74,12 +101,23 @@ class Executable {
   std::string input_label(size_t i) const;  // "input 2 ('cos')"
   // A fusion output that a no-launch group returns: gathered from the input it views.
   HostTensor materialize_view(Value output, const std::vector<HostTensor>& inputs) const;
+  // Checks for run_into that every backend shares: the inputs' count, dtype, shape, strides, address
+  // and element alignment, the Computed outputs' buffers (see run_into).
+  void check_caller_buffers(const std::vector<DeviceTensor>& inputs,
+                            const std::vector<DeviceTensor>& outputs) const;
+  // The fusion input that is `input` (its position in fusion().inputs()).
+  size_t input_index(Value input) const;
 
   Fusion fusion_;
   SegmentedFusion segmented_;
   std::vector<CompiledStep> steps_;
   std::vector<std::string> sources_;
   ExecutableOptions options_;
+  std::vector<OutputRoute> output_routes_;  // per output of segmented_.fusion
+  std::vector<std::pair<std::string, double>> compile_times_;
+
+ private:
+  OutputRoute route_of(size_t output) const;
 };
 
 }  // namespace seam

@@ -1,5 +1,7 @@
 #include "exec/host_executable.h"
 
+#include <algorithm>
+#include <cstring>
 #include <map>
 
 #include "codegen/kernel_printer.h"
@@ -48,6 +50,79 @@ class HostExecutable final : public Executable {
         results.push_back(it->second.contiguous());
     }
     return results;
+  }
+
+  void run_into(const std::vector<DeviceTensor>& inputs, const std::vector<DeviceTensor>& outputs,
+                CUstream) override {
+    check_caller_buffers(inputs, outputs);
+    const Fusion& f = segmented_.fusion;
+    // The memory of every value a step reads or writes: the caller's inputs and output buffers, and
+    // intermediates held in `scratch` for this run.
+    std::vector<std::byte*> address(static_cast<size_t>(f.num_nodes()), nullptr);
+    std::vector<HostTensor> scratch;
+    scratch.reserve(steps_.size() * 2);
+    for (size_t i = 0; i < inputs.size(); ++i)
+      address[static_cast<size_t>(f.inputs()[i].id)] = reinterpret_cast<std::byte*>(inputs[i].data);
+    std::vector<char> caller_owned(address.size(), 0);
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      if (output_routes_[o].kind != OutputRoute::Kind::Computed) continue;
+      const size_t id = static_cast<size_t>(f.outputs()[o].value.id);
+      address[id] = reinterpret_cast<std::byte*>(outputs[o].data);
+      caller_owned[id] = 1;
+    }
+    auto destination = [&](Value v) {
+      const size_t id = static_cast<size_t>(v.id);
+      if (!caller_owned[id]) {
+        scratch.push_back(HostTensor::zeros(f.type(v).dtype, f.type(v).shape));
+        address[id] = scratch.back().storage().data();
+      }
+      return address[id];
+    };
+    for (const CompiledStep& step : steps_) {
+      const Fusion& kf = step.kernel_fusion.fusion;
+      if (step.library) {  // interpreted on host tensors laid out as the kernel fusion declares
+        std::vector<HostTensor> kernel_inputs;
+        for (size_t k = 0; k < step.kernel_fusion.inputs.size(); ++k) {
+          const Value declared = kf.inputs()[k];
+          const Type& t = kf.type(declared);
+          HostTensor x = t.is_scalar
+                             ? HostTensor::zeros(t.dtype, {})
+                             : HostTensor::zeros_strided(t.dtype, t.shape, kf.input_strides(declared));
+          const std::byte* from = address[static_cast<size_t>(step.kernel_fusion.inputs[k].id)];
+          SEAM_ASSERT(from != nullptr || x.storage().empty(), "a library step reads an unbound value");
+          if (!x.storage().empty()) std::memcpy(x.storage().data(), from, x.storage().size());
+          kernel_inputs.push_back(std::move(x));
+        }
+        std::vector<HostTensor> results = interpret(kf, kernel_inputs);
+        for (size_t o = 0; o < results.size(); ++o) {
+          const HostTensor result =
+              results[o].is_contiguous() ? std::move(results[o]) : results[o].contiguous();
+          std::byte* to = destination(step.kernel_fusion.outputs[o]);
+          if (!result.storage().empty()) std::memcpy(to, result.storage().data(), result.storage().size());
+        }
+        continue;
+      }
+      std::vector<void*> args;
+      args.reserve(step.kernel.params.size());
+      for (const kir::Param& p : step.kernel.params) {
+        const size_t i = static_cast<size_t>(p.fusion_index);
+        if (p.kind == kir::Param::Kind::Output) {
+          const Value v = step.kernel_fusion.outputs.at(i);
+          std::byte* to = destination(v);
+          // Poisoned, as run_host_kernel does, so that an element the kernel fails to write shows.
+          const Type& t = f.type(v);
+          if (t.bytes() > 0)
+            std::memset(to, t.dtype == DType::Bool ? 0x01 : 0x7f, static_cast<size_t>(t.bytes()));
+          args.push_back(to);
+        } else {
+          std::byte* from = address[static_cast<size_t>(step.kernel_fusion.inputs.at(i).id)];
+          SEAM_ASSERT(from != nullptr || f.type(step.kernel_fusion.inputs[i]).numel() == 0, "kernel ",
+                      step.kernel.name, " reads an unbound value");
+          args.push_back(from);
+        }
+      }
+      module_->entry(step.kernel.name)(args.data());
+    }
   }
 
  private:

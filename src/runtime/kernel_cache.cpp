@@ -33,9 +33,13 @@ constexpr std::string_view kPayloadTag = "seam-compiled-kernel-1";
 }  // namespace
 
 CacheKey compile_cache_key(const CompileRequest& request) {
+  return compile_cache_key(request, nvrtc_build_version());
+}
+
+CacheKey compile_cache_key(const CompileRequest& request, const std::string& version) {
   Sha256 sha;
   sha.update_field("seam-compile-key-1");
-  sha.update_field(nvrtc_version());
+  sha.update_field(version);
   sha.update_field(request.arch);
   sha.update_field(request.program_name);  // appears in the binary's debug info with -lineinfo
   const std::vector<std::string> options = nvrtc_options(request);
@@ -88,17 +92,28 @@ std::optional<CompiledKernel> deserialize_compiled_kernel(std::string_view bytes
 }
 
 CompiledKernel compile_cuda_cached(const CompileRequest& request, BinaryCache& cache, bool* cache_hit) {
-  const CacheKey key = compile_cache_key(request);
-  if (std::optional<std::string> payload = cache.lookup(key)) {
-    if (std::optional<CompiledKernel> kernel = deserialize_compiled_kernel(*payload)) {
-      if (cache_hit != nullptr) *cache_hit = true;
-      return *kernel;
+  auto lookup = [&](const CacheKey& key) -> std::optional<CompiledKernel> {
+    if (std::optional<std::string> payload = cache.lookup(key)) return deserialize_compiled_kernel(*payload);
+    return std::nullopt;
+  };
+  const std::string built_with = nvrtc_build_version();
+  CacheKey key = compile_cache_key(request, built_with);
+  std::optional<CompiledKernel> kernel = lookup(key);
+  if (!kernel) {
+    const std::string running = nvrtc_version();  // loads NVRTC: it compiles on a miss anyway
+    if (running != built_with) {
+      key = compile_cache_key(request, running);
+      kernel = lookup(key);
     }
   }
+  if (kernel) {
+    if (cache_hit != nullptr) *cache_hit = true;
+    return *kernel;
+  }
   if (cache_hit != nullptr) *cache_hit = false;
-  CompiledKernel kernel = compile_cuda(request);
-  cache.store(key, serialize_compiled_kernel(kernel));
-  return kernel;
+  CompiledKernel compiled = compile_cuda(request);
+  cache.store(key, serialize_compiled_kernel(compiled));
+  return compiled;
 }
 
 }  // namespace seam

@@ -12,9 +12,14 @@
 
 namespace seam {
 
+// The key of a request compiled by NVRTC `version` (by default the version seam was built with).
 CacheKey compile_cache_key(const CompileRequest& request);
+CacheKey compile_cache_key(const CompileRequest& request, const std::string& version);
 
 // Looks the request up in cache, else compiles and stores it. cache_hit, if given, says which happened.
+// Entries are keyed by the NVRTC version that compiled them: the lookup tries the build's version first
+// without loading NVRTC (so a process whose kernels are all on disk never loads it), and a process whose
+// NVRTC differs from the build's looks up and stores under its own version.
 CompiledKernel compile_cuda_cached(const CompileRequest& request, BinaryCache& cache,
                                    bool* cache_hit = nullptr);
 

@@ -11,7 +11,10 @@
 #include "support/hash.h"
 
 #if SEAM_WITH_NVRTC
+#include <dlfcn.h>
 #include <nvrtc.h>
+
+#include <mutex>
 #endif
 
 namespace seam {
@@ -112,8 +115,80 @@ std::vector<std::string> nvrtc_options(const CompileRequest& request) {
 
 namespace {
 
+// NVRTC's entry points, opened with dlopen on first use (src/CMakeLists.txt says why it is not linked).
+struct Nvrtc {
+  decltype(&nvrtcGetErrorString) get_error_string = nullptr;
+  decltype(&nvrtcVersion) version = nullptr;
+  decltype(&nvrtcCreateProgram) create_program = nullptr;
+  decltype(&nvrtcDestroyProgram) destroy_program = nullptr;
+  decltype(&nvrtcAddNameExpression) add_name_expression = nullptr;
+  decltype(&nvrtcCompileProgram) compile_program = nullptr;
+  decltype(&nvrtcGetProgramLogSize) get_program_log_size = nullptr;
+  decltype(&nvrtcGetProgramLog) get_program_log = nullptr;
+  decltype(&nvrtcGetCUBINSize) get_cubin_size = nullptr;
+  decltype(&nvrtcGetCUBIN) get_cubin = nullptr;
+  decltype(&nvrtcGetPTXSize) get_ptx_size = nullptr;
+  decltype(&nvrtcGetPTX) get_ptx = nullptr;
+  decltype(&nvrtcGetLoweredName) get_lowered_name = nullptr;
+  std::string error;  // why it could not be loaded; empty when loaded
+};
+
+template <typename Fn>
+bool resolve(void* handle, const char* name, Fn& fn, std::string& error) {
+  fn = reinterpret_cast<Fn>(dlsym(handle, name));
+  if (fn == nullptr && error.empty()) error = std::string("NVRTC has no ") + name;
+  return fn != nullptr;
+}
+
+Nvrtc load_nvrtc() {
+  Nvrtc api;
+  // SEAM_NVRTC_LIBRARY, then the soname through the loader's search, the path CMake found, and the
+  // toolkit's usual directories (a binary built on one machine and run on another).
+  std::vector<std::string> names;
+  if (std::optional<std::string> env = env_string("SEAM_NVRTC_LIBRARY"); env && !env->empty())
+    names.push_back(*env);
+  names.push_back(SEAM_NVRTC_SONAME);
+  names.push_back(SEAM_NVRTC_PATH);
+  for (const char* dir : {"/usr/local/cuda/lib64/", "/usr/local/cuda/lib/"})
+    names.push_back(std::string(dir) + SEAM_NVRTC_SONAME);
+  void* handle = nullptr;
+  std::string tried;
+  for (const std::string& name : names) {
+    handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle != nullptr) break;
+    const char* why = dlerror();
+    tried += (tried.empty() ? "" : "; ") + (why ? std::string(why) : name);
+  }
+  if (handle == nullptr) {
+    api.error = "cannot load NVRTC (set SEAM_NVRTC_LIBRARY): " + tried;
+    return api;
+  }
+  std::string& e = api.error;
+  resolve(handle, "nvrtcGetErrorString", api.get_error_string, e);
+  resolve(handle, "nvrtcVersion", api.version, e);
+  resolve(handle, "nvrtcCreateProgram", api.create_program, e);
+  resolve(handle, "nvrtcDestroyProgram", api.destroy_program, e);
+  resolve(handle, "nvrtcAddNameExpression", api.add_name_expression, e);
+  resolve(handle, "nvrtcCompileProgram", api.compile_program, e);
+  resolve(handle, "nvrtcGetProgramLogSize", api.get_program_log_size, e);
+  resolve(handle, "nvrtcGetProgramLog", api.get_program_log, e);
+  resolve(handle, "nvrtcGetCUBINSize", api.get_cubin_size, e);
+  resolve(handle, "nvrtcGetCUBIN", api.get_cubin, e);
+  resolve(handle, "nvrtcGetPTXSize", api.get_ptx_size, e);
+  resolve(handle, "nvrtcGetPTX", api.get_ptx, e);
+  resolve(handle, "nvrtcGetLoweredName", api.get_lowered_name, e);
+  return api;  // the library stays loaded for the process's life
+}
+
+// The loaded NVRTC; throws seam::Error when it cannot be loaded.
+const Nvrtc& nvrtc() {
+  static const Nvrtc api = load_nvrtc();
+  SEAM_CHECK(api.error.empty(), api.error);
+  return api;
+}
+
 void check_nvrtc(nvrtcResult result, const char* call, const std::string& program) {
-  SEAM_CHECK(result == NVRTC_SUCCESS, call, " failed for ", program, ": ", nvrtcGetErrorString(result));
+  SEAM_CHECK(result == NVRTC_SUCCESS, call, " failed for ", program, ": ", nvrtc().get_error_string(result));
 }
 
 // NVRTC 12.9+ keeps its own cache of compiled programs, so a "cold" compile can be a hit there;
@@ -122,14 +197,14 @@ void check_nvrtc(nvrtcResult result, const char* call, const std::string& progra
 bool nvrtc_cache_off() {
   if (!env_flag("SEAM_NVRTC_NO_CACHE")) return false;
   int major = 0, minor = 0;
-  return nvrtcVersion(&major, &minor) == NVRTC_SUCCESS && (major > 12 || (major == 12 && minor >= 9));
+  return nvrtc().version(&major, &minor) == NVRTC_SUCCESS && (major > 12 || (major == 12 && minor >= 9));
 }
 
 // Destroys the program on every path out of compile_cuda.
 struct ProgramHandle {
   nvrtcProgram program = nullptr;
   ~ProgramHandle() {
-    if (program != nullptr) nvrtcDestroyProgram(&program);
+    if (program != nullptr) nvrtc().destroy_program(&program);
   }
 };
 
@@ -139,11 +214,14 @@ bool nvrtc_available() { return true; }
 
 std::string nvrtc_version() {
   int major = 0, minor = 0;
-  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return "unknown";
+  if (nvrtc().version(&major, &minor) != NVRTC_SUCCESS) return "unknown";
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
+std::string nvrtc_build_version() { return SEAM_NVRTC_BUILD_VERSION; }
+
 CompiledKernel compile_cuda(const CompileRequest& request) {
+  const Nvrtc& api = nvrtc();
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::string> options = nvrtc_options(request);
   if (nvrtc_cache_off()) options.push_back("--no-cache");
@@ -155,31 +233,32 @@ CompiledKernel compile_cuda(const CompileRequest& request) {
     header_contents.push_back(content.c_str());
   }
   ProgramHandle handle;
-  check_nvrtc(nvrtcCreateProgram(&handle.program, request.source.c_str(), program_name.c_str(),
+  check_nvrtc(api.create_program(&handle.program, request.source.c_str(), program_name.c_str(),
                                  static_cast<int>(header_contents.size()), header_contents.data(),
                                  header_names.data()),
               "nvrtcCreateProgram", program_name);
   // Every kernel is a name expression, so a misspelled kernel fails here (not at load time), and
   // templates get their mangled names.
   for (const std::string& name : request.kernel_names) {
-    check_nvrtc(nvrtcAddNameExpression(handle.program, name.c_str()), "nvrtcAddNameExpression", program_name);
+    check_nvrtc(api.add_name_expression(handle.program, name.c_str()), "nvrtcAddNameExpression",
+                program_name);
   }
 
   std::vector<const char*> option_pointers;
   for (const std::string& option : options) option_pointers.push_back(option.c_str());
   nvrtcResult result =
-      nvrtcCompileProgram(handle.program, static_cast<int>(option_pointers.size()), option_pointers.data());
+      api.compile_program(handle.program, static_cast<int>(option_pointers.size()), option_pointers.data());
 
   size_t log_size = 0;
   std::string log;
-  if (nvrtcGetProgramLogSize(handle.program, &log_size) == NVRTC_SUCCESS && log_size > 1) {
+  if (api.get_program_log_size(handle.program, &log_size) == NVRTC_SUCCESS && log_size > 1) {
     log.resize(log_size);
-    if (nvrtcGetProgramLog(handle.program, log.data()) != NVRTC_SUCCESS) log.clear();
+    if (api.get_program_log(handle.program, log.data()) != NVRTC_SUCCESS) log.clear();
     while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
   }
   if (result != NVRTC_SUCCESS) {
     throw Error("NVRTC failed to compile " + program_name + " for " + request.arch + ": " +
-                nvrtcGetErrorString(result) + "\n" + log + write_failure_files(request, options, log));
+                api.get_error_string(result) + "\n" + log + write_failure_files(request, options, log));
   }
 
   CompiledKernel compiled;
@@ -188,17 +267,17 @@ CompiledKernel compile_cuda(const CompileRequest& request) {
   compiled.log = log;
   size_t size = 0;
   if (compiled.is_cubin) {
-    check_nvrtc(nvrtcGetCUBINSize(handle.program, &size), "nvrtcGetCUBINSize", program_name);
+    check_nvrtc(api.get_cubin_size(handle.program, &size), "nvrtcGetCUBINSize", program_name);
     compiled.binary.resize(size);
-    check_nvrtc(nvrtcGetCUBIN(handle.program, compiled.binary.data()), "nvrtcGetCUBIN", program_name);
+    check_nvrtc(api.get_cubin(handle.program, compiled.binary.data()), "nvrtcGetCUBIN", program_name);
   } else {
-    check_nvrtc(nvrtcGetPTXSize(handle.program, &size), "nvrtcGetPTXSize", program_name);
+    check_nvrtc(api.get_ptx_size(handle.program, &size), "nvrtcGetPTXSize", program_name);
     compiled.binary.resize(size);
-    check_nvrtc(nvrtcGetPTX(handle.program, compiled.binary.data()), "nvrtcGetPTX", program_name);
+    check_nvrtc(api.get_ptx(handle.program, compiled.binary.data()), "nvrtcGetPTX", program_name);
   }
   for (const std::string& name : request.kernel_names) {
     const char* lowered = nullptr;
-    check_nvrtc(nvrtcGetLoweredName(handle.program, name.c_str(), &lowered),
+    check_nvrtc(api.get_lowered_name(handle.program, name.c_str(), &lowered),
                 ("nvrtcGetLoweredName(\"" + name + "\")").c_str(), program_name);
     compiled.symbols.emplace_back(name, lowered);
   }
@@ -211,6 +290,7 @@ CompiledKernel compile_cuda(const CompileRequest& request) {
 
 bool nvrtc_available() { return false; }
 std::string nvrtc_version() { return "none"; }
+std::string nvrtc_build_version() { return "none"; }
 
 CompiledKernel compile_cuda(const CompileRequest& request) {
   throw Error("seam was built without NVRTC: cannot compile " + request.program_name +

@@ -46,8 +46,13 @@ CompiledKernel compile_cuda(const CompileRequest& request);
 std::vector<std::string> nvrtc_options(const CompileRequest& request);
 
 bool nvrtc_available();
-// "13.0"; "none" when seam was built without NVRTC.
+// "13.0"; "none" when seam was built without NVRTC. Loads NVRTC (dlopen) on first use; throws seam::Error
+// when it cannot be loaded.
 std::string nvrtc_version();
+// The NVRTC version of the toolkit seam was built with ("13.0"), known without loading NVRTC: the binary
+// cache keys entries compiled by that version with it, so a process whose kernels are all on disk never
+// loads NVRTC (runtime/kernel_cache.h).
+std::string nvrtc_build_version();
 
 // Include directories for NVRTC: SEAM_CUDA_INCLUDE (':'-separated) if set, else the toolkit's found at
 // build time.

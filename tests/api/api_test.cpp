@@ -99,5 +99,54 @@ TEST(Api, LeavesNeedTheirDeclaredType) {
   EXPECT_EQ(out_i, (std::vector<int64_t>{3, 5, 7, 9}));
 }
 
+TEST(Api, RunIntoWritesCallerBuffersAndRoutesViews) {
+  FusionBuilder b("routes");
+  Value x = b.input(DType::Float32, {2, 3}, {}, "x");
+  Value s = b.scalar_input(DType::Float32, "s");
+  Value y = b.op("mul", {x, s});
+  Value t = b.op("permute", {x}, {{"perm", std::vector<int64_t>{1, 0}}});
+  Fusion fusion = b.finish({{"y", y}, {"t", t}, {"x_again", x}, {"y_again", y}});
+  Executable exe = Executable::compile(fusion, {.backend = Backend::Host});
+  const std::vector<OutputRoute>& routes = exe.output_routes();
+  ASSERT_EQ(routes.size(), 4u);
+  EXPECT_EQ(routes[0].kind, OutputRoute::Kind::Computed);
+  EXPECT_EQ(routes[0].layout.strides, (std::vector<int64_t>{3, 1}));
+  EXPECT_EQ(routes[1].kind, OutputRoute::Kind::View);  // a transposed alias of x, nothing written
+  EXPECT_EQ(routes[1].input, 0);
+  EXPECT_EQ(routes[1].layout.shape, (std::vector<int64_t>{3, 2}));
+  EXPECT_EQ(routes[1].layout.strides, (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(routes[2].kind, OutputRoute::Kind::View);
+  EXPECT_EQ(routes[3].kind, OutputRoute::Kind::Same);
+  EXPECT_EQ(routes[3].output, 0);
+  EXPECT_EQ(exe.input_layouts()[0].strides, (std::vector<int64_t>{3, 1}));
+
+  const std::vector<float> in = {1, 2, 3, 4, 5, 6};
+  float scale = 0;
+  encode_scalar(Literal::of_int(3), DType::Float32, &scale);
+  EXPECT_EQ(scale, 3.0f);
+  std::vector<float> out(6, -1.0f);
+  const TensorRef x_ref{address(in.data()), DType::Float32, {2, 3}, {3, 1}};
+  const TensorRef s_ref{address(&scale), DType::Float32, {}, {}};
+  const TensorRef out_ref{address(out.data()), DType::Float32, {2, 3}, {3, 1}};
+  exe.run_into({x_ref, s_ref}, {out_ref, {}, {}, {}});
+  EXPECT_EQ(out, (std::vector<float>{3, 6, 9, 12, 15, 18}));
+
+  // Buffers are checked before anything runs: shape, contiguity, overlap with an input.
+  TensorRef wrong = out_ref;
+  wrong.shape = {3, 2};
+  EXPECT_THROW(exe.run_into({x_ref, s_ref}, {wrong, {}, {}, {}}), Error);
+  wrong = out_ref;
+  wrong.strides = {1, 2};
+  EXPECT_THROW(exe.run_into({x_ref, s_ref}, {wrong, {}, {}, {}}), Error);
+  try {
+    exe.run_into({x_ref, s_ref}, {{address(in.data() + 1), DType::Float32, {2, 3}, {3, 1}}, {}, {}, {}});
+    ADD_FAILURE() << "an output overlapping an input was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("overlaps input 0"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(exe.run_into({x_ref, s_ref}, {out_ref}), Error);  // one buffer per output
+  EXPECT_EQ(out, (std::vector<float>{3, 6, 9, 12, 15, 18}));     // untouched by the refused runs
+}
+
 }  // namespace
 }  // namespace seam::api

@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <string>
 
 #include "test_kernels.h"
 
@@ -97,6 +100,48 @@ TEST(KernelCache, SecondCompileIsAHitInMemoryAndOnDisk) {
   EXPECT_EQ(third.symbol("vadd"), "vadd");
   EXPECT_EQ(third.compile_ms, 0.0);  // not compiled now
   fs::remove_all(dir);
+}
+
+bool nvrtc_is_mapped() {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line))
+    if (line.find("/libnvrtc.so") != std::string::npos) return true;
+  return false;
+}
+
+// NVRTC is opened on first use, and a hit keyed by the build's NVRTC version does not need it: a new
+// process whose kernels are all on disk never maps its 100 MB.
+TEST(KernelCache, ADiskHitInANewProcessDoesNotLoadNvrtc) {
+  if (!nvrtc_available()) GTEST_SKIP() << "seam was built without NVRTC";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // the child re-executes this test: a fresh process
+  const char* inherited = std::getenv("SEAM_TEST_LAZY_NVRTC_DIR");
+  const bool parent = inherited == nullptr;
+  const fs::path dir =
+      parent ? fs::temp_directory_path() / ("seam_kernel_cache_lazy_nvrtc_" + std::to_string(::getpid()))
+             : fs::path(inherited);
+  const CompileRequest request = vector_add_request();
+  if (parent) {
+    fs::remove_all(dir);
+    ::setenv("SEAM_TEST_LAZY_NVRTC_DIR", dir.c_str(), 1);
+    BinaryCache cache(dir);
+    compile_cuda_cached(request, cache);
+    EXPECT_TRUE(nvrtc_is_mapped());  // compiled here: the detector sees it
+    if (nvrtc_version() != nvrtc_build_version())
+      GTEST_SKIP() << "NVRTC " << nvrtc_version() << " is not the build's " << nvrtc_build_version();
+  }
+  EXPECT_EXIT(
+      {
+        BinaryCache cache(dir);
+        bool hit = false;
+        CompiledKernel kernel = compile_cuda_cached(request, cache, &hit);
+        std::exit(hit && kernel.symbol("vadd") == "vadd" && !nvrtc_is_mapped() ? 0 : 1);
+      },
+      testing::ExitedWithCode(0), "");
+  if (parent) {
+    ::unsetenv("SEAM_TEST_LAZY_NVRTC_DIR");
+    fs::remove_all(dir);
+  }
 }
 
 }  // namespace
