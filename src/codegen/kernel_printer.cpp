@@ -231,6 +231,11 @@ class BodyPrinter {
       case kir::Expr::Kind::InBounds:
         out_ << pad(depth) << define_lane(v, 0, condition_text(e.bounds)) << ";\n";
         return;
+      case kir::Expr::Kind::CheckedIndex:  // an index variable: its bare name, as index expressions read it
+        out_ << pad(depth) << "const idx_t " << v.name << " = (idx_t)seam_checked_index(" << lane(e.args[0], 0)
+             << ", " << e.extent << "LL, " << guard_text(e.guards) << ", " << param(e.param).name << ", "
+             << static_cast<int>(e.op) << ", " << e.axis << ");\n";
+        return;
       default: break;
     }
     const std::optional<std::string> op = float_operator(e, v.dtype);
@@ -290,6 +295,7 @@ std::string param_type(const kir::Param& p) {
     case kir::Param::Kind::Input: return "const " + type + "* __restrict__";
     case kir::Param::Kind::Output: return type + "* __restrict__";
     case kir::Param::Kind::Scalar: return type;
+    case kir::Param::Kind::IndexError: return type + "* __restrict__";
   }
   SEAM_UNREACHABLE("parameter kind");
 }

@@ -6,6 +6,7 @@
 #include "codegen/embedded_headers.h"
 #include "codegen/kernel_printer.h"
 #include "exec/cublas_matmul.h"
+#include "exec/index_error.h"
 #include "plan/dump.h"
 #include "runtime/cubin_info.h"
 #include "runtime/cuda_driver.h"
@@ -162,8 +163,9 @@ class CudaExecutable final : public Executable {
     check_inputs(inputs);
     device_.make_current();
     Bindings bindings = upload(inputs);
-    enqueue(default_plan(), bindings, nullptr);
+    const std::shared_ptr<DeviceBuffer> index_error = enqueue(default_plan(), bindings, nullptr);
     check_cuda(driver().stream_synchronize(nullptr), "cuStreamSynchronize", fusion_.name());
+    check_index_error(index_error.get());
     return download(bindings, inputs);
   }
 
@@ -173,7 +175,11 @@ class CudaExecutable final : public Executable {
     const Fusion& f = segmented_.fusion;
     Bindings bindings(f.num_nodes());
     for (size_t i = 0; i < inputs.size(); ++i) bindings.bind(f.inputs()[i], inputs[i].data);
-    enqueue(plan_for(alignment), bindings, stream);
+    // A fusion with indexing ops waits for its kernels, so that an index out of range is reported here.
+    if (const std::shared_ptr<DeviceBuffer> index_error = enqueue(plan_for(alignment), bindings, stream)) {
+      check_cuda(driver().stream_synchronize(stream), "cuStreamSynchronize", fusion_.name());
+      check_index_error(index_error.get());
+    }
     std::vector<DeviceTensor> outputs;
     outputs.reserve(output_sources_.size());
     for (size_t o = 0; o < output_sources_.size(); ++o) {
@@ -304,10 +310,13 @@ class CudaExecutable final : public Executable {
 
   // Allocates each step's outputs and launches the steps in order on `stream`. Intermediates are
   // returned to the caching allocator when `bindings` goes away; the next run on the same stream may
-  // reuse them safely (the stream orders the launches).
-  void enqueue(const CudaPlan& plan, Bindings& bindings, CUstream stream) {
+  // reuse them safely (the stream orders the launches). Returns the IndexError record its kernels write
+  // (zeroed on the stream first), or nullptr when none has indexing ops.
+  std::shared_ptr<DeviceBuffer> enqueue(const CudaPlan& plan, Bindings& bindings, CUstream stream) {
     const Driver& cu = driver();
     const Fusion& f = segmented_.fusion;
+    std::shared_ptr<DeviceBuffer> index_error;
+    constexpr size_t kIndexErrorBytes = kir::kIndexErrorWords * sizeof(int64_t);
     for (size_t s = 0; s < plan.steps.size(); ++s) {
       const CompiledStep& step = plan.steps[s];
       if (step.library) {
@@ -319,7 +328,14 @@ class CudaExecutable final : public Executable {
       pointers.reserve(step.kernel.params.size());  // args point into it: no reallocation
       for (const kir::Param& p : step.kernel.params) {
         const size_t i = static_cast<size_t>(p.fusion_index);
-        if (p.kind == kir::Param::Kind::Output) {
+        if (p.kind == kir::Param::Kind::IndexError) {
+          if (!index_error) {
+            index_error = std::make_shared<DeviceBuffer>(device_allocator(), kIndexErrorBytes);
+            check_cuda(cu.memset_d8_async(index_error->get(), 0, kIndexErrorBytes, stream), "cuMemsetD8Async",
+                       "clearing the index error record");
+          }
+          pointers.push_back(index_error->get());
+        } else if (p.kind == kir::Param::Kind::Output) {
           const Value v = step.kernel_fusion.outputs[i];
           const Type& t = f.type(v);
           auto out = std::make_shared<DeviceBuffer>(device_allocator(),
@@ -340,6 +356,16 @@ class CudaExecutable final : public Executable {
       config.stream = stream;
       launch(const_cast<Kernel&>(*plan.kernels[s]), config, args);
     }
+    return index_error;
+  }
+
+  // After the stream synchronized: the first index out of range a kernel recorded, as an error.
+  void check_index_error(const DeviceBuffer* index_error) {
+    if (!index_error) return;
+    int64_t record[kir::kIndexErrorWords] = {};
+    check_cuda(driver().memcpy_dtoh(record, index_error->get(), sizeof record), "cuMemcpyDtoH",
+               "reading the index error record");
+    throw_if_index_error(record, "fusion '" + fusion_.name() + "'");
   }
 
   // A library step: its one output allocated like a kernel's, then the library call.

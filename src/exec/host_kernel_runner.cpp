@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "exec/index_error.h"
 #include "support/error.h"
 
 namespace seam {
@@ -18,9 +19,12 @@ std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Ker
     outputs.push_back(std::move(out));
   }
   std::vector<void*> args;
+  int64_t index_error[kir::kIndexErrorWords] = {};
   for (const kir::Param& p : kernel.params) {
     const size_t i = static_cast<size_t>(p.fusion_index);
-    if (p.kind == kir::Param::Kind::Output) {
+    if (p.kind == kir::Param::Kind::IndexError) {
+      args.push_back(index_error);
+    } else if (p.kind == kir::Param::Kind::Output) {
       SEAM_ASSERT(i < outputs.size());
       args.push_back(outputs[i].storage().data());
     } else {
@@ -31,6 +35,7 @@ std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Ker
     }
   }
   module.entry(kernel.name)(args.data());
+  throw_if_index_error(index_error, "kernel " + kernel.name);
   return outputs;
 }
 

@@ -28,6 +28,7 @@ enum class OpCategory : uint8_t {
   Cast,       // pointwise dtype conversion
   Movement,   // index arithmetic only: broadcast, expand, squeeze, reshape, permute, slice, pad, cat
   Reduction,  // sum, max, min over axes
+  Indexing,   // index_select, gather, take_along_axis, select: data read at positions an index holds
   Opaque,     // matmul, linear: a vendor library runs them
 };
 

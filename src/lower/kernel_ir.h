@@ -26,12 +26,17 @@ struct Var {
 };
 
 struct Param {
-  enum class Kind { Input, Output, Scalar };
+  // IndexError: an i64[4] the runtime allocates zeroed and reads after the launch: the first index out
+  // of range a CheckedIndex met (docs/CODEGEN.md, "Indexing"); only kernels with indexing ops have it.
+  enum class Kind { Input, Output, Scalar, IndexError };
   Kind kind;
   std::string name;
   DType dtype;
-  int fusion_index;  // index into the kernel fusion's inputs (Input, Scalar) or outputs (Output)
+  int fusion_index;  // index into the kernel fusion's inputs (Input, Scalar) or outputs (Output); -1
 };
+
+// The IndexError record: {op + 1 (0: no error), index, extent, axis}, of the OpKind of the indexing op.
+constexpr int kIndexErrorWords = 4;
 
 // lo <= index < hi, either bound optional; a condition is a conjunction of these.
 struct Bound {
@@ -69,6 +74,10 @@ struct Expr {
     Select,    // args[0] ? args[1] : args[2]
     Iota,      // literal + (offset + lane) * step, lane stepping only when lanes > 1
     InBounds,  // bool, 1 lane: whether all `bounds` hold
+    // An index variable (printed as `idx_t name`, read by index expressions as kir::variable(name)):
+    // args[0] (an integer value, 1 lane) wrapped once into [0, extent); outside [-extent, extent) it is
+    // 0 and, where the guards hold, recorded in the IndexError param `param` for indexing op `op`.
+    CheckedIndex,
   };
   explicit Expr(Kind k = Kind::Literal) : kind(k) {}
   Kind kind;
@@ -82,6 +91,8 @@ struct Expr {
   std::vector<LoadChoice> choices;  // Load: per-piece sources, tried first (else param and offset)
   std::vector<Bound> bounds;        // InBounds
   bool reused = false;  // Load: other chunks read the same elements (a broadcast input: RoPE's cos/sin)
+  int64_t extent = 0;   // CheckedIndex: the extent of the axis indexed
+  int axis = 0;         // CheckedIndex: that axis, for the error message
 };
 
 // ---- statements --------------------------------------------------------------------------------------

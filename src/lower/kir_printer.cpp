@@ -48,6 +48,12 @@ std::string expr(const kir::Expr& e) {
       return "iota " + e.literal.to_string() + " + (" + kir::to_string(e.offset) + " + lane) * " +
              e.step.to_string();
     case kir::Expr::Kind::InBounds: return "in_bounds(" + bounds(e.bounds) + ")";
+    case kir::Expr::Kind::CheckedIndex: {
+      std::string out = "checked_index(" + args + ", " + std::to_string(e.extent) + ") error p" +
+                        std::to_string(e.param);
+      for (const kir::Guard& g : e.guards) out += " guard(" + bounds(g.bounds) + ")";
+      return out;
+    }
   }
   SEAM_ASSERT(false);
 }
@@ -111,9 +117,10 @@ std::string print_kir(const kir::Kernel& kernel) {
       << (kernel.streaming_stores ? " (streaming stores)" : "") << "\n";
   for (size_t p = 0; p < kernel.params.size(); ++p) {
     const kir::Param& param = kernel.params[p];
-    const char* kind = param.kind == kir::Param::Kind::Output  ? "output"
-                       : param.kind == kir::Param::Kind::Input ? "input"
-                                                               : "scalar";
+    const char* kind = param.kind == kir::Param::Kind::Output       ? "output"
+                       : param.kind == kir::Param::Kind::Input      ? "input"
+                       : param.kind == kir::Param::Kind::IndexError ? "index-error"
+                                                                    : "scalar";
     out << "  p" << p << ": " << kind << " " << param.name << " " << dtype_name(param.dtype) << "\n";
   }
   if (kernel.rows) {

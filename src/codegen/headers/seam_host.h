@@ -28,6 +28,15 @@ SEAM_FN double seam_double_from_bits(unsigned long long bits) {
   return out;
 }
 
+// The first index out of range wins (docs/CODEGEN.md, "Indexing"); host kernels run on one thread.
+SEAM_FN void seam_record_index_error(long long* error, int op, long long index, long long extent, int axis) {
+  if (error[0] != 0) return;
+  error[0] = op + 1;
+  error[1] = index;
+  error[2] = extent;
+  error[3] = axis;
+}
+
 #include "seam_common.h"
 
 template <int N, class T>
