@@ -232,9 +232,9 @@ class BodyPrinter {
         out_ << pad(depth) << define_lane(v, 0, condition_text(e.bounds)) << ";\n";
         return;
       case kir::Expr::Kind::CheckedIndex:  // an index variable: its bare name, as index expressions read it
-        out_ << pad(depth) << "const idx_t " << v.name << " = (idx_t)seam_checked_index(" << lane(e.args[0], 0)
-             << ", " << e.extent << "LL, " << guard_text(e.guards) << ", " << param(e.param).name << ", "
-             << static_cast<int>(e.op) << ", " << e.axis << ");\n";
+        out_ << pad(depth) << "const idx_t " << v.name << " = (idx_t)seam_checked_index("
+             << lane(e.args[0], 0) << ", " << e.extent << "LL, " << guard_text(e.guards) << ", "
+             << param(e.param).name << ", " << static_cast<int>(e.op) << ", " << e.axis << ");\n";
         return;
       default: break;
     }

@@ -38,7 +38,7 @@ void indexing_coordinates(OpKind op, int64_t axis, const Shape& data, const Shap
       for (size_t d = 0; d < data.size(); ++d)
         if (d != a) data_at[d] = at[d < a ? d : d - 1];
       return;
-    case OpKind::Gather:  // out = the index's shape, no larger than data's off `axis`
+    case OpKind::Gather:         // out = the index's shape, no larger than data's off `axis`
     case OpKind::TakeAlongAxis:  // out = data and index broadcast against each other off `axis`
       for (size_t d = 0; d < out.size(); ++d) {
         index_at.push_back(index[d] == 1 && out[d] != 1 ? zero : at[d]);

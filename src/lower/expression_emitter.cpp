@@ -400,8 +400,10 @@ kir::Var ExpressionEmitter::emit_indexing(Value v, const Node& node, const AxisI
   if (lane >= 0) {
     switch (node.op) {
       case OpKind::IndexSelect:
-        if (lane == axis) at_index.lane_axis = 0;
-        else at_data.lane_axis = lane;
+        if (lane == axis)
+          at_index.lane_axis = 0;
+        else
+          at_data.lane_axis = lane;
         break;
       case OpKind::Select: at_data.lane_axis = lane < axis ? lane : lane + 1; break;
       default: {
@@ -425,7 +427,8 @@ kir::Var ExpressionEmitter::emit_indexing(Value v, const Node& node, const AxisI
   e.axis = static_cast<int>(axis);
   e.guards = guards_;  // lanes of an unselected cat piece or pad border report nothing
   const kir::Var checked = define(DType::Int64, 1, std::move(e));
-  at_data.index[static_cast<size_t>(axis)] = kir::variable(checked.name, data_shape[static_cast<size_t>(axis)]);
+  at_data.index[static_cast<size_t>(axis)] =
+      kir::variable(checked.name, data_shape[static_cast<size_t>(axis)]);
   return emit(data, at_data);
 }
 

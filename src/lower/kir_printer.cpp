@@ -49,8 +49,8 @@ std::string expr(const kir::Expr& e) {
              e.step.to_string();
     case kir::Expr::Kind::InBounds: return "in_bounds(" + bounds(e.bounds) + ")";
     case kir::Expr::Kind::CheckedIndex: {
-      std::string out = "checked_index(" + args + ", " + std::to_string(e.extent) + ") error p" +
-                        std::to_string(e.param);
+      std::string out =
+          "checked_index(" + args + ", " + std::to_string(e.extent) + ") error p" + std::to_string(e.param);
       for (const kir::Guard& g : e.guards) out += " guard(" + bounds(g.bounds) + ")";
       return out;
     }

@@ -23,6 +23,7 @@ struct RandomFusionOptions {
   bool pointwise = true;   // unary, binary, where, cast
   bool movement = true;    // broadcast, expand, squeeze, reshape, permute, slice, pad, cat
   bool reductions = true;  // sum, max, min
+  bool indexing = true;    // index_select, gather, take_along_axis, select (indices in range)
   bool opaque = true;      // matmul, linear
   bool leaves = true;      // full, iota, const
 
