@@ -234,7 +234,7 @@ class BodyPrinter {
       case kir::Expr::Kind::CheckedIndex:  // an index variable: its bare name, as index expressions read it
         out_ << pad(depth) << "const idx_t " << v.name << " = (idx_t)seam_checked_index("
              << lane(e.args[0], 0) << ", " << e.extent << "LL, " << guard_text(e.guards) << ", "
-             << param(e.param).name << ", " << static_cast<int>(e.op) << ", " << e.axis << ");\n";
+             << "seam_index_error, " << static_cast<int>(e.op) << ", " << e.axis << ");\n";
         return;
       default: break;
     }
@@ -295,7 +295,6 @@ std::string param_type(const kir::Param& p) {
     case kir::Param::Kind::Input: return "const " + type + "* __restrict__";
     case kir::Param::Kind::Output: return type + "* __restrict__";
     case kir::Param::Kind::Scalar: return type;
-    case kir::Param::Kind::IndexError: return type + "* __restrict__";
   }
   SEAM_UNREACHABLE("parameter kind");
 }
@@ -327,6 +326,8 @@ void print_cuda_signature(const kir::Kernel& kernel, const CudaLaunchShape& shap
     else
       out << (p ? ", " : "") << param_type(param) << " " << param.name;
   }
+  if (kir::checks_indices(kernel))  // the record out-of-range indices are written to (kernel_ir.h)
+    out << (kernel.params.empty() ? "" : ", ") << "seam_i64* __restrict__ seam_index_error";
   out << ") {\n";
   out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
   for (const kir::Param& param : kernel.params)

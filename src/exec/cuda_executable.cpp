@@ -67,6 +67,7 @@ struct CudaPlan {
   std::optional<Module> module;
   std::vector<std::optional<Kernel>> kernels;           // per step; none for library steps
   std::vector<LaunchConfig> configs;                    // per step, computed once
+  std::vector<char> checks_indices;                     // per step: takes the index error record
   std::vector<std::unique_ptr<CublasMatmul>> products;  // per step; library steps only
   DeviceBuffer workspace;                               // for the library steps, the largest need
 };
@@ -97,9 +98,11 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
       workspace_bytes = std::max(workspace_bytes, plan.products.back()->workspace_bytes());
       plan.kernels.emplace_back();
       plan.configs.emplace_back();
+      plan.checks_indices.push_back(0);
       continue;
     }
     plan.products.emplace_back();
+    plan.checks_indices.push_back(kir::checks_indices(step.kernel) ? 1 : 0);
     plan.kernels.push_back(plan.module->kernel(compiled->symbol(step.kernel.name)));
     LaunchConfig config;  // decided by the plan (plan_grid)
     config.grid.x = static_cast<unsigned>(step.grid.blocks);
@@ -325,17 +328,10 @@ class CudaExecutable final : public Executable {
       }
       std::vector<DevicePtr> pointers;
       std::vector<void*> args;
-      pointers.reserve(step.kernel.params.size());  // args point into it: no reallocation
+      pointers.reserve(step.kernel.params.size() + 1);  // args point into it: no reallocation
       for (const kir::Param& p : step.kernel.params) {
         const size_t i = static_cast<size_t>(p.fusion_index);
-        if (p.kind == kir::Param::Kind::IndexError) {
-          if (!index_error) {
-            index_error = std::make_shared<DeviceBuffer>(device_allocator(), kIndexErrorBytes);
-            check_cuda(cu.memset_d8_async(index_error->get(), 0, kIndexErrorBytes, stream), "cuMemsetD8Async",
-                       "clearing the index error record");
-          }
-          pointers.push_back(index_error->get());
-        } else if (p.kind == kir::Param::Kind::Output) {
+        if (p.kind == kir::Param::Kind::Output) {
           const Value v = step.kernel_fusion.outputs[i];
           const Type& t = f.type(v);
           auto out = std::make_shared<DeviceBuffer>(device_allocator(),
@@ -349,6 +345,15 @@ class CudaExecutable final : public Executable {
         } else {  // inputs and scalars: both are device memory
           pointers.push_back(bindings.address(step.kernel_fusion.inputs[i]));
         }
+        args.push_back(&pointers.back());
+      }
+      if (plan.checks_indices[s]) {  // the last parameter (kernel_ir.h, kIndexErrorWords)
+        if (!index_error) {
+          index_error = std::make_shared<DeviceBuffer>(device_allocator(), kIndexErrorBytes);
+          check_cuda(cu.memset_d8_async(index_error->get(), 0, kIndexErrorBytes, stream), "cuMemsetD8Async",
+                     "clearing the index error record");
+        }
+        pointers.push_back(index_error->get());
         args.push_back(&pointers.back());
       }
       if (step.kernel.total_chunks() == 0) continue;

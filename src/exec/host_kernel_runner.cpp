@@ -19,12 +19,9 @@ std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Ker
     outputs.push_back(std::move(out));
   }
   std::vector<void*> args;
-  int64_t index_error[kir::kIndexErrorWords] = {};
   for (const kir::Param& p : kernel.params) {
     const size_t i = static_cast<size_t>(p.fusion_index);
-    if (p.kind == kir::Param::Kind::IndexError) {
-      args.push_back(index_error);
-    } else if (p.kind == kir::Param::Kind::Output) {
+    if (p.kind == kir::Param::Kind::Output) {
       SEAM_ASSERT(i < outputs.size());
       args.push_back(outputs[i].storage().data());
     } else {
@@ -34,8 +31,14 @@ std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Ker
       args.push_back(const_cast<std::byte*>(inputs[i].storage().data()));
     }
   }
+  int64_t index_error[kir::kIndexErrorWords] = {};
+  const bool checks = kir::checks_indices(kernel);
+  if (checks) module.set_index_error(index_error);
   module.entry(kernel.name)(args.data());
-  throw_if_index_error(index_error, "kernel " + kernel.name);
+  if (checks) {
+    module.set_index_error(nullptr);
+    throw_if_index_error(index_error, "kernel " + kernel.name);
+  }
   return outputs;
 }
 

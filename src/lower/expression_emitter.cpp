@@ -380,13 +380,6 @@ kir::Var ExpressionEmitter::in_bounds(std::vector<kir::Bound> bounds) {
   return define(DType::Bool, 1, std::move(e));
 }
 
-int ExpressionEmitter::index_error_param() {
-  for (size_t p = 0; p < kernel_.params.size(); ++p)
-    if (kernel_.params[p].kind == kir::Param::Kind::IndexError) return static_cast<int>(p);
-  kernel_.params.push_back({kir::Param::Kind::IndexError, "seam_index_error", DType::Int64, -1});
-  return static_cast<int>(kernel_.params.size()) - 1;
-}
-
 kir::Var ExpressionEmitter::emit_indexing(Value v, const Node& node, const AxisIndex& idx) {
   const Value data = node.operands[0], index = node.operands[1];
   const Shape &data_shape = fusion_.type(data).shape, &index_shape = fusion_.type(index).shape;
@@ -421,7 +414,6 @@ kir::Var ExpressionEmitter::emit_indexing(Value v, const Node& node, const AxisI
                           ": the index varies along the vector axis"};
   kir::Expr e{kir::Expr::Kind::CheckedIndex};
   e.args = {position};
-  e.param = index_error_param();
   e.op = node.op;
   e.extent = data_shape[static_cast<size_t>(axis)];
   e.axis = static_cast<int>(axis);

@@ -26,16 +26,17 @@ struct Var {
 };
 
 struct Param {
-  // IndexError: an i64[4] the runtime allocates zeroed and reads after the launch: the first index out
-  // of range a CheckedIndex met (docs/CODEGEN.md, "Indexing"); only kernels with indexing ops have it.
-  enum class Kind { Input, Output, Scalar, IndexError };
+  enum class Kind { Input, Output, Scalar };
   Kind kind;
   std::string name;
   DType dtype;
-  int fusion_index;  // index into the kernel fusion's inputs (Input, Scalar) or outputs (Output); -1
+  int fusion_index;  // index into the kernel fusion's inputs (Input, Scalar) or outputs (Output)
 };
 
-// The IndexError record: {op + 1 (0: no error), index, extent, axis}, of the OpKind of the indexing op.
+// A kernel with CheckedIndex values (checks_indices) writes the first index out of range it meets into
+// `seam_index_error`, an i64[4] record {op + 1 (0: none), index, extent, axis} that the runtime zeroes
+// and reads after the launch (docs/CODEGEN.md, "Indexing"): on the GPU one more parameter after
+// `params`, on the host a per-thread pointer the runner sets (seam_set_index_error).
 constexpr int kIndexErrorWords = 4;
 
 // lo <= index < hi, either bound optional; a condition is a conjunction of these.
@@ -76,7 +77,7 @@ struct Expr {
     InBounds,  // bool, 1 lane: whether all `bounds` hold
     // An index variable (printed as `idx_t name`, read by index expressions as kir::variable(name)):
     // args[0] (an integer value, 1 lane) wrapped once into [0, extent); outside [-extent, extent) it is
-    // 0 and, where the guards hold, recorded in the IndexError param `param` for indexing op `op`.
+    // 0 and, where the guards hold, recorded in seam_index_error for indexing op `op`.
     CheckedIndex,
   };
   explicit Expr(Kind k = Kind::Literal) : kind(k) {}
@@ -207,6 +208,9 @@ void collect_assigned(const Block& block, std::set<std::string>& names);
 int64_t loaded_bytes_on_heaviest_path(const Block& block);
 // The largest of that over the outputs of a kernel (its row body included).
 int64_t loaded_bytes_per_chunk(const Kernel& kernel);
+
+// Whether the kernel has CheckedIndex values, so that it takes the index error record.
+bool checks_indices(const Kernel& kernel);
 
 // Renames every reference to a value (definitions, arguments, sources) in `block` and its nested blocks.
 void rename_vars(Block& block, const std::map<std::string, std::string>& renamed);

@@ -49,8 +49,7 @@ std::string expr(const kir::Expr& e) {
              e.step.to_string();
     case kir::Expr::Kind::InBounds: return "in_bounds(" + bounds(e.bounds) + ")";
     case kir::Expr::Kind::CheckedIndex: {
-      std::string out =
-          "checked_index(" + args + ", " + std::to_string(e.extent) + ") error p" + std::to_string(e.param);
+      std::string out = "checked_index(" + args + ", " + std::to_string(e.extent) + ")";
       for (const kir::Guard& g : e.guards) out += " guard(" + bounds(g.bounds) + ")";
       return out;
     }
@@ -117,10 +116,9 @@ std::string print_kir(const kir::Kernel& kernel) {
       << (kernel.streaming_stores ? " (streaming stores)" : "") << "\n";
   for (size_t p = 0; p < kernel.params.size(); ++p) {
     const kir::Param& param = kernel.params[p];
-    const char* kind = param.kind == kir::Param::Kind::Output       ? "output"
-                       : param.kind == kir::Param::Kind::Input      ? "input"
-                       : param.kind == kir::Param::Kind::IndexError ? "index-error"
-                                                                    : "scalar";
+    const char* kind = param.kind == kir::Param::Kind::Output  ? "output"
+                       : param.kind == kir::Param::Kind::Input ? "input"
+                                                               : "scalar";
     out << "  p" << p << ": " << kind << " " << param.name << " " << dtype_name(param.dtype) << "\n";
   }
   if (kernel.rows) {

@@ -78,9 +78,10 @@ TEST(IndexingExecutable, EmbeddingRowsAreReadAsVectors) {
                                       indices(index_dtype, {tokens}, vocab, rng)};
     auto exe = compile_host(fusion);
     EXPECT_EQ(exe->segmented().num_kernels(), 1);
-    if (tokens > 0)
+    if (tokens > 0) {
       for (const CompiledStep& step : exe->steps())
         for (const kir::OutputProgram& p : step.kernel.outputs) EXPECT_GT(p.lanes, 1) << "vocab " << vocab;
+    }
     expect_same(fusion, exe->run(inputs), interpret(fusion, inputs));
   }
 }
@@ -107,7 +108,7 @@ TEST(IndexingExecutable, GatherOfAnExpressionAlongEveryAxis) {
   }
 }
 
-// logits [M, V], targets [M] -> logsumexp(logits) - take_along_axis(logits, targets): one row kernel.
+// logits [M, V], targets [M] -> logsumexp(logits) - take_along_axis(logits, targets) [M, 1]: one row kernel.
 Fusion cross_entropy(int64_t rows, int64_t classes, DType index_dtype) {
   Builder b("cross_entropy");
   Value logits = b.input(Type::tensor(DType::BFloat16, {rows, classes}), "logits");
@@ -117,7 +118,9 @@ Fusion cross_entropy(int64_t rows, int64_t classes, DType index_dtype) {
   Value s = b.sum(b.exp(b.sub(x, b.expand(m, {rows, classes}))), {1}, true);
   Value lse = b.add(b.unary(OpKind::Log, s), m);
   Value picked = b.take_along_axis(x, b.broadcast(targets, {1}), 1);
-  return b.finish({{b.squeeze(b.sub(lse, picked), {1}), "loss"}});
+  // [M, 1]: a squeeze of the row kernel's result would be a kernel of its own (the Normalization
+  // predicate keeps movement of values computed from a reduction apart), indexing or not.
+  return b.finish({{b.sub(lse, picked), "loss"}});
 }
 
 TEST(IndexingExecutable, CrossEntropyIsOneRowKernel) {
@@ -128,11 +131,40 @@ TEST(IndexingExecutable, CrossEntropyIsOneRowKernel) {
     auto exe = compile_host(fusion);
     EXPECT_EQ(exe->segmented().num_kernels(), 1) << rows << "x" << classes;
     ASSERT_EQ(exe->steps().size(), 1u);
-    EXPECT_TRUE(exe->steps()[0].kernel.rows.has_value());
+    // A row of 7 is reduced inline by a pointwise kernel (ScheduleLimits::max_inlined_reduction).
+    EXPECT_EQ(exe->steps()[0].kernel.rows.has_value(), classes >= 100) << rows << "x" << classes;
     std::vector<HostTensor> inputs = {random_data(DType::BFloat16, {rows, classes}, rng),
                                       indices(index_dtype, {rows}, classes, rng)};
     expect_same(fusion, exe->run(inputs), interpret(fusion, inputs));
   }
+}
+
+// A reduction gathered at other rows cannot stay in its row kernel (the segmenter counts the second
+// kernel, which the plan asserts); an index computed from a reduction can.
+TEST(IndexingExecutable, GatherOfAReductionIsItsOwnKernel) {
+  std::mt19937_64 rng(9);
+  Builder b("gather_of_sum");
+  Value x = b.input(Type::tensor(DType::Float32, {6, 16}), "x");
+  Value ids = b.input(Type::tensor(DType::Int32, {6}), "ids");
+  Value sums = b.sum(x, {1}, true);
+  Value other_rows = b.index_select(sums, 0, ids);
+  Fusion fusion = b.finish({{b.sub(b.expand(other_rows, {6, 16}), x), "out"}});
+  std::vector<HostTensor> inputs = {random_data(DType::Float32, {6, 16}, rng),
+                                    indices(DType::Int32, {6}, 6, rng)};
+  auto exe = compile_host(fusion);
+  EXPECT_EQ(exe->segmented().num_kernels(), 2);
+  expect_same(fusion, exe->run(inputs), interpret(fusion, inputs));
+
+  Builder c("index_from_max");
+  Value y = c.input(Type::tensor(DType::Float32, {6, 16}), "y");
+  Value position = c.cast(c.reduce(OpKind::Max, c.cast(y, DType::Int32), {1}, true), DType::Int64);
+  Value picked = c.take_along_axis(y, position, 1);
+  Fusion one = c.finish({{picked, "picked"}});
+  HostTensor values = HostTensor::zeros(DType::Float32, {6, 16});
+  for (int64_t k = 0; k < values.numel(); ++k) values.set_double(k, static_cast<double>((k * 7) % 16));
+  auto exe_one = compile_host(one);
+  EXPECT_EQ(exe_one->segmented().num_kernels(), 1);
+  expect_same(one, exe_one->run({values}), interpret(one, {values}));
 }
 
 // A gather inside a branch-free cat piece: where the piece is not selected its index reads as zero, and
@@ -157,7 +189,7 @@ TEST(IndexingExecutable, OutOfRangeIndexIsAnErrorNamingOpAndIndex) {
   Fusion fusion = cross_entropy(4, 10, DType::Int64);
   auto exe = compile_host(fusion);
   std::mt19937_64 rng(1);
-  for (int64_t bad : {10, -11, int64_t{1} << 40}) {
+  for (int64_t bad : {int64_t{10}, int64_t{-11}, int64_t{1} << 40}) {
     HostTensor targets = HostTensor::from_ints(DType::Int64, {4}, {1, 2, bad, -1});
     try {
       exe->run({random_data(DType::BFloat16, {4, 10}, rng), targets});
