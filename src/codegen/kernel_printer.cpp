@@ -198,6 +198,14 @@ class BodyPrinter {
     const kir::Var& v = s.var;
     const kir::Expr& e = s.expr;
     const std::string type = kir::c_type(v.dtype);
+    if (e.kind == kir::Expr::Kind::CheckedIndex) {
+      // An index variable: its bare name, as index expressions read it (never an array, whatever a value
+      // of the same name in another program of the kernel is).
+      out_ << pad(depth) << "const idx_t " << v.name << " = (idx_t)seam_checked_index(" << lane(e.args[0], 0)
+           << ", " << e.extent << "LL, " << guard_text(e.guards) << ", "
+           << "seam_index_error, " << static_cast<int>(e.op) << ", " << e.axis << ");\n";
+      return;
+    }
     if (is_array(v)) declare(v, depth);
     switch (e.kind) {
       case kir::Expr::Kind::Load: {
@@ -230,11 +238,6 @@ class BodyPrinter {
         return;
       case kir::Expr::Kind::InBounds:
         out_ << pad(depth) << define_lane(v, 0, condition_text(e.bounds)) << ";\n";
-        return;
-      case kir::Expr::Kind::CheckedIndex:  // an index variable: its bare name, as index expressions read it
-        out_ << pad(depth) << "const idx_t " << v.name << " = (idx_t)seam_checked_index("
-             << lane(e.args[0], 0) << ", " << e.extent << "LL, " << guard_text(e.guards) << ", "
-             << "seam_index_error, " << static_cast<int>(e.op) << ", " << e.axis << ");\n";
         return;
       default: break;
     }

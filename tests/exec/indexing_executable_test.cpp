@@ -50,6 +50,7 @@ HostTensor random_data(DType dtype, const Shape& shape, std::mt19937_64& rng) {
 TEST(IndexingExecutable, RandomFusionsWithIndexingMatchTheInterpreter) {
   RandomFusionOptions options;
   options.opaque = false;
+  options.indexing = true;
   options.num_ops = 16;
   int indexing_ops = 0;
   for (uint64_t seed = 0; seed < 30; ++seed) {

@@ -23,9 +23,11 @@ struct RandomFusionOptions {
   bool pointwise = true;   // unary, binary, where, cast
   bool movement = true;    // broadcast, expand, squeeze, reshape, permute, slice, pad, cat
   bool reductions = true;  // sum, max, min
-  bool indexing = true;    // index_select, gather, take_along_axis, select (indices in range)
-  bool opaque = true;      // matmul, linear
-  bool leaves = true;      // full, iota, const
+  // index_select, gather, take_along_axis, select (indices in range). Off by default so that the fusions
+  // a seed gives other suites stay the same; tests of indexing and the every-op check turn it on.
+  bool indexing = false;
+  bool opaque = true;  // matmul, linear
+  bool leaves = true;  // full, iota, const
 
   bool scalar_inputs = true;    // inputs of scalar type
   bool strided_inputs = true;   // inputs with a strides attribute (permuted, padded, broadcast layouts)

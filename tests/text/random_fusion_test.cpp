@@ -15,8 +15,10 @@ namespace {
 TEST(RandomFusion, ThousandSeedsBuildAndVerify) {
   std::set<OpKind> seen;
   int zero_extents = 0, strided = 0, scalar_inputs = 0;
+  RandomFusionOptions every_op;
+  every_op.indexing = true;
   for (uint64_t seed = 0; seed < 1000; ++seed) {
-    Fusion f = random_fusion(seed);
+    Fusion f = random_fusion(seed, every_op);
     ASSERT_NO_THROW(verify(f)) << "seed " << seed;
     ASSERT_FALSE(f.outputs().empty());
     for (const Node& n : f.nodes()) {
