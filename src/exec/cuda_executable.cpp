@@ -313,7 +313,7 @@ class CudaExecutable final : public Executable {
 
   // Allocates each step's outputs and launches the steps in order on `stream`. Intermediates are
   // returned to the caching allocator when `bindings` goes away; the next run on the same stream may
-  // reuse them safely (the stream orders the launches). Returns the IndexError record its kernels write
+  // reuse them safely (the stream orders the launches). Returns the index error record its kernels write
   // (zeroed on the stream first), or nullptr when none has indexing ops.
   std::shared_ptr<DeviceBuffer> enqueue(const CudaPlan& plan, Bindings& bindings, CUstream stream) {
     const Driver& cu = driver();

@@ -1,7 +1,8 @@
 // The runtime side of out-of-range indices on the GPU and the host backend: kernels with indexing ops
-// record the first index outside [-n, n) they meet (kir::Param::Kind::IndexError, docs/CODEGEN.md,
-// "Indexing") and read position 0 instead; the executable reads the record after the launches finish and
-// throws, so that a bad index is an error naming the op and the index, never a silent result.
+// record the first index outside [-n, n) they meet (kir::checks_indices, kir::kIndexErrorWords;
+// docs/CODEGEN.md, "Indexing") and read position 0 instead; the executable reads the record after the
+// launches finish and throws, so that a bad index is an error naming the op and the index, never a silent
+// result.
 #pragma once
 
 #include <cstdint>
