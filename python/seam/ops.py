@@ -40,6 +40,9 @@ NOT_IMPLEMENTED = {
         "cumprod argsort topk bitwise_left_shift bitwise_right_shift logical_right_shift batch_norm").split()},
     **{n: "indexing needs gather/scatter ops in seam's IR, which it does not have yet" for n in (
         "index_select select gather take_along_axis scatter index_put_accumulate embedding_fwd").split()},
+    **{n: "seam's IR has gather-style indexing ops but no scatter or embedding op yet" for n in (
+        "scatter index_put_accumulate embedding_fwd").split()},
+    **{n: "seam has no random number generation yet" for n in "uniform normal rand_like randn_like".split()},
     **{n: "attention and scaled/grouped products are not part of seam" for n in (
         "sdpfa_fwd sdpfa_bwd grouped_mm scaled_mm cutlass_nvfp4_grouped_mm").split()},
     **{n: "seam has no complex or fp8/fp4 dtypes" for n in "real imag complex nv_block_quantize".split()},
@@ -662,3 +665,50 @@ def _linear(ctx, arg1, arg2, bias=None):
 
 # Random numbers live in their own module, which registers itself here.
 from . import ops_random  # noqa: E402,F401
+# --- indexing -------------------------------------------------------------------------------------
+# seam's indexing ops (docs/IR.md, "Indexing"): an index in [-n, n) of an axis of extent n reads
+# position i (i < 0: i + n); any other index raises an error naming the op and the index when the fusion
+# runs. torch.gather and torch.index_select reject negative indices; seam wraps them once, as select does.
+
+def _index_tensor(ctx, index, op_name):
+    i = ctx.tensor(index, "index")
+    if i.dtype not in dtypes.INTEGER:
+        raise ctx.error(f"{op_name}: the index must have an integer dtype, got {i.dtype}")
+    return i
+
+
+@op("index_select", lambda arg, index, dim: tensor_of(arg.ndim))
+def _index_select(ctx, arg, index, dim):
+    x = ctx.tensor(arg)
+    i = _index_tensor(ctx, index, "index_select")
+    if i.rank == 0:  # torch.index_select takes a 0-dim index as one element
+        i = ctx.reshape(i, [1])
+    return ctx.op("index_select", [x, i], [("axis", ctx.axis(dim, x.rank))])
+
+
+@op("select", lambda arg, index, dim: tensor_of(arg.ndim - 1))
+def _select(ctx, arg, index, dim):
+    x = ctx.tensor(arg)
+    if isinstance(index, TV):
+        index = _index_tensor(ctx, index, "select")
+    elif ctx.dtype_of(index) not in dtypes.INTEGER:
+        raise ctx.error(f"select: the index must be an integer, got {describe_scalar(ctx, index)}")
+    return ctx.op("select", [x, index], [("axis", ctx.axis(dim, x.rank))])
+
+
+def describe_scalar(ctx, x):
+    return f"{ctx.dtype_of(x)} {x.py if hasattr(x, 'py') else x!r}"
+
+
+@op("gather", lambda arg1, index, dim: tensor_of(index.ndim))
+def _gather(ctx, arg1, index, dim):
+    x = ctx.tensor(arg1)
+    i = _index_tensor(ctx, index, "gather")
+    return ctx.op("gather", [x, i], [("axis", ctx.axis(dim, x.rank))])
+
+
+@op("take_along_axis", lambda arg1, index, dim: tensor_of(arg1.ndim))
+def _take_along_axis(ctx, arg1, index, dim):
+    x = ctx.tensor(arg1)
+    i = _index_tensor(ctx, index, "take_along_axis")
+    return ctx.op("take_along_axis", [x, i], [("axis", ctx.axis(dim, x.rank))])

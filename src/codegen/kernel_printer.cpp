@@ -228,6 +228,14 @@ class BodyPrinter {
       per_lane(v, depth, [&](int l) { return define_lane(v, l, slot + "[" + std::to_string(l) + "]"); });
       return;
     }
+    if (e.kind == kir::Expr::Kind::CheckedIndex) {
+      // An index variable: its bare name, as index expressions read it (never an array, whatever a value
+      // of the same name in another program of the kernel is).
+      out_ << pad(depth) << "const idx_t " << v.name << " = (idx_t)seam_checked_index(" << lane(e.args[0], 0)
+           << ", " << e.extent << "LL, " << guard_text(e.guards) << ", "
+           << "seam_index_error, " << static_cast<int>(e.op) << ", " << e.axis << ");\n";
+      return;
+    }
     if (is_array(v)) declare(v, depth);
     switch (e.kind) {
       case kir::Expr::Kind::Load: {
@@ -360,6 +368,8 @@ void print_cuda_signature(const kir::Kernel& kernel, const CudaLaunchShape& shap
     else
       out << (p ? ", " : "") << param_type(param) << " " << param.name;
   }
+  if (kir::checks_indices(kernel))  // the record out-of-range indices are written to (kernel_ir.h)
+    out << (kernel.params.empty() ? "" : ", ") << "seam_i64* __restrict__ seam_index_error";
   out << ") {\n";
   out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
   for (const kir::Param& param : kernel.params)

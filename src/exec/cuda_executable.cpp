@@ -6,6 +6,7 @@
 #include "codegen/embedded_headers.h"
 #include "codegen/kernel_printer.h"
 #include "exec/cublas_matmul.h"
+#include "exec/index_error.h"
 #include "plan/dump.h"
 #include "runtime/cubin_info.h"
 #include "runtime/cuda_driver.h"
@@ -66,6 +67,7 @@ struct CudaPlan {
   std::optional<Module> module;
   std::vector<std::optional<Kernel>> kernels;           // per step; none for library steps
   std::vector<LaunchConfig> configs;                    // per step, computed once
+  std::vector<char> checks_indices;                     // per step: takes the index error record
   std::vector<std::unique_ptr<CublasMatmul>> products;  // per step; library steps only
   DeviceBuffer workspace;                               // for the library steps, the largest need
 };
@@ -96,9 +98,11 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
       workspace_bytes = std::max(workspace_bytes, plan.products.back()->workspace_bytes());
       plan.kernels.emplace_back();
       plan.configs.emplace_back();
+      plan.checks_indices.push_back(0);
       continue;
     }
     plan.products.emplace_back();
+    plan.checks_indices.push_back(kir::checks_indices(step.kernel) ? 1 : 0);
     plan.kernels.push_back(plan.module->kernel(compiled->symbol(step.kernel.name)));
     LaunchConfig config;  // decided by the plan (plan_grid)
     config.grid.x = static_cast<unsigned>(step.grid.blocks);
@@ -153,8 +157,9 @@ class CudaExecutable final : public Executable {
     check_inputs(inputs);
     device_.make_current();
     Bindings bindings = upload(inputs);
-    enqueue(default_plan(), bindings, nullptr);
+    const std::shared_ptr<DeviceBuffer> index_error = enqueue(default_plan(), bindings, nullptr);
     check_cuda(driver().stream_synchronize(nullptr), "cuStreamSynchronize", fusion_.name());
+    check_index_error(index_error.get());
     return download(bindings, inputs);
   }
 
@@ -164,7 +169,11 @@ class CudaExecutable final : public Executable {
     const Fusion& f = segmented_.fusion;
     Bindings bindings(f.num_nodes());
     for (size_t i = 0; i < inputs.size(); ++i) bindings.bind(f.inputs()[i], inputs[i].data);
-    enqueue(plan_for(alignment), bindings, stream);
+    // A fusion with indexing ops waits for its kernels, so that an index out of range is reported here.
+    if (const std::shared_ptr<DeviceBuffer> index_error = enqueue(plan_for(alignment), bindings, stream)) {
+      check_cuda(driver().stream_synchronize(stream), "cuStreamSynchronize", fusion_.name());
+      check_index_error(index_error.get());
+    }
     std::vector<DeviceTensor> outputs;
     outputs.reserve(output_routes_.size());
     for (size_t o = 0; o < output_routes_.size(); ++o) {
@@ -297,10 +306,13 @@ class CudaExecutable final : public Executable {
 
   // Allocates each step's outputs and launches the steps in order on `stream`. Intermediates are
   // returned to the caching allocator when `bindings` goes away; the next run on the same stream may
-  // reuse them safely (the stream orders the launches).
-  void enqueue(const CudaPlan& plan, Bindings& bindings, CUstream stream) {
+  // reuse them safely (the stream orders the launches). Returns the index error record its kernels write
+  // (zeroed on the stream first), or nullptr when none has indexing ops.
+  std::shared_ptr<DeviceBuffer> enqueue(const CudaPlan& plan, Bindings& bindings, CUstream stream) {
     const Driver& cu = driver();
     const Fusion& f = segmented_.fusion;
+    std::shared_ptr<DeviceBuffer> index_error;
+    constexpr size_t kIndexErrorBytes = kir::kIndexErrorWords * sizeof(int64_t);
     for (size_t s = 0; s < plan.steps.size(); ++s) {
       const CompiledStep& step = plan.steps[s];
       if (step.library) {
@@ -309,7 +321,7 @@ class CudaExecutable final : public Executable {
       }
       std::vector<DevicePtr> pointers;
       std::vector<void*> args;
-      pointers.reserve(step.kernel.params.size());  // args point into it: no reallocation
+      pointers.reserve(step.kernel.params.size() + 1);  // args point into it: no reallocation
       for (const kir::Param& p : step.kernel.params) {
         const size_t i = static_cast<size_t>(p.fusion_index);
         if (p.kind == kir::Param::Kind::Output) {
@@ -329,11 +341,30 @@ class CudaExecutable final : public Executable {
         }
         args.push_back(&pointers.back());
       }
+      if (plan.checks_indices[s]) {  // the last parameter (kernel_ir.h, kIndexErrorWords)
+        if (!index_error) {
+          index_error = std::make_shared<DeviceBuffer>(device_allocator(), kIndexErrorBytes);
+          check_cuda(cu.memset_d8_async(index_error->get(), 0, kIndexErrorBytes, stream), "cuMemsetD8Async",
+                     "clearing the index error record");
+        }
+        pointers.push_back(index_error->get());
+        args.push_back(&pointers.back());
+      }
       if (step.kernel.total_chunks() == 0) continue;
       LaunchConfig config = plan.configs[s];
       config.stream = stream;
       launch(const_cast<Kernel&>(*plan.kernels[s]), config, args);
     }
+    return index_error;
+  }
+
+  // After the stream synchronized: the first index out of range a kernel recorded, as an error.
+  void check_index_error(const DeviceBuffer* index_error) {
+    if (!index_error) return;
+    int64_t record[kir::kIndexErrorWords] = {};
+    check_cuda(driver().memcpy_dtoh(record, index_error->get(), sizeof record), "cuMemcpyDtoH",
+               "reading the index error record");
+    throw_if_index_error(record, "fusion '" + fusion_.name() + "'");
   }
 
   // A library step: its one output allocated like a kernel's, then the library call.

@@ -23,6 +23,12 @@ HostModule::Entry HostModule::entry(const std::string& kernel_name) const {
   return reinterpret_cast<Entry>(symbol);
 }
 
+void HostModule::set_index_error(int64_t* record) const {
+  void* symbol = dlsym(handle_, "seam_set_index_error");
+  SEAM_CHECK(symbol != nullptr, "host module ", path_, " has no seam_set_index_error");
+  reinterpret_cast<void (*)(long long*)>(symbol)(reinterpret_cast<long long*>(record));
+}
+
 namespace {
 
 void write_file(const std::filesystem::path& path, std::string_view text) {

@@ -3,6 +3,7 @@
 // index and vector code that runs on the GPU.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +20,8 @@ class HostModule {
 
   // The entry point of a kernel printed by print_host_kernel; throws when absent.
   Entry entry(const std::string& kernel_name) const;
+  // Points this thread's kernels at an index error record (seam_host.h, seam_set_index_error).
+  void set_index_error(int64_t* record) const;
 
  private:
   void* handle_;

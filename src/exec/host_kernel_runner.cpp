@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "exec/index_error.h"
 #include "support/error.h"
 
 namespace seam {
@@ -30,7 +31,14 @@ std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Ker
       args.push_back(const_cast<std::byte*>(inputs[i].storage().data()));
     }
   }
+  int64_t index_error[kir::kIndexErrorWords] = {};
+  const bool checks = kir::checks_indices(kernel);
+  if (checks) module.set_index_error(index_error);
   module.entry(kernel.name)(args.data());
+  if (checks) {
+    module.set_index_error(nullptr);
+    throw_if_index_error(index_error, "kernel " + kernel.name);
+  }
   return outputs;
 }
 

@@ -17,6 +17,8 @@ HostTensor eval_pointwise(const Fusion& fusion, const Node& node, const Values& 
 HostTensor eval_movement(const Node& node, const Values& values);
 HostTensor eval_reduction(const Node& node, const Values& values);
 HostTensor eval_random(const Node& node, const Values& values);  // uniform, normal (docs/RANDOM.md)
+// `id`: the node's value id, named in the error an out-of-range index raises.
+HostTensor eval_indexing(const Node& node, int32_t id, const Values& values);
 HostTensor eval_opaque(const Node& node, const Values& values);
 
 // The multi-index of a row-major linear index over `shape`, and back.

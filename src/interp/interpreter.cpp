@@ -103,6 +103,7 @@ std::vector<HostTensor> interpret(const Fusion& fusion, const std::vector<HostTe
       case OpCategory::Movement: value = eval_movement(node, values); break;
       case OpCategory::Reduction: value = eval_reduction(node, values); break;
       case OpCategory::Random: value = eval_random(node, values); break;
+      case OpCategory::Indexing: value = eval_indexing(node, id, values); break;
       case OpCategory::Opaque: value = eval_opaque(node, values); break;
     }
     SEAM_ASSERT(value.dtype() == node.type.dtype && value.shape() == node.type.shape, "value %", id,

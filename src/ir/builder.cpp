@@ -212,6 +212,26 @@ Value Builder::cat(std::vector<Value> xs, int64_t axis) {
   return add(OpKind::Cat, std::move(xs), {{"axis", axis}});
 }
 
+Value Builder::index_select(Value x, int64_t axis, Value index) {
+  axis = normalize_axis(axis, type(x).rank(), "index_select");
+  return add(OpKind::IndexSelect, {x, index}, {{"axis", axis}});
+}
+
+Value Builder::gather(Value x, int64_t axis, Value index) {
+  axis = normalize_axis(axis, type(x).rank(), "gather");
+  return add(OpKind::Gather, {x, index}, {{"axis", axis}});
+}
+
+Value Builder::take_along_axis(Value x, Value index, int64_t axis) {
+  axis = normalize_axis(axis, type(x).rank(), "take_along_axis");
+  return add(OpKind::TakeAlongAxis, {x, index}, {{"axis", axis}});
+}
+
+Value Builder::select(Value x, int64_t axis, Value index) {
+  axis = normalize_axis(axis, type(x).rank(), "select");
+  return add(OpKind::Select, {x, index}, {{"axis", axis}});
+}
+
 Value Builder::broadcast_to(Value x, const Shape& shape) {
   const Type& t = type(x);
   SEAM_CHECK(!t.is_scalar, "broadcast_to needs a tensor");

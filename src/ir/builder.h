@@ -64,6 +64,13 @@ class Builder {
   // NumPy broadcasting: leading size-1 axes are inserted, then size-1 axes expand.
   Value broadcast_to(Value x, const Shape& shape);
 
+  // Indexing (docs/IR.md, "Indexing"). Axes may be negative. Arguments in PyTorch's order; take_along_axis
+  // in NumPy's (and nvFuser's): data, index, axis.
+  Value index_select(Value x, int64_t axis, Value index);  // index: rank 1
+  Value gather(Value x, int64_t axis, Value index);        // index: x's rank, no larger off `axis`
+  Value take_along_axis(Value x, Value index, int64_t axis);
+  Value select(Value x, int64_t axis, Value index);  // index: a scalar or rank 0; removes `axis`
+
   // Reductions.
   Value reduce(OpKind op, Value x, std::vector<int64_t> axes, bool keepdim = false);
   Value sum(Value x, std::vector<int64_t> axes, bool keepdim = false) {

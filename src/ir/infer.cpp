@@ -347,6 +347,55 @@ Type infer_random(OpKind op, const std::vector<Type>& operands, const Attrs& att
   const Shape& shape = attrs.get_ints("shape");
   check_extents(shape, "shape");
   return Type::tensor(dtype, shape);
+// Indexing ops (ir/indexing.h): the data operand's dtype, the shape each op's rule gives.
+Type infer_indexing(OpKind op, const std::vector<Type>& operands, const Attrs& attrs) {
+  std::string_view name = op_name(op);
+  const Type& data = tensor_operand(operands, 0, name);
+  const Type& index = operands[1];
+  const int rank = data.rank();
+  const int64_t axis = attrs.get_int("axis");
+  SEAM_CHECK(axis >= 0 && axis < rank, name, ": axis ", axis, " out of range for rank ", rank);
+  const size_t a = static_cast<size_t>(axis);
+  SEAM_CHECK(is_integer(index.dtype), name, ": the index must have an integer dtype, got ",
+             index.to_string());
+  Shape out = data.shape;
+  switch (op) {
+    case OpKind::IndexSelect:
+      SEAM_CHECK(!index.is_scalar && index.rank() == 1, name, ": the index must be a rank-1 tensor, got ",
+                 index.to_string());
+      out[a] = index.shape[0];
+      break;
+    case OpKind::Select:
+      SEAM_CHECK(index.is_scalar || index.rank() == 0, name,
+                 ": the index must be a scalar or a rank-0 tensor, got ", index.to_string());
+      out.erase(out.begin() + axis);
+      break;
+    case OpKind::Gather:
+    case OpKind::TakeAlongAxis: {
+      SEAM_CHECK(!index.is_scalar && index.rank() == rank, name, ": the index ", index.to_string(),
+                 " must have the data's rank ", rank, " (data ", data.to_string(), ")");
+      for (size_t d = 0; d < out.size(); ++d) {
+        if (d == a) {
+          out[d] = index.shape[d];
+        } else if (op == OpKind::Gather) {
+          SEAM_CHECK(index.shape[d] <= data.shape[d], name, ": the index ", index.to_string(),
+                     " is larger than the data ", data.to_string(), " on axis ", d);
+          out[d] = index.shape[d];
+        } else {
+          SEAM_CHECK(index.shape[d] == data.shape[d] || index.shape[d] == 1 || data.shape[d] == 1, name,
+                     ": the index ", index.to_string(), " does not broadcast against the data ",
+                     data.to_string(), " on axis ", d);
+          out[d] = data.shape[d] == 1 ? index.shape[d] : data.shape[d];
+        }
+      }
+      break;
+    }
+    default: SEAM_ASSERT(false, "not an indexing op");
+  }
+  const Type result = Type::tensor(data.dtype, out);
+  SEAM_CHECK(result.numel() == 0 || data.shape[a] > 0, name, ": cannot index axis ", axis,
+             " of extent 0 (data ", data.to_string(), ")");
+  return result;
 }
 
 }  // namespace
@@ -383,6 +432,7 @@ static Type infer_type_unchecked(OpKind op, const std::vector<Type>& operands, c
     case OpCategory::Movement: return infer_movement(op, operands, attrs);
     case OpCategory::Reduction: return infer_reduction(op, operands, attrs);
     case OpCategory::Random: return infer_random(op, operands, attrs);
+    case OpCategory::Indexing: return infer_indexing(op, operands, attrs);
     case OpCategory::Opaque: return infer_opaque(op, operands);
   }
   SEAM_ASSERT(false, "unknown op category");

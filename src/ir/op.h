@@ -29,6 +29,7 @@ enum class OpCategory : uint8_t {
   Movement,   // index arithmetic only: broadcast, expand, squeeze, reshape, permute, slice, pad, cat
   Reduction,  // sum, max, min over axes
   Random,     // uniform, normal: scalar operands, a tensor of counter-based random numbers (docs/RANDOM.md)
+  Indexing,   // index_select, gather, take_along_axis, select: data read at positions an index holds
   Opaque,     // matmul, linear: a vendor library runs them
 };
 

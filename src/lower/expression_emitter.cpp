@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ir/indexing.h"
 #include "ir/infer.h"
 #include "schedule/pointwise_scheduler.h"
 #include "support/error.h"
@@ -102,6 +103,7 @@ kir::Var ExpressionEmitter::emit_uncached(Value v, const AxisIndex& idx) {
     case OpCategory::Movement: return emit_movement(node, idx);
     case OpCategory::Reduction: return emit_reduction(v, node, idx);
     case OpCategory::Random: return emit_random(node, idx);
+    case OpCategory::Indexing: return emit_indexing(v, node, idx);
     case OpCategory::Opaque:
       throw Error(
           detail::concat("a pointwise kernel cannot contain '", node.info().keyword, "' (%", v.id, ")"));
@@ -403,6 +405,50 @@ kir::Var ExpressionEmitter::in_bounds(std::vector<kir::Bound> bounds) {
   kir::Expr e{kir::Expr::Kind::InBounds};
   e.bounds = std::move(bounds);
   return define(DType::Bool, 1, std::move(e));
+}
+
+kir::Var ExpressionEmitter::emit_indexing(Value v, const Node& node, const AxisIndex& idx) {
+  const Value data = node.operands[0], index = node.operands[1];
+  const Shape &data_shape = fusion_.type(data).shape, &index_shape = fusion_.type(index).shape;
+  const Shape& out = node.type.shape;
+  const int64_t axis = node.attrs.get_int("axis");
+  AxisIndex at_index, at_data;
+  indexing_coordinates<Index>(node.op, axis, data_shape, index_shape, out, idx.index, kir::constant(0),
+                              at_index.index, at_data.index);
+  // The lane axis as each operand sees it: gone where the operand reads a fixed coordinate.
+  const int lane = idx.lane_axis;
+  if (lane >= 0) {
+    switch (node.op) {
+      case OpKind::IndexSelect:
+        if (lane == axis)
+          at_index.lane_axis = 0;
+        else
+          at_data.lane_axis = lane;
+        break;
+      case OpKind::Select: at_data.lane_axis = lane < axis ? lane : lane + 1; break;
+      default: {
+        const size_t l = static_cast<size_t>(lane);
+        const bool broadcast_index = index_shape[l] == 1 && out[l] != 1;
+        const bool broadcast_data = data_shape[l] == 1 && out[l] != 1;
+        if (!broadcast_index) at_index.lane_axis = lane;
+        if (lane != axis && !broadcast_data) at_data.lane_axis = lane;
+      }
+    }
+  }
+  const kir::Var position = emit(index, at_index);
+  if (position.lanes > 1)
+    throw NotVectorizable{std::string(node.info().keyword) + " %" + std::to_string(v.id) +
+                          ": the index varies along the vector axis"};
+  kir::Expr e{kir::Expr::Kind::CheckedIndex};
+  e.args = {position};
+  e.op = node.op;
+  e.extent = data_shape[static_cast<size_t>(axis)];
+  e.axis = static_cast<int>(axis);
+  e.guards = guards_;  // lanes of an unselected cat piece or pad border report nothing
+  const kir::Var checked = define(DType::Int64, 1, std::move(e));
+  at_data.index[static_cast<size_t>(axis)] =
+      kir::variable(checked.name, data_shape[static_cast<size_t>(axis)]);
+  return emit(data, at_data);
 }
 
 // Reshape keeps the row-major order: split both shapes into groups of axes with equal products and map

@@ -69,6 +69,10 @@ class ExpressionEmitter {
   kir::Var widen(kir::Var v, int lanes);
   kir::Var emit_cat(const Node& node, const AxisIndex& idx);
   kir::Var emit_reshape(Value x, const Shape& in, const Shape& out, const AxisIndex& idx);
+  // An indexing op (ir/indexing.h): the index operand read like a pointwise operand, checked and wrapped
+  // (kir::Expr::Kind::CheckedIndex), then the data operand read at that position along the axis. Lanes
+  // may advance along any other axis (an embedding row); along the indexed axis the index must be uniform.
+  kir::Var emit_indexing(Value v, const Node& node, const AxisIndex& idx);
   // A reduction read at `idx`. Here: inlined, unrolled over its reduced elements (small reductions only;
   // row kernels override this with their block-wide reductions).
   virtual kir::Var emit_reduction(Value v, const Node& node, const AxisIndex& idx);

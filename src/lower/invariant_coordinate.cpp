@@ -72,6 +72,14 @@ void scan_loads(BlockT& body, std::set<std::string>& dependent, F on_load) {
     if (s.kind == kir::Stmt::Kind::Let && kir::reads_any(s.index, dependent)) dependent.insert(s.name);
     if (s.kind == kir::Stmt::Kind::Define && s.expr.kind == kir::Expr::Kind::Load)
       on_load(s, !kir::reads_any(s.expr, dependent));
+    // A checked index (an indexing op's position) depends on what its index value depends on, and the
+    // loads at that position on it: follow values, not only lets.
+    if (s.kind == kir::Stmt::Kind::Define || s.kind == kir::Stmt::Kind::Assign) {
+      bool reads = s.kind == kir::Stmt::Kind::Assign ? dependent.count(s.source.name) > 0
+                                                     : kir::reads_any(s.expr, dependent);
+      for (const kir::Var& a : s.expr.args) reads = reads || dependent.count(a.name) > 0;
+      if (reads) dependent.insert(s.var.name);
+    }
     scan_loads(s.then_block, dependent, on_load);
     scan_loads(s.else_block, dependent, on_load);
   }

@@ -68,6 +68,22 @@ int64_t loaded_bytes_per_chunk(const Kernel& kernel) {
   return bytes;
 }
 
+namespace {
+bool has_checked_index(const Block& block) {
+  for (const Stmt& s : block)
+    if ((s.kind == Stmt::Kind::Define && s.expr.kind == Expr::Kind::CheckedIndex) ||
+        has_checked_index(s.then_block) || has_checked_index(s.else_block))
+      return true;
+  return false;
+}
+}  // namespace
+
+bool checks_indices(const Kernel& kernel) {
+  if (kernel.rows && has_checked_index(kernel.rows->body)) return true;
+  return std::any_of(kernel.outputs.begin(), kernel.outputs.end(),
+                     [](const OutputProgram& o) { return has_checked_index(o.body); });
+}
+
 void rename_vars(Block& block, const std::map<std::string, std::string>& renamed) {
   auto rename = [&](Var& v) {
     auto it = renamed.find(v.name);

@@ -33,6 +33,12 @@ struct Param {
   int fusion_index;  // index into the kernel fusion's inputs (Input, Scalar) or outputs (Output)
 };
 
+// A kernel with CheckedIndex values (checks_indices) writes the first index out of range it meets into
+// `seam_index_error`, an i64[4] record {op + 1 (0: none), index, extent, axis} that the runtime zeroes
+// and reads after the launch (docs/CODEGEN.md, "Indexing"): on the GPU one more parameter after
+// `params`, on the host a per-thread pointer the runner sets (seam_set_index_error).
+constexpr int kIndexErrorWords = 4;
+
 // lo <= index < hi, either bound optional; a condition is a conjunction of these.
 struct Bound {
   Index index;
@@ -72,6 +78,10 @@ struct Expr {
     // seam_<keyword of op>(args[0] seed, args[1] offset, element, args[2], args[3]) for the random op `op`
     // (docs/RANDOM.md), element = offset + lane * step: the random op's row-major linear index
     Random,
+    // An index variable (printed as `idx_t name`, read by index expressions as kir::variable(name)):
+    // args[0] (an integer value, 1 lane) wrapped once into [0, extent); outside [-extent, extent) it is
+    // 0 and, where the guards hold, recorded in seam_index_error for indexing op `op`.
+    CheckedIndex,
   };
   explicit Expr(Kind k = Kind::Literal) : kind(k) {}
   Kind kind;
@@ -93,6 +103,8 @@ struct Expr {
   bool cache_fill = false;
   // Call: the GPU's approximate form may compute it (lower/approximate_math.h).
   bool approximate = false;
+  int64_t extent = 0;   // CheckedIndex: the extent of the axis indexed
+  int axis = 0;         // CheckedIndex: that axis, for the error message
 };
 
 // ---- statements --------------------------------------------------------------------------------------
@@ -224,6 +236,9 @@ void collect_assigned(const Block& block, std::set<std::string>& names);
 int64_t loaded_bytes_on_heaviest_path(const Block& block);
 // The largest of that over the outputs of a kernel (its row body included).
 int64_t loaded_bytes_per_chunk(const Kernel& kernel);
+
+// Whether the kernel has CheckedIndex values, so that it takes the index error record.
+bool checks_indices(const Kernel& kernel);
 
 // Renames every reference to a value (definitions, arguments, sources) in `block` and its nested blocks.
 void rename_vars(Block& block, const std::map<std::string, std::string>& renamed);

@@ -1,6 +1,8 @@
 #include "lower/kir_pipeline.h"
 
 #include <algorithm>
+#include <set>
+#include <string>
 
 #include "lower/cse_values.h"
 #include "lower/loop_invariants.h"
@@ -44,13 +46,32 @@ constexpr KirPass kPipeline[] = {
 }  // namespace
 
 void hoist_loads(kir::Block& body) {
-  auto hoistable = [](const kir::Stmt& s) {
-    return s.kind == kir::Stmt::Kind::Let ||
-           (s.kind == kir::Stmt::Kind::Define &&
-            (s.expr.kind == kir::Expr::Kind::Load || s.expr.kind == kir::Expr::Kind::Literal ||
-             s.expr.kind == kir::Expr::Kind::Scalar));
+  // Hoisted: lets, loads, literals, scalars and checked indices (what a gather's load needs first), unless
+  // they read a value that stays (a checked index of a computed index, a load at such an index).
+  std::set<std::string> staying;
+  auto hoistable = [&](const kir::Stmt& s) {
+    if (s.kind == kir::Stmt::Kind::Let) return !kir::reads_any(s.index, staying);
+    if (s.kind != kir::Stmt::Kind::Define) return false;
+    const kir::Expr& e = s.expr;
+    if (e.kind != kir::Expr::Kind::Load && e.kind != kir::Expr::Kind::Literal &&
+        e.kind != kir::Expr::Kind::Scalar && e.kind != kir::Expr::Kind::CheckedIndex)
+      return false;
+    for (const kir::Var& a : e.args)
+      if (staying.count(a.name)) return false;
+    return !kir::reads_any(e, staying);
   };
-  std::stable_partition(body.begin(), body.end(), hoistable);
+  kir::Block hoisted, rest;
+  for (kir::Stmt& s : body) {
+    if (hoistable(s)) {
+      hoisted.push_back(std::move(s));
+      continue;
+    }
+    if (s.kind == kir::Stmt::Kind::Let) staying.insert(s.name);
+    if (s.kind == kir::Stmt::Kind::Define || s.kind == kir::Stmt::Kind::Declare) staying.insert(s.var.name);
+    rest.push_back(std::move(s));
+  }
+  for (kir::Stmt& s : rest) hoisted.push_back(std::move(s));
+  body = std::move(hoisted);
 }
 
 std::span<const KirPass> kir_pipeline() { return kPipeline; }

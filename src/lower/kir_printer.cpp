@@ -53,6 +53,11 @@ std::string expr(const kir::Expr& e) {
       return std::string(op_name(e.op)) + "(" + args + ") at " + kir::to_string(e.offset) + " + lane * " +
              e.step.to_string();
     case kir::Expr::Kind::InBounds: return "in_bounds(" + bounds(e.bounds) + ")";
+    case kir::Expr::Kind::CheckedIndex: {
+      std::string out = "checked_index(" + args + ", " + std::to_string(e.extent) + ")";
+      for (const kir::Guard& g : e.guards) out += " guard(" + bounds(g.bounds) + ")";
+      return out;
+    }
   }
   SEAM_ASSERT(false);
 }

@@ -71,11 +71,18 @@ void merge_run(kir::Block& body, const std::vector<size_t>& positions, bool same
 }
 
 int merge_once(kir::Block& body, bool same_param) {
+  // A load at a position an indexing op read (a checked index defined in this block) stays in its piece:
+  // the merged load takes the last piece's place, and loads move before their users only when
+  // hoist_loads can move them, which it cannot past a checked index of a computed value.
+  std::set<std::string> checked;
+  for (const kir::Stmt& s : body)
+    if (s.kind == kir::Stmt::Kind::Define && s.expr.kind == kir::Expr::Kind::CheckedIndex)
+      checked.insert(s.var.name);
   // key -> piece -> statement positions, in program order
   std::map<std::string, std::vector<std::vector<size_t>>> groups;
   for (size_t i = 0; i < body.size(); ++i) {
     const kir::Stmt& s = body[i];
-    if (!is_piece_load(s)) continue;
+    if (!is_piece_load(s) || kir::reads_any(s.expr, checked)) continue;
     const kir::Guard& cat = s.expr.guards.back();
     auto& pieces = groups[merge_key(s, same_param)];
     pieces.resize(static_cast<size_t>(cat.pieces));

@@ -62,6 +62,14 @@ bool reads_reduction_unaligned(const Fusion& fusion, GroupNodes group, int32_t m
   return false;
 }
 
+bool reads_or_is_reduction(const Fusion& fusion, GroupNodes group, Value v, int32_t first) {
+  if (v.id < first) return false;
+  if (fusion.node(v).category() == OpCategory::Reduction &&
+      std::binary_search(group.begin(), group.end(), v.id))
+    return true;
+  return reads_reduction_unaligned(fusion, group, v.id, first);
+}
+
 }  // namespace
 
 bool can_schedule_normalization(const Fusion& fusion, GroupNodes group) {
@@ -91,6 +99,11 @@ bool can_schedule_normalization(const Fusion& fusion, GroupNodes group) {
     const Node& n = fusion.node(Value{id});
     if (id > first && n.category() == OpCategory::Movement && n.op != OpKind::Expand &&
         !toggles_keepdim(fusion, n) && reads_reduction_unaligned(fusion, group, id, first))
+      return false;
+    // An indexing op reads its data operand at positions the data hold, never provably the row's; its
+    // index operand is read at the output's indices, like a pointwise operand.
+    if (id > first && n.category() == OpCategory::Indexing &&
+        reads_or_is_reduction(fusion, group, n.operands[0], first))
       return false;
   }
   Shape full = without_unit_axes(signature->input_shape), part = without_unit_axes(reduced(*signature));

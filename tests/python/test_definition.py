@@ -204,6 +204,7 @@ def test_nvfuser_shims_import_in_a_fresh_interpreter():
 
 
 @pytest.mark.parametrize("name", ["gather", "index_select", "sdpfa_fwd", "cumsum",
+@pytest.mark.parametrize("name", ["uniform", "rand_like", "sdpfa_fwd", "cumsum",
                                   "argsort", "topk", "scatter", "embedding_fwd", "batch_norm", "floor"])
 def test_unsupported_ops_raise_not_implemented(name):
     with FusionDefinition() as fd:

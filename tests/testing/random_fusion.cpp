@@ -49,6 +49,7 @@ class Generator {
       case OpCategory::Movement: return options_.movement;
       case OpCategory::Reduction: return options_.reductions;
       case OpCategory::Random: return options_.random;
+      case OpCategory::Indexing: return options_.indexing;
       case OpCategory::Opaque: return options_.opaque;
     }
     return false;
@@ -304,6 +305,7 @@ class Generator {
       case OpCategory::Movement: return make_movement(op);
       case OpCategory::Reduction: return make_reduction(op);
       case OpCategory::Random: return make_random(op);
+      case OpCategory::Indexing: return make_indexing(op);
       case OpCategory::Opaque: return make_opaque(op);
     }
     SEAM_ASSERT(false, "unknown op category");
@@ -413,6 +415,68 @@ class Generator {
         return builder_.cat(parts, axis);
       }
       default: SEAM_ASSERT(false, "not a movement op");
+    }
+    return {};
+  }
+
+  // `length` indices in [-extent, extent) (random inputs would be out of range): an iota, negative
+  // positions included, sometimes stepping down or repeating (a full), as i32 or i64.
+  Value in_range_indices(int64_t length, int64_t extent) {
+    const DType dtype = chance(0.5) ? DType::Int32 : DType::Int64;
+    const int64_t start = uniform(-extent, extent - 1);
+    int64_t step = uniform(int64_t{-1}, int64_t{1});
+    const int64_t last = start + (std::max<int64_t>(length, 1) - 1) * step;
+    if (step == 0 || last < -extent || last >= extent)
+      return builder_.full({length}, dtype, Number::of_int(start));
+    return builder_.iota(length, dtype, Number::of_int(start), Number::of_int(step));
+  }
+
+  // An index of `shape` whose values vary along `axis` only: in_range_indices broadcast and expanded.
+  Value index_along(const Shape& shape, int64_t axis, int64_t extent) {
+    Value positions = in_range_indices(shape[static_cast<size_t>(axis)], extent);
+    std::vector<int64_t> others;
+    for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+      if (d != axis) others.push_back(d);
+    if (!others.empty()) positions = builder_.broadcast(positions, others);
+    return type(positions).shape == shape ? positions : builder_.expand(positions, shape);
+  }
+
+  Value make_indexing(OpKind op) {
+    Value x = at_least_rank_one(pick_tensor());
+    const int64_t axis = static_cast<int64_t>(index(static_cast<size_t>(type(x).rank())));
+    Shape shape = type(x).shape;
+    if (shape[static_cast<size_t>(axis)] == 0) {  // an empty axis admits no index
+      shape[static_cast<size_t>(axis)] = uniform(int64_t{1}, options_.max_extent);
+      x = fit_shape(x, shape);
+    }
+    const int64_t extent = shape[static_cast<size_t>(axis)];
+    switch (op) {
+      case OpKind::IndexSelect:
+        return builder_.index_select(x, axis, in_range_indices(random_extent(), extent));
+      case OpKind::Select: {
+        const Number position = Number::of_int(uniform(-extent, extent - 1));
+        if (chance(0.5)) return builder_.select(x, axis, builder_.constant(position, DType::Int64));
+        return builder_.select(x, axis, builder_.reshape(in_range_indices(1, extent), {}));
+      }
+      case OpKind::Gather: {
+        Shape index_shape = shape;
+        for (size_t d = 0; d < index_shape.size(); ++d)
+          index_shape[d] = static_cast<int64_t>(d) == axis ? random_extent() : uniform(int64_t{0}, shape[d]);
+        return builder_.gather(x, axis, index_along(index_shape, axis, extent));
+      }
+      case OpKind::TakeAlongAxis: {
+        Shape index_shape = shape;
+        for (size_t d = 0; d < index_shape.size(); ++d) {
+          if (static_cast<int64_t>(d) == axis)
+            index_shape[d] = random_extent();
+          else if (shape[d] == 1)
+            index_shape[d] = random_extent();  // the data broadcasts
+          else if (chance(0.4))
+            index_shape[d] = 1;  // the index broadcasts
+        }
+        return builder_.take_along_axis(x, index_along(index_shape, axis, extent), axis);
+      }
+      default: SEAM_ASSERT(false, "not an indexing op");
     }
     return {};
   }

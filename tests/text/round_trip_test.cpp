@@ -96,6 +96,7 @@ TEST(RoundTrip, FloatLiteralsAreExact) {
 TEST(RoundTrip, ThousandsOfRandomFusions) {
   RandomFusionOptions options;
   options.special_values = true;
+  options.indexing = true;
   for (uint64_t seed = 0; seed < 1200; ++seed) {
     options.num_ops = 5 + static_cast<int>(seed % 40);
     Fusion f = random_fusion(seed, options);

@@ -262,3 +262,16 @@ SEAM_FN void seam_zero(T* dst) {
 #pragma unroll
   for (int l = 0; l < N; ++l) dst[l] = T();
 }
+
+// ---- indexing ----------------------------------------------------------------------------------------
+// The position an indexing op reads along an axis of extent n: index i in [-n, n), wrapped once (i < 0:
+// i + n). Any other index reads position 0 (never out of bounds: n > 0 wherever an element is computed)
+// and, when `active` (the lane's value is used), is recorded in `error` for the runtime to report after
+// the launch: {op + 1, index, n, axis}, the first one written (seam_record_index_error, per backend).
+template <class T>
+SEAM_FN seam_i64 seam_checked_index(T i, seam_i64 extent, bool active, seam_i64* error, int op, int axis) {
+  const seam_i64 position = (seam_i64)i < 0 ? (seam_i64)i + extent : (seam_i64)i;
+  if (position >= 0 && position < extent) return position;
+  if (active) seam_record_index_error(error, op, (seam_i64)i, extent, axis);
+  return 0;
+}

@@ -39,6 +39,16 @@ SEAM_FN double seam_double_from_bits(unsigned long long bits) {
   return __longlong_as_double((long long)bits);
 }
 
+// The first index out of range wins (docs/CODEGEN.md, "Indexing"): the thread that claims the record
+// fills it; the runtime reads it after the stream synchronizes.
+SEAM_FN void seam_record_index_error(long long* error, int op, long long index, long long extent, int axis) {
+  if (atomicCAS(reinterpret_cast<unsigned long long*>(error), 0ULL, (unsigned long long)(op + 1)) != 0ULL)
+    return;
+  error[1] = index;
+  error[2] = extent;
+  error[3] = axis;
+}
+
 #include "seam_common.h"
 
 // Approximate f32 math by the special-function unit, for values that only reach 16-bit floating outputs
