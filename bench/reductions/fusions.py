@@ -228,13 +228,10 @@ def _cross_entropy_fwd(t, m, n):
     s = t.reduce("sum_e", "sum", t.unary("e", "exp", shifted), 1, False)
     row_max_flat = t.emit("row_max_flat", "squeeze", [row_max], ["axes=[1]"], "f32", [m])
     lse = t.binary("lse", "add", t.unary("log_sum", "log", s), row_max_flat)
-    # The target's logit: seam has no gather, so a one-hot sum picks it.
-    classes = t.expand("classes", t.emit("classes_row", "broadcast", [t.iota("class_ids", "i64", n)], ["axes=[0]"],
-                                         "i64", [1, n]), [m, n])
+    # The target's logit, read by take_along_axis (as torch's cross_entropy gathers it).
     target_col = t.emit("target_col", "broadcast", [target], ["axes=[1]"], "i64", [m, 1])
-    hit = t.binary("hit", "eq", classes, t.expand("target_rows", target_col, [m, n]))
-    zeros = t.emit("zeros", "full", [], ["value=0.0"], "f32", [m, n])
-    picked = t.reduce("picked", "sum", t.where("picked_all", hit, xf, zeros), 1, False)
+    picked_col = t.emit("picked_col", "take_along_axis", [xf, target_col], ["axis=1"], "f32", [m, 1])
+    picked = t.emit("picked", "squeeze", [picked_col], ["axes=[1]"], "f32", [m])
     return [("loss", t.binary("loss", "sub", lse, picked))]
 
 
