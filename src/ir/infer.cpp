@@ -347,6 +347,8 @@ Type infer_random(OpKind op, const std::vector<Type>& operands, const Attrs& att
   const Shape& shape = attrs.get_ints("shape");
   check_extents(shape, "shape");
   return Type::tensor(dtype, shape);
+}
+
 // Indexing ops (ir/indexing.h): the data operand's dtype, the shape each op's rule gives.
 Type infer_indexing(OpKind op, const std::vector<Type>& operands, const Attrs& attrs) {
   std::string_view name = op_name(op);
