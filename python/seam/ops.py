@@ -38,11 +38,8 @@ NOT_IMPLEMENTED = {
         "acos acosh asin asinh atan atanh ceil cosh exp2 expm1 erfc erfinv erfcinv floor frac lgamma log1p "
         "round sign signbit sinh trunc fmod mod remainder atan2 nextafter gcd prod cumsum cummax cummin "
         "cumprod argsort topk bitwise_left_shift bitwise_right_shift logical_right_shift batch_norm").split()},
-    **{n: "indexing needs gather/scatter ops in seam's IR, which it does not have yet" for n in (
-        "index_select select gather take_along_axis scatter index_put_accumulate embedding_fwd").split()},
     **{n: "seam's IR has gather-style indexing ops but no scatter or embedding op yet" for n in (
         "scatter index_put_accumulate embedding_fwd").split()},
-    **{n: "seam has no random number generation yet" for n in "uniform normal rand_like randn_like".split()},
     **{n: "attention and scaled/grouped products are not part of seam" for n in (
         "sdpfa_fwd sdpfa_bwd grouped_mm scaled_mm cutlass_nvfp4_grouped_mm").split()},
     **{n: "seam has no complex or fp8/fp4 dtypes" for n in "real imag complex nv_block_quantize".split()},
