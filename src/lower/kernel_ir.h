@@ -103,8 +103,8 @@ struct Expr {
   bool cache_fill = false;
   // Call: the GPU's approximate form may compute it (lower/approximate_math.h).
   bool approximate = false;
-  int64_t extent = 0;   // CheckedIndex: the extent of the axis indexed
-  int axis = 0;         // CheckedIndex: that axis, for the error message
+  int64_t extent = 0;  // CheckedIndex: the extent of the axis indexed
+  int axis = 0;        // CheckedIndex: that axis, for the error message
 };
 
 // ---- statements --------------------------------------------------------------------------------------
