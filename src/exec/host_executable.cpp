@@ -7,6 +7,7 @@
 #include "codegen/kernel_printer.h"
 #include "exec/host_compiler.h"
 #include "exec/host_kernel_runner.h"
+#include "exec/index_error.h"
 #include "interp/interpreter.h"
 #include "plan/dump.h"
 #include "support/error.h"
@@ -121,7 +122,15 @@ class HostExecutable final : public Executable {
           args.push_back(from);
         }
       }
+      // A kernel with checked indices records the first bad one here (seam_host.h); thrown after it.
+      int64_t index_error[kir::kIndexErrorWords] = {};
+      const bool checks = kir::checks_indices(step.kernel);
+      if (checks) module_->set_index_error(index_error);
       module_->entry(step.kernel.name)(args.data());
+      if (checks) {
+        module_->set_index_error(nullptr);
+        throw_if_index_error(index_error, "kernel " + step.kernel.name);
+      }
     }
   }
 

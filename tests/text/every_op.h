@@ -57,15 +57,14 @@ inline constexpr const char* kEveryOpText = R"(fusion every_op {
   %50 = linear %48, %48 : bf16[4,4]
   %51 = uniform %3, %22, %2, %2 {shape=[2,3], dtype=f32} : f32[2,3]
   %52 = normal %3, %3, %2, %2 {shape=[], dtype=bf16} : bf16[]
-  return %49, sum=%44, %45, m=%46, %22, %18, %50, %51, %52
-  %51 = input {name="ids"} : i32[2,3]
-  %52 = gather %0, %51 {axis=1} : f32[2,3]
-  %53 = index_select %52, %5 {axis=0} : f32[4,3]
-  %54 = slice %51 {starts=[0,0], stops=[2,1], steps=[1,1]} : i32[2,1]
-  %55 = take_along_axis %53, %54 {axis=0} : f32[2,3]
-  %56 = select %55, %2 {axis=1} : f32[2]
-  %57 = select %53, %46 {axis=0} : f32[3]
-  return %49, sum=%44, %45, m=%46, %22, %18, %50, %56, %57
+  %53 = input {name="ids"} : i32[2,3]
+  %54 = gather %0, %53 {axis=1} : f32[2,3]
+  %55 = index_select %54, %5 {axis=0} : f32[4,3]
+  %56 = slice %53 {starts=[0,0], stops=[2,1], steps=[1,1]} : i32[2,1]
+  %57 = take_along_axis %55, %56 {axis=0} : f32[2,3]
+  %58 = select %57, %2 {axis=1} : f32[2]
+  %59 = select %55, %46 {axis=0} : f32[3]
+  return %49, sum=%44, %45, m=%46, %22, %18, %50, %51, %52, %58, %59
 }
 )";
 

@@ -344,20 +344,20 @@ SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k2(const sea
 
 // group 3: matmul, run by a library routine (no generated code)
 
-// group 4: row kernel, 512 rows of 64 reduced elements, 32 rows x 8 threads per block
-// launch: row kernel: block 256 (32 rows x 8 threads), grid 16 blocks, no register cap, lanes contiguous
+// group 4: row kernel, 512 rows of 64 reduced elements, 64 rows x 4 threads per block
+// launch: row kernel: block 256 (64 rows x 4 threads), grid 8 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
 SEAM_KERNEL void __launch_bounds__(256) transformer_1_layers_b1_t64_k4(const seam_bf16* __restrict__ in0, const bool* __restrict__ in1, seam_bf16* __restrict__ out0) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
-  const seam_rows<32, 8, true> seam_row_ctx(seam_scratch);
+  const seam_rows<64, 4, true> seam_row_ctx(seam_scratch);
   const int seam_lane = seam_row_ctx.lane;
-  const int seam_lanes = 8;
+  const int seam_lanes = 4;
   constexpr int seam_row_iterations = 1;
   alignas(16) bool seam_cache0[1][16];
   alignas(16) seam_bf16 seam_cache1[1][16];
-  for (long long seam_first_row = (long long)blockIdx.x * 32; seam_first_row < 512LL; seam_first_row += (long long)gridDim.x * 32) {
+  for (long long seam_first_row = (long long)blockIdx.x * 64; seam_first_row < 512LL; seam_first_row += (long long)gridDim.x * 64) {
     const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);
     const idx_t seam_row_extent = row < 512 ? 4 : 0;
     (void)seam_row_extent;
