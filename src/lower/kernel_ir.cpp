@@ -47,6 +47,16 @@ void collect_assigned(const Block& block, std::set<std::string>& names) {
   }
 }
 
+void collect_defined(const Block& block, std::set<std::string>& names) {
+  for (const Stmt& s : block) {
+    if (s.kind == Stmt::Kind::Define || s.kind == Stmt::Kind::Declare || s.kind == Stmt::Kind::Assign ||
+        s.kind == Stmt::Kind::RowReduce)
+      names.insert(s.var.name);
+    collect_defined(s.then_block, names);
+    collect_defined(s.else_block, names);
+  }
+}
+
 int64_t loaded_bytes_on_heaviest_path(const Block& block) {
   int64_t bytes = 0;
   for (const Stmt& s : block) {

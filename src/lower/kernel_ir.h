@@ -240,6 +240,10 @@ int64_t loaded_bytes_per_chunk(const Kernel& kernel);
 // Whether the kernel has CheckedIndex values, so that it takes the index error record.
 bool checks_indices(const Kernel& kernel);
 
+// Adds every value `block` (nested blocks included) gives a value to: definitions, declarations,
+// assignments and row reductions.
+void collect_defined(const Block& block, std::set<std::string>& names);
+
 // Renames every reference to a value (definitions, arguments, sources) in `block` and its nested blocks.
 void rename_vars(Block& block, const std::map<std::string, std::string>& renamed);
 

@@ -17,16 +17,8 @@ std::set<std::string> element_names(const kir::Stmt& loop) {
   return names;
 }
 
-// Values the loop's body defines (an index computed from data, kir::Expr::CheckedIndex, is one): a load
-// whose offset reads one is not the same load in another loop, nor can the filling loop compute it.
-void defined_values(const kir::Block& block, std::set<std::string>& names) {
-  for (const kir::Stmt& s : block) {
-    if (s.kind == kir::Stmt::Kind::Define || s.kind == kir::Stmt::Kind::Declare) names.insert(s.var.name);
-    defined_values(s.then_block, names);
-    defined_values(s.else_block, names);
-  }
-}
-
+// A load whose offset reads a value the loop's body defines (an index computed from data,
+// kir::Expr::CheckedIndex) is not the same load in another loop, nor can the filling loop compute it.
 bool cacheable(const kir::Stmt& s, const std::set<std::string>& element, const std::set<std::string>& row,
                const std::set<std::string>& values) {
   return s.kind == kir::Stmt::Kind::Define && s.expr.kind == kir::Expr::Kind::Load && s.expr.guards.empty() &&
@@ -56,7 +48,7 @@ void cache_row_loads(kir::RowLaunch& launch) {
     first_loop = std::min(first_loop, i);
     const std::set<std::string> element = element_names(loop);
     std::set<std::string> values;
-    defined_values(loop.then_block, values);
+    kir::collect_defined(loop.then_block, values);
     for (kir::Stmt& s : loop.then_block) {
       if (!cacheable(s, element, row, values)) continue;
       const std::string key = std::to_string(s.expr.param) + "|" + std::to_string(s.var.lanes) + "|" +

@@ -6,16 +6,6 @@
 namespace seam {
 namespace {
 
-void defined_in(const kir::Block& block, std::set<std::string>& names) {
-  for (const kir::Stmt& s : block) {
-    if (s.kind == kir::Stmt::Kind::Define || s.kind == kir::Stmt::Kind::Declare ||
-        s.kind == kir::Stmt::Kind::RowReduce || s.kind == kir::Stmt::Kind::Assign)
-      names.insert(s.var.name);
-    defined_in(s.then_block, names);
-    defined_in(s.else_block, names);
-  }
-}
-
 // Rewrites the divisions in `block` (and its branches); new reciprocals go to `hoisted`.
 void rewrite(kir::Block& block, const std::set<std::string>& inside,
              std::map<std::string, kir::Var>& reciprocal, kir::Block& hoisted, int& counter) {
@@ -51,7 +41,7 @@ void hoist_row_divisors(kir::RowLaunch& launch) {
   for (size_t i = 0; i < launch.body.size(); ++i) {
     if (launch.body[i].kind != kir::Stmt::Kind::RowLoop) continue;
     std::set<std::string> inside;
-    defined_in(launch.body[i].then_block, inside);
+    kir::collect_defined(launch.body[i].then_block, inside);
     std::map<std::string, kir::Var> reciprocal;
     kir::Block hoisted;
     rewrite(launch.body[i].then_block, inside, reciprocal, hoisted, counter);
