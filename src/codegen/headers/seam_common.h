@@ -201,6 +201,23 @@ template <class T>
 SEAM_FN T seam_minimum(T a, T b) {
   return (a != a) ? a : ((b != b) ? b : (a < b ? a : b));
 }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// One instruction instead of three comparisons and two selects: max/min that return NaN when either
+// operand is NaN (sm_80 and later), what the generic form computes. Row maxima (softmax,
+// cross-entropy) run one per element.
+template <>
+SEAM_FN float seam_maximum<float>(float a, float b) {
+  float r;
+  asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
+template <>
+SEAM_FN float seam_minimum<float>(float a, float b) {
+  float r;
+  asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
+#endif
 template <class T>
 SEAM_FN bool seam_eq(T a, T b) {
   return a == b;

@@ -52,13 +52,28 @@ SEAM_FN void seam_record_index_error(long long* error, int op, long long index, 
 #include "seam_common.h"
 
 // Approximate f32 math by the special-function unit, for values that only reach 16-bit floating outputs
-// (kir::Expr::approximate, docs/CODEGEN.md "Approximate math").
-SEAM_FN float seam_exp_approx(float a) { return __expf(a); }
-SEAM_FN float seam_log_approx(float a) { return __logf(a); }
+// (kir::Expr::approximate, docs/CODEGEN.md "Approximate math"). The .ftz forms are one instruction each;
+// without .ftz the compiler wraps each in a subnormal range check and two scalings, which made
+// cross-entropy issue-bound. Results below 2^-126 become zero, far below any 16-bit output's tolerance.
+SEAM_FN float seam_exp2_approx_ftz(float a) {
+  float r;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(a));
+  return r;
+}
+SEAM_FN float seam_exp_approx(float a) { return seam_exp2_approx_ftz(a * 1.4426950408889634f); }
+SEAM_FN float seam_log_approx(float a) {
+  float r;
+  asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(a));
+  return r * 0.6931471805599453f;
+}
 SEAM_FN float seam_div_approx(float a, float b) { return __fdividef(a, b); }
 SEAM_FN float seam_reciprocal_approx(float a) { return __fdividef(1.0f, a); }
-SEAM_FN float seam_rsqrt_approx(float a) { return rsqrtf(a); }
-SEAM_FN float seam_sigmoid_approx(float a) { return __fdividef(1.0f, 1.0f + __expf(-a)); }
+SEAM_FN float seam_rsqrt_approx(float a) {
+  float r;
+  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(a));
+  return r;
+}
+SEAM_FN float seam_sigmoid_approx(float a) { return __fdividef(1.0f, 1.0f + seam_exp_approx(-a)); }
 
 // N consecutive elements in one access where N * sizeof(T) is 4, 8 or 16 bytes. The generated code
 // asks for N > 1 only where it proved the address aligned to N elements; arrays are declared alignas(16).
