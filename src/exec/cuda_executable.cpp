@@ -215,7 +215,12 @@ class CudaExecutable final : public Executable {
     for (size_t o = 0; o < outputs.size(); ++o)
       if (output_routes_[o].kind == OutputRoute::Kind::Computed)
         bindings.bind(f.outputs()[o].value, outputs[o].data);
-    enqueue(plan_for(alignment), bindings, stream);
+    // As run_device: a fusion with indexing ops waits for its kernels and raises the first index out of
+    // range, so that no caller sees outputs computed from a clamped index.
+    if (const std::shared_ptr<DeviceBuffer> index_error = enqueue(plan_for(alignment), bindings, stream)) {
+      check_cuda(driver().stream_synchronize(stream), "cuStreamSynchronize", fusion_.name());
+      check_index_error(index_error.get());
+    }
   }
 
   Timing time_gpu(const std::vector<std::vector<HostTensor>>& input_sets, int iterations,

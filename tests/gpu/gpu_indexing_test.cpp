@@ -1,6 +1,6 @@
 // Indexing ops on the GPU against the reference interpreter: the cross-entropy pick in a row kernel at
 // vocabulary sizes, embedding rows as vectors, gathers along every axis, and indices out of range, which
-// must raise seam::Error naming the op and the index (through run and run_device) without reading out of
+// must raise seam::Error naming the op and the index (through run, run_device and run_into) without reading out of
 // bounds: named GpuSuite.* so that scripts/gpu_check.sh also runs them under compute-sanitizer memcheck.
 #include <gtest/gtest.h>
 
@@ -92,12 +92,16 @@ TEST(GpuSuite, IndexingOutOfRangeIsAnErrorWithoutOutOfBoundsReads) {
   HostTensor logits = HostTensor::random(DType::BFloat16, {8, 100}, rng);
   HostTensor bad = HostTensor::from_ints(DType::Int64, {8}, {0, 1, 2, 3, 1000000, 5, -101, 7});
   const std::string expected = "take_along_axis: index ";
-  for (int attempt = 0; attempt < 2; ++attempt) {  // run, then run_device
+  const Type& out_type = fusion.type(fusion.outputs()[0].value);
+  for (int attempt = 0; attempt < 3; ++attempt) {  // run, run_device, then run_into (Python's path)
     try {
       if (attempt == 0) {
         exe->run({logits, bad});
-      } else {
+      } else if (attempt == 1) {
         exe->run_device({to_device(logits), to_device(bad)}, nullptr);
+      } else {
+        const DeviceTensor out = to_device(HostTensor::zeros(out_type.dtype, out_type.shape));
+        exe->run_into({to_device(logits), to_device(bad)}, {out}, nullptr);
       }
       ADD_FAILURE() << "no error for an index out of range (attempt " << attempt << ")";
     } catch (const Error& e) {
