@@ -11,12 +11,16 @@ disk cache (--cold's table).
 execute of a cached signature and, where the frontend has them, its pieces (the C++ run alone, the key,
 torch.empty per output); one eager torch op per call as this machine's yardstick. Best of 7 batches.
 
+--pieces: --cpu's table on CUDA tensors: the CPU time of a call that only enqueues its kernel, in pieces
+(the C++ run with its driver calls, the frontend, the key, torch.empty, the current stream).
+
 --cold: what a new process pays before its first launch, for the RoPE definition: import, definition,
 first execute, with seam's compile stages (passes, segment, plan, backend); run twice on one disk cache
 (SEAM_CACHE_DIR), so the second process reads the compiled kernels from disk on the GPU.
 
     PYTHONPATH=python python3 bench/python_overhead.py [--configs W1,W3,W8] [--batch 2] [--seq 4096]
     PYTHONPATH=python python3 bench/python_overhead.py --cpu
+    PYTHONPATH=python python3 bench/python_overhead.py --pieces
     PYTHONPATH=python python3 bench/python_overhead.py --cold [--configs W1] [--device cpu]
 """
 
@@ -77,22 +81,24 @@ def best_us_per_call(fn, calls, batches=7):
     return min(means), statistics.median(means)
 
 
-def cpu_mode(args):
-    """The frontend's per-call cost on CPU tensors: a one-kernel pointwise fusion and the RoPE definition
-    (config 'small', three inputs, two computed outputs and one view) at tiny extents so that the host
-    kernel costs little."""
+def pieces_mode(args, device):
+    """The frontend's per-call cost in pieces: a one-kernel pointwise fusion and the RoPE definition
+    (config 'small', three inputs, two computed outputs and one view) at tiny extents so that the kernel
+    costs little. On CPU tensors the host backend runs the kernel in the call; on CUDA tensors a call
+    only enqueues it (back-to-back calls, one synchronize per batch), so the times are the CPU's."""
     from seam.runner import Specialization  # noqa: F401  (the frontend under test)
 
     g = torch.Generator().manual_seed(0)
-    x, y = torch.randn(4, 8, generator=g), torch.randn(4, 8, generator=g)
+    x, y = torch.randn(4, 8, generator=g).to(device), torch.randn(4, 8, generator=g).to(device)
     with FusionDefinition() as add_fd:
         a = add_fd.define_tensor(shape=[-1, -1], contiguity=[True, True])
         b = add_fd.define_tensor(shape=[-1, -1], contiguity=[True, True])
         add_fd.add_output(add_fd.ops.add(a, b))
     nh, ng, hs, n = CONFIGS["small"]
     bt, t = 1, 4
-    rope_inputs = [torch.randn(bt, t, (nh + 2 * ng) * hs, generator=g).bfloat16(),
-                   torch.randn(t, n, generator=g).bfloat16(), torch.randn(t, n, generator=g).bfloat16()]
+    rope_inputs = [torch.randn(bt, t, (nh + 2 * ng) * hs, generator=g).bfloat16().to(device),
+                   torch.randn(t, n, generator=g).bfloat16().to(device),
+                   torch.randn(t, n, generator=g).bfloat16().to(device)]
     with FusionDefinition() as rope_fd:
         define_rope(rope_fd, bt, t, nh, ng, hs, n)
     rows = []
@@ -104,15 +110,18 @@ def cpu_mode(args):
         spec = fd._last
         runner = getattr(spec, "_runner", None)
         if runner is not None:  # the pieces, where this frontend has them
-            outs = [torch.empty(shape, dtype=dtype) for dtype, shape in spec.output_types]
+            outs = [torch.empty(shape, dtype=dtype, device=device) for dtype, shape in spec.output_types]
             addresses = [inputs[slot].data_ptr() for slot in spec._slots]
             buffers = [o.data_ptr() for o in outs]
-            row["cpp_run_us"] = best_us_per_call(lambda: runner.run(addresses, buffers, 0), args.calls)[0]
+            stream = spec._stream(spec._stream_index) if device == "cuda" else 0
+            row["cpp_run_us"] = best_us_per_call(lambda: runner.run(addresses, buffers, stream), args.calls)[0]
+            if device == "cuda":
+                row["stream_us"] = best_us_per_call(lambda: spec._stream(spec._stream_index), args.calls)[0]
             entry = fd._entry
             row["key_us"] = best_us_per_call(lambda: entry.fast_key(inputs, None), args.calls)[0]
             shapes = [(shape, dtype) for dtype, shape in spec.output_types]
             row["torch_empty_us"] = best_us_per_call(
-                lambda: [torch.empty(shape, dtype=dtype) for shape, dtype in shapes], args.calls)[0]
+                lambda: [torch.empty(shape, dtype=dtype, device=device) for shape, dtype in shapes], args.calls)[0]
             # The frontend alone: execute with the C++ run stubbed out (key, lookup, marshalling, output
             # allocation and wrapping).
             class NoRun:
@@ -125,15 +134,19 @@ def cpu_mode(args):
             finally:
                 spec._runner = runner
         rows.append(row)
+        if device == "cuda":
+            torch.cuda.synchronize()
     eager = best_us_per_call(lambda: torch.add(x, y), args.calls)[0]
-    print(f"torch eager add f32[4,8] (this machine's yardstick): {eager:.2f} us per call")
+    if device == "cuda":
+        torch.cuda.synchronize()
+    print(f"on {device} tensors; torch eager add f32[4,8] (this machine's yardstick): {eager:.2f} us per call")
     print("| fusion | execute us (best / median batch) | C++ run us | frontend us (execute, C++ run stubbed) "
-          "| fast key us | torch.empty of the outputs us |")
-    print("|---|---|---|---|---|---|")
+          "| fast key us | torch.empty of the outputs us | current stream us |")
+    print("|---|---|---|---|---|---|---|")
     for r in rows:
         get = lambda k: f"{r[k]:.2f}" if k in r else "-"  # noqa: E731
         print(f"| {r['fusion']} | {r['execute_us']:.2f} / {r['execute_median_us']:.2f} | {get('cpp_run_us')} | "
-              f"{get('frontend_us')} | {get('key_us')} | {get('torch_empty_us')} |")
+              f"{get('frontend_us')} | {get('key_us')} | {get('torch_empty_us')} | {get('stream_us')} |")
 
 
 COLD_CHILD = """
@@ -202,12 +215,13 @@ def main():
     parser.add_argument("--seq", type=int, default=4096)
     parser.add_argument("--calls", type=int, default=None, help="calls per measurement (GPU 100, --cpu 2000)")
     parser.add_argument("--cpu", action="store_true", help="the frontend's per-call cost on CPU tensors")
+    parser.add_argument("--pieces", action="store_true", help="--cpu's pieces on CUDA tensors (CPU time per call)")
     parser.add_argument("--cold", action="store_true", help="new processes on one disk cache (RoPE)")
     parser.add_argument("--device", default=None, help="--cold: cpu or cuda (default: cuda when there is one)")
     args = parser.parse_args()
-    if args.cpu:
+    if args.cpu or args.pieces:
         args.calls = args.calls or 2000
-        return cpu_mode(args)
+        return pieces_mode(args, "cuda" if args.pieces else "cpu")
     if args.cold:
         args.configs = args.configs or "W1"
         return cold_mode(args)

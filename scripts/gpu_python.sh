@@ -32,6 +32,7 @@ if [[ -n "${SEAM_PYTHON_BENCH:-}" ]]; then
   PYTHONPATH=python "$py" bench/python_overhead.py || rc=1
   PYTHONPATH=python "$py" bench/python_overhead.py --cold --configs W1,W3 || rc=1
   PYTHONPATH=python "$py" bench/python_overhead.py --cpu || rc=1
+  PYTHONPATH=python "$py" bench/python_overhead.py --pieces || rc=1
 fi
 # nvFuser's own frontend tests as a compatibility yardstick, from a copy outside the repository:
 # SEAM_NVFUSER_TESTS=DIR holds NVIDIA/Fuser's tests/ (DIR/tests/python/test_python_frontend.py) and, in
