@@ -125,6 +125,10 @@ struct TensorRef {
   DType dtype = DType::Float32;
   std::vector<int64_t> shape;
   std::vector<int64_t> strides;
+  // The CUDA device the caller vouches `data` is memory of (as DLPack's device id: a framework's tensor
+  // knows it), checked against the executable's device without a driver call; -1: seam asks the driver
+  // (cuPointerGetAttribute, about a microsecond per buffer on the per-call path).
+  int device = -1;
 };
 
 // A result of run_device: device memory seam allocated (`owner` keeps it alive), or, when `input` >= 0, a

@@ -75,10 +75,16 @@ struct Runner {
   std::vector<TensorRef> outputs;  // per fusion output: the buffer a Computed one needs
   bool host = true;
 
-  explicit Runner(Executable e) : exe(std::move(e)), inputs(exe.input_layouts()) {
+  // `device`: the CUDA device every address passed to run is memory of, which the caller (the Python
+  // layer, from torch's tensor.device) vouches for; -1 lets seam ask the driver per buffer.
+  Runner(Executable e, int device) : exe(std::move(e)), inputs(exe.input_layouts()) {
     for (const ValueType& t : exe.input_types()) is_scalar.push_back(t.is_scalar ? 1 : 0);
     for (const OutputRoute& r : exe.output_routes()) outputs.push_back(r.layout);
     host = exe.backend() == Backend::Host;
+    if (!host) {
+      for (TensorRef& t : inputs) t.device = device;
+      for (TensorRef& t : outputs) t.device = device;
+    }
   }
 
   // `addresses`: per input, a tensor's address (a scalar's too on the CUDA backend, where it is a
@@ -190,7 +196,7 @@ PYBIND11_MODULE(_seam, m) {
       .def("run", &Runner::run, py::arg("addresses"), py::arg("buffers"), py::arg("stream") = 0);
 
   py::class_<Executable>(m, "Executable")
-      .def("runner", [](const Executable& e) { return Runner(e); })
+      .def("runner", [](const Executable& e, int device) { return Runner(e, device); }, py::arg("device") = -1)
       .def("output_routes",
            [](const Executable& e) {
              py::list out;

@@ -92,7 +92,13 @@ class Specialization:
         self._runner = None
         if self._executable is None:
             return
-        self._runner = self._executable.runner()
+        # On CUDA, every address the runner gets is memory of `device`: the signature holds each tensor's
+        # device, and outputs and converted scalars are allocated there. Saying so spares a driver query
+        # per buffer and call.
+        ordinal = -1
+        if self.backend == "cuda":
+            ordinal = device.index if device.index is not None else torch.cuda.current_device()
+        self._runner = self._executable.runner(ordinal)
         self._slots = [slot for slot, _, _ in self.inputs]
         # Inputs that are not torch tensors of the run's device: scalars (a device buffer per call on
         # CUDA, the value itself on the host backend) and 0-dim CPU tensors of a CUDA run.

@@ -17,6 +17,8 @@ struct DeviceTensor {
   Shape strides;  // in elements; a contiguous tensor has contiguous_strides(shape)
   // Keeps the memory alive when seam allocated it (outputs); empty for caller memory and views of it.
   std::shared_ptr<DeviceBuffer> owner;
+  // The device the caller vouches `data` is on (TensorRef::device); -1: the driver is asked.
+  int device = -1;
 
   int64_t numel() const { return Type::tensor(dtype, shape).numel(); }
   bool is_contiguous() const { return strides == contiguous_strides(shape); }

@@ -104,6 +104,9 @@ TEST(GpuDeviceApi, BadInputsAreRejectedBeforeAnyLaunch) {
   bad[0].data = reinterpret_cast<DevicePtr>(host_memory.data());
   expect_error(bad, "is not memory of device");
   bad = good;
+  bad[2].device = 7;  // a device the caller vouches for is compared, not queried
+  expect_error(bad, "input 2 ('sin'): the tensor is on device 7, the executable runs on device 0");
+  bad = good;
   bad.pop_back();
   expect_error(bad, "takes 3 inputs, got 2");
 }
