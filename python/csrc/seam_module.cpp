@@ -196,7 +196,8 @@ PYBIND11_MODULE(_seam, m) {
       .def("run", &Runner::run, py::arg("addresses"), py::arg("buffers"), py::arg("stream") = 0);
 
   py::class_<Executable>(m, "Executable")
-      .def("runner", [](const Executable& e, int device) { return Runner(e, device); }, py::arg("device") = -1)
+      .def(
+          "runner", [](const Executable& e, int device) { return Runner(e, device); }, py::arg("device") = -1)
       .def("output_routes",
            [](const Executable& e) {
              py::list out;

@@ -207,7 +207,12 @@ std::vector<DeviceResult> Executable::run_device(const std::vector<TensorRef>& i
 namespace {
 
 seam::DeviceTensor to_exec(const TensorRef& ref) {
-  return {static_cast<seam::DevicePtr>(ref.data), to_seam(ref.dtype), ref.shape, ref.strides, nullptr, ref.device};
+  return {static_cast<seam::DevicePtr>(ref.data),
+          to_seam(ref.dtype),
+          ref.shape,
+          ref.strides,
+          nullptr,
+          ref.device};
 }
 
 }  // namespace

@@ -202,10 +202,12 @@ class CudaExecutable final : public Executable {
     check_caller_buffers(inputs, outputs);
     int alignment = options_.launch.max_vector_bytes;
     for (size_t i = 0; i < inputs.size(); ++i)
-      alignment = check_on_device(inputs[i], [&] { return input_label(i); }, alignment);
+      alignment = check_on_device(
+          inputs[i], [&] { return input_label(i); }, alignment);
     for (size_t o = 0; o < outputs.size(); ++o)
       if (output_routes_[o].kind == OutputRoute::Kind::Computed)
-        alignment = check_on_device(outputs[o], [&] { return "output " + std::to_string(o); }, alignment);
+        alignment = check_on_device(
+            outputs[o], [&] { return "output " + std::to_string(o); }, alignment);
     device_.make_current();
     const Fusion& f = segmented_.fusion;
     Bindings bindings(f.num_nodes());
@@ -264,7 +266,8 @@ class CudaExecutable final : public Executable {
       const int element = dtype_size(t.dtype);
       SEAM_CHECK(x.data % static_cast<DevicePtr>(element) == 0, input_label(i), ": address 0x", std::hex,
                  x.data, std::dec, " is not aligned to its element size (", element, " bytes)");
-      alignment = check_on_device(x, [&] { return input_label(i); }, alignment);
+      alignment = check_on_device(
+          x, [&] { return input_label(i); }, alignment);
     }
     return alignment;
   }
@@ -283,8 +286,9 @@ class CudaExecutable final : public Executable {
     } else {
       int ordinal = -1;
       CUresult r = driver().pointer_get_attribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, x.data);
-      SEAM_CHECK(r == CUDA_SUCCESS && ordinal == expected, label(), ": address 0x", std::hex, x.data, std::dec,
-                 " is not memory of device ", expected, r == CUDA_SUCCESS ? "" : " (" + cuda_error_text(r) + ")");
+      SEAM_CHECK(r == CUDA_SUCCESS && ordinal == expected, label(), ": address 0x", std::hex, x.data,
+                 std::dec, " is not memory of device ", expected,
+                 r == CUDA_SUCCESS ? "" : " (" + cuda_error_text(r) + ")");
     }
     const int element = dtype_size(x.dtype);
     while (alignment > element && x.data % static_cast<DevicePtr>(alignment) != 0) alignment /= 2;

@@ -1,7 +1,8 @@
 // Indexing ops on the GPU against the reference interpreter: the cross-entropy pick in a row kernel at
 // vocabulary sizes, embedding rows as vectors, gathers along every axis, and indices out of range, which
-// must raise seam::Error naming the op and the index (through run, run_device and run_into) without reading out of
-// bounds: named GpuSuite.* so that scripts/gpu_check.sh also runs them under compute-sanitizer memcheck.
+// must raise seam::Error naming the op and the index (through run, run_device and run_into) without reading
+// out of bounds: named GpuSuite.* so that scripts/gpu_check.sh also runs them under compute-sanitizer
+// memcheck.
 #include <gtest/gtest.h>
 
 #include <random>
