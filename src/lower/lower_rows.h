@@ -31,6 +31,7 @@ struct RowLayout {
   bool lanes_contiguous = true;
   int vector = 1;
   int iterations = 0;
+  bool peel = false;  // vectors aligned to each row's start, `vector` need not divide it (lower/row_peel.h)
 };
 
 // A row kernel as the plan decided it: its layout, the schedules of its chunk programs (one per output

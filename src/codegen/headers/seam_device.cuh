@@ -107,6 +107,18 @@ SEAM_FN void seam_store(T* __restrict__ dst, const T* src) {
   }
 }
 
+// A peeled row loop's vector (kir::Expr::row_edge): the lanes in `lanes` (seam_row_lanes) only, zero in
+// the others. One wide access when every lane is inside and the address is aligned (`Aligned`), else
+// lane by lane (a vector of a tensor that is not laid out like the row kernel's, or a row's edge).
+template <int N, bool Aligned, class T>
+SEAM_FN void seam_load_edge(const T* __restrict__ src, T* dst, unsigned lanes) {
+  if (Aligned && lanes == (1u << N) - 1u) {
+    seam_load<N>(src, dst);
+    return;
+  }
+#pragma unroll
+  for (int l = 0; l < N; ++l) dst[l] = (lanes >> l) & 1u ? src[l] : T();
+}
 // Cache hints (kir::Kernel::keep_reused_loads, streaming_stores). A load that other chunks repeat (a
 // broadcast input) is kept in L2 with an evict-last policy; stores go out evict-first (st.global.cs), so
 // that streamed data does not push the reused lines out. 16-byte accesses only; others as above.
@@ -220,4 +232,19 @@ SEAM_FN T seam_row_reduce_max(T v, const Rows& rows) {
 template <class T, class Rows>
 SEAM_FN T seam_row_reduce_min(T v, const Rows& rows) {
   return seam_row_reduce<seam_min_op>(v, rows);
+}
+
+// Peeled row loops' stores (aligned: outputs are laid out like the row kernel's reduced tensor).
+template <int N, bool Stream, class T>
+SEAM_FN void seam_store_edge(T* __restrict__ dst, const T* src, unsigned lanes) {
+  if (lanes == (1u << N) - 1u) {
+    if constexpr (Stream)
+      seam_store_stream<N>(dst, src);
+    else
+      seam_store<N>(dst, src);
+    return;
+  }
+#pragma unroll
+  for (int l = 0; l < N; ++l)
+    if ((lanes >> l) & 1u) dst[l] = src[l];
 }
