@@ -271,10 +271,10 @@ class BodyPrinter {
           address = "(" + kir::to_string(choice.index) + " < " + std::to_string(choice.below) + " ? " +
                     param(choice.param).name + " + " + kir::to_string(choice.offset) + " : " + address + ")";
         }
-        const std::string load =
-            v.lanes > 1 ? load_call(e, v.lanes, kernel_.keep_reused_loads && e.reused) + "(" + address + ", " +
-                              v.name + (e.row_edge ? ", seam_in_row" : "") + ");"
-                        : define_lane(v, 0, "*(" + address + ")") + ";";
+        const std::string load = v.lanes > 1 ? load_call(e, v.lanes, kernel_.keep_reused_loads && e.reused) +
+                                                   "(" + address + ", " + v.name +
+                                                   (e.row_edge ? ", seam_in_row" : "") + ");"
+                                             : define_lane(v, 0, "*(" + address + ")") + ";";
         if (e.guards.empty()) {
           out_ << pad(depth) << load << "\n";
         } else {  // loaded only where the guards hold, zero elsewhere (never selected)
@@ -316,8 +316,8 @@ class BodyPrinter {
       case kir::Expr::Kind::Select:
         return "(" + lane(e.args[0], l) + " ? " + lane(e.args[1], l) + " : " + lane(e.args[2], l) + ")";
       case kir::Expr::Kind::RowEdge:  // seam_in_row: the row loop's lanes inside the row (row_lanes)
-        return "((seam_in_row >> " + std::to_string(l) + ") & 1u ? " + lane(e.args[0], l) + " : seam_convert<" +
-               type + ">(" + literal_text(e.literal) + "))";
+        return "((seam_in_row >> " + std::to_string(l) + ") & 1u ? " + lane(e.args[0], l) +
+               " : seam_convert<" + type + ">(" + literal_text(e.literal) + "))";
       case kir::Expr::Kind::Iota: {
         const std::string compute = is_floating(v.dtype) ? "double" : "seam_i64";
         return "seam_convert<" + type + ">((" + compute + ")" + literal_text(e.literal) + " + (" + compute +
@@ -384,6 +384,7 @@ void print_kernel_dispatch(const kir::Kernel& kernel, std::ostringstream& out, i
 void print_cuda_signature(const kir::Kernel& kernel, const CudaLaunchShape& shape, std::ostringstream& out) {
   out << "SEAM_KERNEL void __launch_bounds__(" << shape.block_size
       << (shape.min_blocks_per_sm > 0 ? ", " + std::to_string(shape.min_blocks_per_sm) : "") << ") "
+      << (shape.cluster > 1 ? "__cluster_dims__(" + std::to_string(shape.cluster) + ", 1, 1) " : "")
       << kernel.name << "(";
   for (size_t p = 0; p < kernel.params.size(); ++p) {
     const kir::Param& param = kernel.params[p];

@@ -204,8 +204,12 @@ struct RowLaunch {
   int threads_per_row = 1;
   bool lanes_contiguous = true;  // the threads of a row are consecutive (else rows_per_block apart)
   int vector = 1;                // elements per row-loop iteration (a divisor of `reduced`)
-  int iterations = 0;            // > 0: persistent, ceil(vectors() / threads_per_row)
+  int iterations = 0;            // > 0: persistent, ceil(vectors() / (cluster * threads_per_row))
   bool peel = false;             // vectors aligned to the row's start in memory (above)
+  // > 1: one row per thread block cluster of this many blocks (rows_per_block 1, threads_per_row per
+  // block): the row's threads are the cluster's, the row reductions combine over the cluster through
+  // distributed shared memory, and the grid is a multiple of it.
+  int cluster = 1;
   std::vector<RowCache> caches;
   Block body;
   int block_size() const { return rows_per_block * threads_per_row; }

@@ -161,7 +161,8 @@ class RowEmitter : public ExpressionEmitter {
   AxisIndex element_index(const std::string& vector_index) {
     AxisIndex idx;
     idx.index = row_index_;
-    const int64_t vectors = std::max<int64_t>(peeled_rows_ ? peeled_vectors(reduced_, lanes_) : reduced_ / lanes_, 1);
+    const int64_t vectors =
+        std::max<int64_t>(peeled_rows_ ? peeled_vectors(reduced_, lanes_) : reduced_ / lanes_, 1);
     const Index element = peeled_rows_ ? peeled_element(vector_index, vectors, lanes_)
                                        : kir::mul(kir::variable(vector_index, vectors), lanes_);
     int64_t inner = 1;
@@ -588,19 +589,26 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
 
   int counter = 0;
   const RowLayout& layout = options.layout;
-  SEAM_ASSERT(layout.vector >= 1 &&
-                  (layout.peel ? layout.vector > 1 && peelable_rows(rs)
-                               : rs.reduced % layout.vector == 0 &&
-                                     (layout.vector == 1 || (rs.inner_reduced && shape.back() % layout.vector == 0))),
-              "kernel ", options.kernel_name, ": vectors of ", layout.vector, " elements along rows of ",
-              rs.reduced, layout.peel ? " (peeled)" : "");
+  SEAM_ASSERT(
+      layout.vector >= 1 &&
+          (layout.peel ? layout.vector > 1 && peelable_rows(rs)
+                       : rs.reduced % layout.vector == 0 &&
+                             (layout.vector == 1 || (rs.inner_reduced && shape.back() % layout.vector == 0))),
+      "kernel ", options.kernel_name, ": vectors of ", layout.vector, " elements along rows of ", rs.reduced,
+      layout.peel ? " (peeled)" : "");
   const bool persistent = layout.iterations > 0;
-  RowEmitter emitter(fusion, kernel, input_param, counter, shape, axes, layout.vector, persistent, layout.peel);
+  RowEmitter emitter(fusion, kernel, input_param, counter, shape, axes, layout.vector, persistent,
+                     layout.peel);
   kir::RowLaunch launch;
   launch.rows = emitter.rows();
   launch.reduced = rs.reduced;
   launch.vector = layout.vector;
   launch.peel = layout.peel;
+  launch.cluster = layout.cluster;
+  SEAM_ASSERT(
+      layout.cluster >= 1 && layout.cluster <= 16 && (layout.cluster == 1 || layout.rows_per_block == 1),
+      "kernel ", options.kernel_name, ": a cluster of ", layout.cluster, " blocks for ",
+      layout.rows_per_block, " rows per block");
   launch.iterations = layout.iterations;
   const int block = layout.rows_per_block * layout.threads_per_row;
   SEAM_ASSERT(block >= 32 && block <= 1024 && (block & (block - 1)) == 0, "kernel ", options.kernel_name,
@@ -613,9 +621,10 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
       (launch.rows + launch.rows_per_block - 1) / launch.rows_per_block * launch.rows_per_block;
   emitter.lower(launch.body, result, row_bound);
   if (persistent) {
-    SEAM_ASSERT(static_cast<int64_t>(layout.iterations) * layout.threads_per_row >= launch.vectors(),
-                "kernel ", options.kernel_name, ": ", layout.iterations, " iterations of ",
-                layout.threads_per_row, " threads do not cover ", launch.vectors(), " vectors");
+    SEAM_ASSERT(
+        static_cast<int64_t>(layout.iterations) * layout.threads_per_row * layout.cluster >= launch.vectors(),
+        "kernel ", options.kernel_name, ": ", layout.iterations, " iterations of ", layout.threads_per_row,
+        " threads x ", layout.cluster, " blocks do not cover ", launch.vectors(), " vectors");
     cache_row_loads(launch);
   }
   hoist_row_divisors(launch);

@@ -9,8 +9,8 @@ namespace seam {
 
 // The vector a peeled row kernel reads at, 0 for none. Peeled: the rows allow it (lower/row_peel.h), the
 // knob row_peel is on, and the widest vector of the row's smallest element (16 bytes or the alignment
-// class) would otherwise be cut to loads narrower than kPeelBelowBytes by the row length; rows of at
-// least two such vectors.
+// class) is wider than the widest that divides the row and that one loads fewer than kPeelBelowBytes;
+// rows of at least two such vectors.
 int plan_row_peel(const RowPlanInput& in);
 
 // Accesses narrower than this (bytes) make a peel worth its masks: 8-byte vectors already run the

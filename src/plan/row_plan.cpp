@@ -5,6 +5,7 @@
 #include "lower/expression_emitter.h"
 #include "lower/row_peel.h"
 #include "plan/pointwise_plan.h"
+#include "plan/row_cluster.h"
 #include "plan/row_peel.h"
 
 namespace seam {
@@ -30,6 +31,8 @@ RowPlanInput row_plan_input(const Fusion& fusion, const LaunchParams& knobs) {
   in.sm_count = knobs.sm_count;
   in.persistent = knobs.row_persistent;
   in.peel = knobs.row_peel;
+  in.cluster_max = knobs.row_cluster_max;
+  in.cluster_above = knobs.row_cluster_above;
   const int64_t elements = in.shape.rows * in.shape.reduced;
   int smallest = 0;
   auto per_element = [&](const Type& t) { return !t.is_scalar && t.numel() == elements && elements > 0; };
@@ -100,6 +103,12 @@ RowLayout plan_row_layout(const RowPlanInput& in, int vector, bool peel) {
   };
   int64_t per_row = in.persistent ? fewest_threads(kPreferredRowElements) : 0;
   if (per_row == 0 && in.persistent) per_row = fewest_threads(2 * kPreferredRowElements);
+  // A row that one block would hold only with many threads (or not at all): over a cluster of blocks.
+  if (in.persistent && (per_row == 0 || per_row > in.cluster_above))
+    if (std::optional<RowLayout> clustered = plan_row_cluster(in, vector, vectors)) {
+      clustered->peel = peel;
+      return *clustered;
+    }
   const bool persistent = per_row > 0;
   if (!persistent) per_row = 1024;  // streamed: as many threads as a block has
   // Too few rows to give every multiprocessor a few warps: spread each row over more threads.

@@ -20,6 +20,8 @@ struct RowPlanInput {
   int cached_bytes_per_element = 0;  // summed over the inputs read per element of a row
   bool persistent = true;            // LaunchParams::row_persistent
   bool peel = true;                  // LaunchParams::row_peel (plan/row_peel.h)
+  int cluster_max = 8;               // LaunchParams::row_cluster_max (plan/row_cluster.h)
+  int cluster_above = 256;           // LaunchParams::row_cluster_above
 };
 
 // A persistent row kernel's share of a row per thread: up to this many elements (64: eight 16-byte

@@ -150,16 +150,39 @@ SEAM_FN void seam_store_stream(T* __restrict__ dst, const T* src) {
 // A block holds RowsPerBlock rows of ThreadsPerRow threads (both powers of two, the block a multiple of a
 // warp); the threads of a row are consecutive (LanesContiguous) or RowsPerBlock apart. `scratch` is
 // shared memory of 8 bytes per thread. Every thread of a block must call each reduction (they
-// synchronize); every thread of the row gets the same result.
-template <int RowsPerBlock, int ThreadsPerRow, bool LanesContiguous>
+// synchronize); every thread of the row gets the same result. Cluster > 1 (kir::RowLaunch::cluster): a
+// row per thread block cluster of that many blocks (RowsPerBlock 1), the row's threads numbered across
+// the cluster's blocks in rank order; every thread of the cluster must call each reduction.
+SEAM_FN unsigned seam_cluster_rank() {
+  unsigned rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  return rank;
+}
+// A barrier over every thread of the cluster, ordering shared memory accesses across its blocks.
+SEAM_FN void seam_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::
+                   : "memory");
+}
+// `local` (this block's shared memory) in the block of rank `rank` of the cluster (distributed shared
+// memory, a generic address).
+template <class T>
+SEAM_FN const T* seam_cluster_peer(const T* local, unsigned rank) {
+  unsigned long long peer;
+  asm volatile("mapa.u64 %0, %1, %2;" : "=l"(peer) : "l"(local), "r"(rank));
+  return reinterpret_cast<const T*>(peer);
+}
+
+template <int RowsPerBlock, int ThreadsPerRow, bool LanesContiguous, int Cluster = 1>
 struct seam_rows {
+  static_assert(Cluster == 1 || (RowsPerBlock == 1 && LanesContiguous), "a cluster shares one row");
   unsigned char* scratch;
   int slot;  // the row of this thread within the block
-  int lane;  // this thread's index among the threads of its row
+  int lane;  // this thread's index among the threads of its row (of the cluster's blocks)
   SEAM_FN explicit seam_rows(unsigned char* shared)
       : scratch(shared),
         slot(LanesContiguous ? (int)threadIdx.x / ThreadsPerRow : (int)threadIdx.x % RowsPerBlock),
-        lane(LanesContiguous ? (int)threadIdx.x % ThreadsPerRow : (int)threadIdx.x / RowsPerBlock) {}
+        lane((LanesContiguous ? (int)threadIdx.x % ThreadsPerRow : (int)threadIdx.x / RowsPerBlock) +
+             (Cluster > 1 ? (int)seam_cluster_rank() * ThreadsPerRow : 0)) {}
 };
 
 struct seam_sum_op {
@@ -181,8 +204,28 @@ struct seam_min_op {
   }
 };
 
-template <class Op, class T, int R, int P, bool C>
-SEAM_FN T seam_row_reduce(T v, const seam_rows<R, P, C>& rows) {
+// The block's value `v` (the same on every thread) combined over the cluster's blocks in rank order:
+// each block publishes it in the last 8 bytes of its scratch (past what the block combine uses), and
+// every thread reads all of them.
+template <class Op, class T, int Cluster>
+SEAM_FN T seam_cluster_combine(T v, unsigned char* scratch) {
+  T* published = reinterpret_cast<T*>(scratch + blockDim.x * 8 - 8);
+  seam_cluster_sync();  // every block is done reading the previous value
+  if (threadIdx.x == 0) *published = v;
+  seam_cluster_sync();
+  T result = *seam_cluster_peer(published, 0);
+#pragma unroll
+  for (unsigned rank = 1; rank < Cluster; ++rank)
+    result = Op::apply(result, *seam_cluster_peer(published, rank));
+  return result;
+}
+
+template <class Op, class T, int R, int P, bool C, int Cluster>
+SEAM_FN T seam_row_reduce(T v, const seam_rows<R, P, C, Cluster>& rows) {
+  if constexpr (Cluster > 1) {
+    return seam_cluster_combine<Op, T, Cluster>(seam_row_reduce<Op>(v, seam_rows<R, P, C>(rows.scratch)),
+                                                rows.scratch);
+  }
   T* shared = reinterpret_cast<T*>(rows.scratch);
   if constexpr (P == 1) {
     return v;
