@@ -30,14 +30,27 @@ std::optional<RowLayout> plan_row_cluster(const RowPlanInput& in, int vector, in
     l.cluster = cluster;
     return l;
   };
-  for (int cluster = 2; cluster <= in.cluster_max; cluster *= 2)
-    for (int64_t threads = 32; threads <= in.cluster_above; threads *= 2)
-      if (auto l = layout(cluster, threads, kPreferredRowElements)) return l;
+  std::optional<RowLayout> chosen;
+  for (int cluster = 2; cluster <= in.cluster_max && !chosen; cluster *= 2)
+    for (int64_t threads = 32; threads <= in.cluster_above && !chosen; threads *= 2)
+      chosen = layout(cluster, threads, kPreferredRowElements);
   for (int64_t elements : {kPreferredRowElements, 2 * kPreferredRowElements})
-    for (int64_t threads = 32; threads <= 1024; threads *= 2)
-      for (int cluster = 2; cluster <= in.cluster_max; cluster *= 2)
-        if (auto l = layout(cluster, threads, elements)) return l;
-  return std::nullopt;
+    for (int64_t threads = 32; threads <= 1024 && !chosen; threads *= 2)
+      for (int cluster = 2; cluster <= in.cluster_max && !chosen; cluster *= 2)
+        chosen = layout(cluster, threads, elements);
+  if (!chosen) return std::nullopt;
+  // Too few rows to give every multiprocessor a few warps (decode): larger clusters, each block a
+  // smaller slice.
+  const int64_t threads_wanted = static_cast<int64_t>(in.sm_count) * 256;
+  const int64_t rows = std::max<int64_t>(in.shape.rows, 1);
+  while (chosen->cluster * 2 <= in.cluster_max &&
+         rows * chosen->cluster * chosen->threads_per_row < threads_wanted &&
+         static_cast<int64_t>(chosen->cluster) * 2 * chosen->threads_per_row <= vectors) {
+    chosen->cluster *= 2;
+    chosen->iterations =
+        static_cast<int>(ceil_div(ceil_div(vectors, chosen->cluster), chosen->threads_per_row));
+  }
+  return chosen;
 }
 
 }  // namespace seam

@@ -17,7 +17,8 @@ namespace seam {
 // when no cluster of at most in.cluster_max blocks holds a row in registers: the smallest cluster (a power
 // of two) whose blocks hold their slice with at most in.cluster_above threads of at most
 // kPreferredRowElements elements each; else the fewest threads (up to 1024), then the smallest cluster,
-// at that many elements; else at twice as many. rows_per_block 1, persistent.
+// at that many elements; else at twice as many. With too few rows to fill the multiprocessors, larger
+// clusters (as long as every thread keeps a vector). rows_per_block 1, persistent.
 std::optional<RowLayout> plan_row_cluster(const RowPlanInput& in, int vector, int64_t vectors);
 
 }  // namespace seam

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "exec/cuda_executable.h"
 #include "exec/executable.h"
 #include "interp/compare.h"
 #include "interp/fast_random.h"
@@ -52,7 +53,7 @@ TEST(GpuRowEdges, PeeledRows) {
   LaunchParams persistent, streamed;
   streamed.row_persistent = false;
   for (DType dtype : {BFloat16, Float16, Float32}) {
-    const std::string name = dtype_name(dtype);
+    const std::string name(dtype_name(dtype));
     for (int64_t n : {33, 4097, 12289}) {
       const std::string what = "rms_norm " + name + " N=" + std::to_string(n);
       EXPECT_TRUE(check_on_gpu(rms_norm_fusion(203, n, dtype), persistent, what).peel) << what;
@@ -66,6 +67,7 @@ TEST(GpuRowEdges, PeeledRows) {
 
 TEST(GpuRowEdges, RowsOverClusters) {
   SKIP_WITHOUT_GPU();
+  if (cuda_compute_major() < 9) GTEST_SKIP() << "thread block clusters need Hopper (sm_90)";
   LaunchParams plan, small;
   small.row_cluster_above = 32;
   // The plan's own clusters: long rows, few and many.

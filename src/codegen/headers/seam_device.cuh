@@ -108,17 +108,38 @@ SEAM_FN void seam_store(T* __restrict__ dst, const T* src) {
 }
 
 // A peeled row loop's vector (kir::Expr::row_edge): the lanes in `lanes` (seam_row_lanes) only, zero in
-// the others. One wide access when every lane is inside and the address is aligned (`Aligned`), else
-// lane by lane (a vector of a tensor that is not laid out like the row kernel's, or a row's edge).
+// the others. With every lane inside: one wide access where the address is aligned (`Aligned`: a tensor
+// laid out like the row kernel's), else the widest accesses the address allows (a weight broadcast over
+// rows starts at a different alignment per row, the same for every thread of the row); at a row's edge
+// lane by lane.
 template <int N, bool Aligned, class T>
 SEAM_FN void seam_load_edge(const T* __restrict__ src, T* dst, unsigned lanes) {
-  if (Aligned && lanes == (1u << N) - 1u) {
-    seam_load<N>(src, dst);
-    return;
+  if (lanes == (1u << N) - 1u) {
+    if constexpr (Aligned) {
+      seam_load<N>(src, dst);
+      return;
+    } else if constexpr (N * sizeof(T) == 16 && N % 4 == 0) {
+      const unsigned long long address = (unsigned long long)src;
+      if ((address & 15) == 0) {
+        seam_load<N>(src, dst);
+        return;
+      }
+      if ((address & 7) == 0) {
+        seam_load<N / 2>(src, dst);
+        seam_load<N / 2>(src + N / 2, dst + N / 2);
+        return;
+      }
+      if ((address & 3) == 0) {
+#pragma unroll
+        for (int l = 0; l < N; l += N / 4) seam_load<N / 4>(src + l, dst + l);
+        return;
+      }
+    }
   }
 #pragma unroll
   for (int l = 0; l < N; ++l) dst[l] = (lanes >> l) & 1u ? src[l] : T();
 }
+
 // Cache hints (kir::Kernel::keep_reused_loads, streaming_stores). A load that other chunks repeat (a
 // broadcast input) is kept in L2 with an evict-last policy; stores go out evict-first (st.global.cs), so
 // that streamed data does not push the reused lines out. 16-byte accesses only; others as above.
