@@ -105,8 +105,8 @@ struct Expr {
   std::string cache;
   bool cache_fill = false;
   // Load of lanes > 1 in a peeled row loop (RowLaunch::peel): only the lanes inside the row are read
-  // (the others are zero), `unaligned` when the vector's start is not a multiple of its width (then
-  // lane by lane, else one wide access when every lane is inside).
+  // (the others are zero), `unaligned` when the vector's start is not a multiple of its width (then the
+  // widest accesses its address allows, else one wide access when every lane is inside).
   bool row_edge = false;
   bool unaligned = false;
   // Call: the GPU's approximate form may compute it (lower/approximate_math.h).

@@ -184,7 +184,8 @@ class RowEmitter : public ExpressionEmitter {
   }
 
   // Peeled: a vector is aligned where the tensor's offset is that of S laid out contiguously (the
-  // vectors are aligned to that layout's row starts); elsewhere it is read lane by lane.
+  // vectors are aligned to that layout's row starts); elsewhere its vectors are unaligned
+  // (kir::Expr::unaligned: narrower accesses at run time).
   bool vector_aligned(const Index& offset) const override {
     if (!peeled_rows_) return ExpressionEmitter::vector_aligned(offset);
     return aligned_offsets_.count(kir::to_string(offset)) > 0;

@@ -5,7 +5,7 @@
 // the row's first and last vectors have lanes outside the row, which loads skip, stores leave alone and
 // reductions count as their identity. Tensors laid out like S (the row kernel's contiguous inputs and
 // every per-element output) are then read and written in aligned vectors; any other tensor along the row
-// (a weight broadcast over rows, a strided input) is read lane by lane.
+// (a weight broadcast over rows, a strided input) is read in the narrower accesses its address allows.
 #pragma once
 
 #include <string>
