@@ -152,12 +152,14 @@ class BodyPrinter {
                << pad(depth) << "for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {\n"
                << pad(depth + 1) << "const idx_t " << s.name << " = seam_lane + seam_it * seam_lanes;\n"
                << pad(depth + 1) << "if (" << s.name << " < seam_row_extent) {\n";
+          row_lanes(s.name, depth + 2);
           block(s.then_block, depth + 2);
           out_ << pad(depth + 1) << "}\n" << pad(depth) << "}\n";
           return;
         }
         out_ << pad(depth) << "for (idx_t " << s.name << " = seam_lane; " << s.name << " < seam_row_extent; "
              << s.name << " += seam_lanes) {\n";
+        row_lanes(s.name, depth + 1);
         block(s.then_block, depth + 1);
         out_ << pad(depth) << "}\n";
         return;
@@ -200,6 +202,12 @@ class BodyPrinter {
       }
       case Stmt::Kind::Store: {
         const kir::Param& p = param(s.param);
+        if (s.row_edge) {
+          out_ << pad(depth) << "seam_store_edge<" << s.source.lanes << ", "
+               << (kernel_.streaming_stores ? "true" : "false") << ">(" << p.name << " + "
+               << kir::to_string(s.index) << ", " << s.source.name << ", seam_in_row);\n";
+          return;
+        }
         if (s.source.lanes > 1) {
           out_ << pad(depth) << (kernel_.streaming_stores ? "seam_store_stream<" : "seam_store<")
                << s.source.lanes << ">(" << p.name << " + " << kir::to_string(s.index) << ", "
@@ -213,6 +221,23 @@ class BodyPrinter {
     }
   }
 
+  // The helper loading `lanes` elements for `e`: a peeled row loop's masked vector, kept in L2, or plain.
+  static std::string load_call(const kir::Expr& e, int lanes, bool keep) {
+    if (e.row_edge)
+      return "seam_load_edge<" + std::to_string(lanes) + ", " + (e.unaligned ? "false" : "true") + ">";
+    return std::string(keep ? "seam_load_keep<" : "seam_load<") + std::to_string(lanes) + ">";
+  }
+
+  // A peeled row loop's vector `vector_index`: the bits of its lanes inside the row (seam_row_lanes),
+  // which its edge loads, stores and reductions read.
+  void row_lanes(const std::string& vector_index, int depth) {
+    if (!kernel_.rows || !kernel_.rows->peel) return;
+    const int vector = kernel_.rows->vector;
+    out_ << pad(depth) << "const unsigned seam_in_row = seam_row_lanes<" << vector << ">(" << vector_index
+         << " * " << vector << " - seam_row_shift, " << kernel_.rows->reduced << "LL);\n";
+    out_ << pad(depth) << "(void)seam_in_row;\n";
+  }
+
   void define(const Stmt& s, int depth) {
     const kir::Var& v = s.var;
     const kir::Expr& e = s.expr;
@@ -220,8 +245,8 @@ class BodyPrinter {
     if (e.kind == kir::Expr::Kind::Load && !e.cache.empty()) {  // a persistent row's register array
       const std::string slot = e.cache + "[seam_it]";
       if (e.cache_fill) {
-        out_ << pad(depth) << "seam_load<" << v.lanes << ">(" << param(e.param).name << " + "
-             << kir::to_string(e.offset) << ", " << slot << ");\n";
+        out_ << pad(depth) << load_call(e, v.lanes, false) << "(" << param(e.param).name << " + "
+             << kir::to_string(e.offset) << ", " << slot << (e.row_edge ? ", seam_in_row" : "") << ");\n";
         return;
       }
       if (is_array(v)) declare(v, depth);
@@ -246,11 +271,10 @@ class BodyPrinter {
           address = "(" + kir::to_string(choice.index) + " < " + std::to_string(choice.below) + " ? " +
                     param(choice.param).name + " + " + kir::to_string(choice.offset) + " : " + address + ")";
         }
-        const std::string load =
-            v.lanes > 1
-                ? std::string(kernel_.keep_reused_loads && e.reused ? "seam_load_keep<" : "seam_load<") +
-                      std::to_string(v.lanes) + ">(" + address + ", " + v.name + ");"
-                : define_lane(v, 0, "*(" + address + ")") + ";";
+        const std::string load = v.lanes > 1 ? load_call(e, v.lanes, kernel_.keep_reused_loads && e.reused) +
+                                                   "(" + address + ", " + v.name +
+                                                   (e.row_edge ? ", seam_in_row" : "") + ");"
+                                             : define_lane(v, 0, "*(" + address + ")") + ";";
         if (e.guards.empty()) {
           out_ << pad(depth) << load << "\n";
         } else {  // loaded only where the guards hold, zero elsewhere (never selected)
@@ -291,6 +315,9 @@ class BodyPrinter {
       }
       case kir::Expr::Kind::Select:
         return "(" + lane(e.args[0], l) + " ? " + lane(e.args[1], l) + " : " + lane(e.args[2], l) + ")";
+      case kir::Expr::Kind::RowEdge:  // seam_in_row: the row loop's lanes inside the row (row_lanes)
+        return "((seam_in_row >> " + std::to_string(l) + ") & 1u ? " + lane(e.args[0], l) +
+               " : seam_convert<" + type + ">(" + literal_text(e.literal) + "))";
       case kir::Expr::Kind::Iota: {
         const std::string compute = is_floating(v.dtype) ? "double" : "seam_i64";
         return "seam_convert<" + type + ">((" + compute + ")" + literal_text(e.literal) + " + (" + compute +
@@ -357,6 +384,7 @@ void print_kernel_dispatch(const kir::Kernel& kernel, std::ostringstream& out, i
 void print_cuda_signature(const kir::Kernel& kernel, const CudaLaunchShape& shape, std::ostringstream& out) {
   out << "SEAM_KERNEL void __launch_bounds__(" << shape.block_size
       << (shape.min_blocks_per_sm > 0 ? ", " + std::to_string(shape.min_blocks_per_sm) : "") << ") "
+      << (shape.cluster > 1 ? "__cluster_dims__(" + std::to_string(shape.cluster) + ", 1, 1) " : "")
       << kernel.name << "(";
   for (size_t p = 0; p < kernel.params.size(); ++p) {
     const kir::Param& param = kernel.params[p];

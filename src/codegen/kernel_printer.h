@@ -13,6 +13,7 @@ namespace seam {
 struct CudaLaunchShape {
   int block_size = 128;       // __launch_bounds__; the grid-stride loop serves any grid size
   int min_blocks_per_sm = 0;  // __launch_bounds__'s second argument when > 0 (LaunchParams)
+  int cluster = 1;            // > 1: __cluster_dims__(cluster, 1, 1) (row kernels over clusters)
 };
 
 std::string print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& shape);

@@ -50,6 +50,12 @@ int cuda_sm_count() {
   return Device::shared().properties().sm_count;
 }
 
+int cuda_compute_major() {
+  const DriverStatus& status = driver_status();
+  SEAM_CHECK(status.available, "the CUDA backend needs a GPU: ", status.reason);
+  return Device::shared().properties().compute_major;
+}
+
 namespace {
 
 CachingDeviceAllocator& device_allocator() {

@@ -22,5 +22,7 @@ CudaLaunchShape launch_shape(const LaunchParams& params);
 
 // Multiprocessors of the default device; throws seam::Error when no GPU is present.
 int cuda_sm_count();
+// The default device's compute capability major version (9: Hopper, thread block clusters).
+int cuda_compute_major();
 
 }  // namespace seam

@@ -130,7 +130,8 @@ kir::Var ExpressionEmitter::emit_leaf(Value v, const Node& node, const AxisIndex
       if (idx.lane_axis >= 0 && strides[static_cast<size_t>(idx.lane_axis)] != 0) {
         if (strides[static_cast<size_t>(idx.lane_axis)] != 1)
           throw NotVectorizable{"input %" + std::to_string(v.id) + " is strided along the vector axis"};
-        if (!kir::multiple_of(offset, lanes_))
+        const bool aligned = vector_aligned(offset);
+        if (!aligned && !peeled_rows_)
           throw NotVectorizable{"input %" + std::to_string(v.id) + " is read at an unaligned offset"};
         lanes = lanes_;
       }
@@ -138,6 +139,10 @@ kir::Var ExpressionEmitter::emit_leaf(Value v, const Node& node, const AxisIndex
       e.param = param;
       e.offset = offset;
       e.guards = guards_;
+      if (lanes > 1 && peeled_rows_) {  // the lanes outside the row read nothing
+        e.row_edge = true;
+        e.unaligned = !vector_aligned(offset);
+      }
       return define(type.dtype, lanes, std::move(e));
     }
     case OpKind::Const:

@@ -76,6 +76,13 @@ class ExpressionEmitter {
   // A reduction read at `idx`. Here: inlined, unrolled over its reduced elements (small reductions only;
   // row kernels override this with their block-wide reductions).
   virtual kir::Var emit_reduction(Value v, const Node& node, const AxisIndex& idx);
+  // Whether lanes_ lanes at `offset` (consecutive along the lane axis) start on a multiple of the width;
+  // a peeled row kernel decides it from the row's shift instead (lower/row_peel.h).
+  virtual bool vector_aligned(const kir::Index& offset) const { return kir::multiple_of(offset, lanes_); }
+  // A peeled row kernel's loops (kir::RowLaunch::peel): an unaligned contiguous load is marked so
+  // (kir::Expr::unaligned: read in narrower accesses) rather than narrowing the vector, and every vector
+  // load masks the lanes outside the row.
+  bool peeled_rows_ = false;
   int reduction_loop_unroll_ = 0;
   int64_t max_inlined_reduction_ = ScheduleLimits{}.max_inlined_reduction;
 

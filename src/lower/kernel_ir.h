@@ -82,6 +82,9 @@ struct Expr {
     // args[0] (an integer value, 1 lane) wrapped once into [0, extent); outside [-extent, extent) it is
     // 0 and, where the guards hold, recorded in seam_index_error for indexing op `op`.
     CheckedIndex,
+    // args[0] on the lanes of a peeled row loop's vector that lie inside the row (RowLaunch::peel),
+    // `literal` on the others: what a reduction combines, so that lanes outside the row add its identity.
+    RowEdge,
   };
   explicit Expr(Kind k = Kind::Literal) : kind(k) {}
   Kind kind;
@@ -101,6 +104,11 @@ struct Expr {
   // the loads run as written.
   std::string cache;
   bool cache_fill = false;
+  // Load of lanes > 1 in a peeled row loop (RowLaunch::peel): only the lanes inside the row are read
+  // (the others are zero), `unaligned` when the vector's start is not a multiple of its width (then the
+  // widest accesses its address allows, else one wide access when every lane is inside).
+  bool row_edge = false;
+  bool unaligned = false;
   // Call: the GPU's approximate form may compute it (lower/approximate_math.h).
   bool approximate = false;
   int64_t extent = 0;  // CheckedIndex: the extent of the axis indexed
@@ -140,6 +148,7 @@ struct Stmt {
   int param = -1;
   int64_t begin = 0, extent = 0;  // Loop
   int unroll = 1;                 // Loop
+  bool row_edge = false;          // Store in a peeled row loop: only the lanes inside the row
 };
 
 // The order in which an output's chunks are enumerated, and how many values one chunk stands for
@@ -182,6 +191,12 @@ struct RowCache {
 // holds elements k * vector .. k * vector + vector - 1, k = lane + i * threads_per_row. Persistent
 // (iterations > 0): i < iterations, unrolled, so that the row's loads fill `caches` once and every later
 // loop over the row reads registers; streaming (iterations 0): a loop until the row's end.
+//
+// Peeled (`peel`, plan/row_peel.h): `vector` need not divide `reduced`. The vectors are aligned to the
+// row's position in a contiguous tensor of the reduced shape: with shift = (row * reduced) % vector,
+// vector k holds elements k * vector - shift .. k * vector - shift + vector - 1, and the first and last
+// vectors of a row have lanes outside it (masked: loads read nothing there, stores write nothing,
+// reductions combine their identity; kir::Expr::Kind::RowEdge).
 struct RowLaunch {
   int64_t rows = 0;
   int64_t reduced = 0;  // elements of a row
@@ -189,11 +204,20 @@ struct RowLaunch {
   int threads_per_row = 1;
   bool lanes_contiguous = true;  // the threads of a row are consecutive (else rows_per_block apart)
   int vector = 1;                // elements per row-loop iteration (a divisor of `reduced`)
-  int iterations = 0;            // > 0: persistent, ceil(reduced / vector / threads_per_row)
+  int iterations = 0;            // > 0: persistent, ceil(vectors() / (cluster * threads_per_row))
+  bool peel = false;             // vectors aligned to the row's start in memory (above)
+  // > 1: one row per thread block cluster of this many blocks (rows_per_block 1, threads_per_row per
+  // block): the row's threads are the cluster's, the row reductions combine over the cluster through
+  // distributed shared memory, and the grid is a multiple of it.
+  int cluster = 1;
   std::vector<RowCache> caches;
   Block body;
   int block_size() const { return rows_per_block * threads_per_row; }
-  int64_t vectors() const { return vector > 0 ? reduced / vector : reduced; }  // per row
+  // Vectors per row (peeled: at most; a row with shift s has ceil((reduced + s) / vector)).
+  int64_t vectors() const {
+    if (vector <= 0) return reduced;
+    return peel ? (reduced + 2 * vector - 2) / vector : reduced / vector;
+  }
 };
 
 struct Kernel {

@@ -32,6 +32,7 @@ std::string expr(const kir::Expr& e) {
       std::string out = std::string(e.reused ? "load.reused" : "load") + " p" + std::to_string(e.param) +
                         "[" + kir::to_string(e.offset) + "]";
       if (!e.cache.empty()) out += (e.cache_fill ? " into " : " from ") + e.cache;
+      if (e.row_edge) out += e.unaligned ? " in row, unaligned" : " in row";
       for (const kir::LoadChoice& c : e.choices)
         out += " | p" + std::to_string(c.param) + "[" + kir::to_string(c.offset) + "] if " +
                kir::to_string(c.index) + " < " + std::to_string(c.below);
@@ -46,6 +47,7 @@ std::string expr(const kir::Expr& e) {
     case kir::Expr::Kind::Call:
       return std::string(op_name(e.op)) + (e.approximate ? ".approx(" : "(") + args + ")";
     case kir::Expr::Kind::Select: return "select(" + args + ")";
+    case kir::Expr::Kind::RowEdge: return "in_row(" + args + ", " + e.literal.to_string() + ")";
     case kir::Expr::Kind::Iota:
       return "iota " + e.literal.to_string() + " + (" + kir::to_string(e.offset) + " + lane) * " +
              e.step.to_string();
@@ -76,7 +78,7 @@ void print_block(const kir::Block& block, int depth, std::ostringstream& out) {
       case kir::Stmt::Kind::Assign: out << pad << s.var.name << " := " << s.source.name << "\n"; break;
       case kir::Stmt::Kind::Store:
         out << pad << "store p" << s.param << "[" << kir::to_string(s.index) << "] = " << s.source.name
-            << "\n";
+            << (s.row_edge ? " in row" : "") << "\n";
         break;
       case kir::Stmt::Kind::Comment: out << pad << "// " << s.name << "\n"; break;
       case kir::Stmt::Kind::If:
@@ -130,7 +132,7 @@ std::string print_kir(const kir::Kernel& kernel) {
     const kir::RowLaunch& r = *kernel.rows;
     out << "  rows " << r.rows << " x " << r.reduced << " reduced, " << r.rows_per_block << " rows x "
         << r.threads_per_row << " threads per block" << (r.lanes_contiguous ? "" : ", lanes strided")
-        << ", vectors of " << r.vector;
+        << ", vectors of " << r.vector << (r.peel ? " (peeled)" : "");
     if (r.iterations > 0) out << ", persistent: " << r.iterations << " iterations";
     for (const kir::RowCache& c : r.caches)
       out << ", cache " << c.name << ":" << dtype_name(c.dtype) << "x" << c.lanes;

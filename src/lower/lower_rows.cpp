@@ -13,6 +13,7 @@
 #include "lower/lower_pointwise.h"
 #include "lower/row_cache.h"
 #include "lower/row_divisors.h"
+#include "lower/row_peel.h"
 #include "support/error.h"
 
 namespace seam {
@@ -101,8 +102,9 @@ class RowEmitter : public ExpressionEmitter {
   // `vector`, `persistent`: the layout's (RowLayout). Persistent loops all use one loop variable and
   // name their element indices after the axis, so that a load reads the same text in every pass over
   // the row (lower/row_cache.h matches them).
+  // `peel`: RowLayout::peel (lower/row_peel.h).
   RowEmitter(const Fusion& fusion, kir::Kernel& kernel, const std::vector<int>& input_param, int& counter,
-             Shape shape, std::vector<int64_t> axes, int vector, bool persistent)
+             Shape shape, std::vector<int64_t> axes, int vector, bool persistent, bool peel)
       : ExpressionEmitter(fusion, kernel, input_param, vector, counter),
         shape_(std::move(shape)),
         axes_(std::move(axes)),
@@ -110,6 +112,7 @@ class RowEmitter : public ExpressionEmitter {
     for (size_t d = 0; d < shape_.size(); ++d) (is_reduced(d) ? reduced_axes_ : outer_axes_).push_back(d);
     for (size_t d : outer_axes_) rows_ *= shape_[d];
     for (size_t d : reduced_axes_) reduced_ *= shape_[d];
+    peeled_rows_ = peel;
   }
 
   int64_t rows() const { return rows_; }
@@ -158,8 +161,10 @@ class RowEmitter : public ExpressionEmitter {
   AxisIndex element_index(const std::string& vector_index) {
     AxisIndex idx;
     idx.index = row_index_;
-    const int64_t vectors = std::max<int64_t>(reduced_ / lanes_, 1);
-    const Index element = kir::mul(kir::variable(vector_index, vectors), lanes_);
+    const int64_t vectors =
+        std::max<int64_t>(peeled_rows_ ? peeled_vectors(reduced_, lanes_) : reduced_ / lanes_, 1);
+    const Index element = peeled_rows_ ? peeled_element(vector_index, vectors, lanes_)
+                                       : kir::mul(kir::variable(vector_index, vectors), lanes_);
     int64_t inner = 1;
     for (size_t k = reduced_axes_.size(); k-- > 0;) {
       const size_t d = reduced_axes_[k];
@@ -174,7 +179,16 @@ class RowEmitter : public ExpressionEmitter {
       inner *= shape_[d];
     }
     if (lanes_ > 1) idx.lane_axis = static_cast<int>(reduced_axes_.back());
+    if (peeled_rows_) aligned_offsets_.insert(kir::to_string(contiguous_offset(idx.index, shape_)));
     return idx;
+  }
+
+  // Peeled: a vector is aligned where the tensor's offset is that of S laid out contiguously (the
+  // vectors are aligned to that layout's row starts); elsewhere its vectors are unaligned
+  // (kir::Expr::unaligned: narrower accesses at run time).
+  bool vector_aligned(const Index& offset) const override {
+    if (!peeled_rows_) return ExpressionEmitter::vector_aligned(offset);
+    return aligned_offsets_.count(kir::to_string(offset)) > 0;
   }
 
   // Opens a loop over this thread's share of the row; the caller appends it to the enclosing block.
@@ -296,6 +310,7 @@ class RowEmitter : public ExpressionEmitter {
       kir::Var& acc = accs[a];
       acc_of[v.id] = a++;
       kir::Var x = convert(emit(node.operands[0], idx), acc.dtype);
+      if (peeled_rows_) x = define(acc.dtype, lanes_, row_edge(x, identity(node.op, acc.dtype)));
       auto pair = std::find_if(pairs.begin(), pairs.end(), [&](const OnlinePair& p) { return p.max == v; });
       if (pair != pairs.end()) {  // m' = max(m, x); s = s * exp(m - m') + exp(x - m'); m = m'
         kir::Var& s = sums[static_cast<size_t>(pair - pairs.begin())];
@@ -446,6 +461,8 @@ class RowEmitter : public ExpressionEmitter {
       store.param = static_cast<int>(fusion_.inputs().size()) + o;
       store.index = offset;
       store.source = value;
+      // Peeled: outputs are contiguous in S's shape, so aligned like S; the lanes outside the row stay.
+      store.row_edge = peeled_rows_ && value.lanes > 1;
       block().push_back(std::move(store));
     } catch (const NotRowAligned&) {
       blocks_.resize(depth);
@@ -468,6 +485,7 @@ class RowEmitter : public ExpressionEmitter {
   std::vector<Index> row_index_;
   std::map<int32_t, kir::Var> reduction_value_;
   std::vector<int> chunked_;
+  std::set<std::string> aligned_offsets_;  // peeled: S's contiguous offsets of the loops' vectors
 };
 
 // `fusion` with every input (same order, so the same parameters) and only `outputs`.
@@ -572,16 +590,26 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
 
   int counter = 0;
   const RowLayout& layout = options.layout;
-  SEAM_ASSERT(layout.vector >= 1 && rs.reduced % layout.vector == 0 &&
-                  (layout.vector == 1 || (rs.inner_reduced && shape.back() % layout.vector == 0)),
-              "kernel ", options.kernel_name, ": vectors of ", layout.vector, " elements along rows of ",
-              rs.reduced);
+  SEAM_ASSERT(
+      layout.vector >= 1 &&
+          (layout.peel ? layout.vector > 1 && peelable_rows(rs)
+                       : rs.reduced % layout.vector == 0 &&
+                             (layout.vector == 1 || (rs.inner_reduced && shape.back() % layout.vector == 0))),
+      "kernel ", options.kernel_name, ": vectors of ", layout.vector, " elements along rows of ", rs.reduced,
+      layout.peel ? " (peeled)" : "");
   const bool persistent = layout.iterations > 0;
-  RowEmitter emitter(fusion, kernel, input_param, counter, shape, axes, layout.vector, persistent);
+  RowEmitter emitter(fusion, kernel, input_param, counter, shape, axes, layout.vector, persistent,
+                     layout.peel);
   kir::RowLaunch launch;
   launch.rows = emitter.rows();
   launch.reduced = rs.reduced;
   launch.vector = layout.vector;
+  launch.peel = layout.peel;
+  launch.cluster = layout.cluster;
+  SEAM_ASSERT(
+      layout.cluster >= 1 && layout.cluster <= 16 && (layout.cluster == 1 || layout.rows_per_block == 1),
+      "kernel ", options.kernel_name, ": a cluster of ", layout.cluster, " blocks for ",
+      layout.rows_per_block, " rows per block");
   launch.iterations = layout.iterations;
   const int block = layout.rows_per_block * layout.threads_per_row;
   SEAM_ASSERT(block >= 32 && block <= 1024 && (block & (block - 1)) == 0, "kernel ", options.kernel_name,
@@ -594,9 +622,10 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
       (launch.rows + launch.rows_per_block - 1) / launch.rows_per_block * launch.rows_per_block;
   emitter.lower(launch.body, result, row_bound);
   if (persistent) {
-    SEAM_ASSERT(static_cast<int64_t>(layout.iterations) * layout.threads_per_row >= launch.vectors(),
-                "kernel ", options.kernel_name, ": ", layout.iterations, " iterations of ",
-                layout.threads_per_row, " threads do not cover ", launch.vectors(), " vectors");
+    SEAM_ASSERT(
+        static_cast<int64_t>(layout.iterations) * layout.threads_per_row * layout.cluster >= launch.vectors(),
+        "kernel ", options.kernel_name, ": ", layout.iterations, " iterations of ", layout.threads_per_row,
+        " threads x ", layout.cluster, " blocks do not cover ", launch.vectors(), " vectors");
     cache_row_loads(launch);
   }
   hoist_row_divisors(launch);

@@ -31,6 +31,10 @@ struct RowLayout {
   bool lanes_contiguous = true;
   int vector = 1;
   int iterations = 0;
+  bool peel = false;  // vectors aligned to each row's start, `vector` need not divide it (lower/row_peel.h)
+  // > 1: a row is shared by the `cluster` blocks of a thread block cluster (rows_per_block 1), each
+  // holding threads_per_row of its threads; vector k goes to the row's thread k % (cluster * threads).
+  int cluster = 1;
 };
 
 // A row kernel as the plan decided it: its layout, the schedules of its chunk programs (one per output

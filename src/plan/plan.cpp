@@ -164,8 +164,8 @@ KernelGrid plan_grid(const kir::Kernel& kernel, const LaunchParams& params) {
     const kir::RowLaunch& rows = *kernel.rows;
     block = rows.block_size();
     const int64_t chunks = kernel.total_chunks() - rows.rows;
-    blocks =
-        std::max((rows.rows + rows.rows_per_block - 1) / rows.rows_per_block, (chunks + block - 1) / block);
+    blocks = std::max((rows.rows + rows.rows_per_block - 1) / rows.rows_per_block * rows.cluster,
+                      (chunks + block - 1) / block);
   } else {
     const int64_t per_block = static_cast<int64_t>(block) * std::max(1, params.chunks_per_thread);
     blocks = (kernel.total_chunks() + per_block - 1) / per_block;
@@ -173,6 +173,11 @@ KernelGrid plan_grid(const kir::Kernel& kernel, const LaunchParams& params) {
   if (params.max_blocks_per_sm > 0)
     blocks = std::min<int64_t>(blocks,
                                static_cast<int64_t>(std::max(1, params.sm_count)) * params.max_blocks_per_sm);
+  // A row kernel over clusters launches whole clusters.
+  if (kernel.rows && kernel.rows->cluster > 1) {
+    const int64_t cluster = kernel.rows->cluster;
+    blocks = std::max<int64_t>(blocks / cluster, 1) * cluster;
+  }
   return KernelGrid{std::max<int64_t>(blocks, 1), block};
 }
 
@@ -182,6 +187,7 @@ std::string launch_summary(const PlannedStep& step) {
   return "row kernel: block " + std::to_string(rows.block_size()) + " (" +
          std::to_string(rows.rows_per_block) + " rows x " + std::to_string(rows.threads_per_row) +
          " threads), grid " + std::to_string(step.grid.blocks) + " blocks" +
+         (rows.cluster > 1 ? " in clusters of " + std::to_string(rows.cluster) : "") +
          (step.params.max_blocks_per_sm > 0
               ? " (<= " + std::to_string(step.params.max_blocks_per_sm) + " blocks/SM)"
               : "") +

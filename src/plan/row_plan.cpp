@@ -3,7 +3,10 @@
 #include <algorithm>
 
 #include "lower/expression_emitter.h"
+#include "lower/row_peel.h"
 #include "plan/pointwise_plan.h"
+#include "plan/row_cluster.h"
+#include "plan/row_peel.h"
 
 namespace seam {
 namespace {
@@ -27,6 +30,9 @@ RowPlanInput row_plan_input(const Fusion& fusion, const LaunchParams& knobs) {
   in.max_vector_bytes = knobs.max_vector_bytes;
   in.sm_count = knobs.sm_count;
   in.persistent = knobs.row_persistent;
+  in.peel = knobs.row_peel;
+  in.cluster_max = knobs.row_cluster_max;
+  in.cluster_above = knobs.row_cluster_above;
   const int64_t elements = in.shape.rows * in.shape.reduced;
   int smallest = 0;
   auto per_element = [&](const Type& t) { return !t.is_scalar && t.numel() == elements && elements > 0; };
@@ -53,7 +59,7 @@ int plan_row_vector(const RowPlanInput& in) {
   return vector;
 }
 
-RowLayout plan_row_layout(const RowPlanInput& in, int vector) {
+RowLayout plan_row_layout(const RowPlanInput& in, int vector, bool peel) {
   const RowShape& rs = in.shape;
   int64_t block = 32;
   while (block * 2 <= std::min(in.block_size, 1024)) block *= 2;
@@ -74,7 +80,8 @@ RowLayout plan_row_layout(const RowPlanInput& in, int vector) {
     return layout;
   }
   layout.vector = vector;
-  const int64_t vectors = reduced / vector;
+  layout.peel = peel;
+  const int64_t vectors = peel ? peeled_vectors(reduced, vector) : reduced / vector;
   // Registers a thread spends per iteration on its cached share of the row.
   const int64_t bytes_per_iteration = static_cast<int64_t>(vector) * in.cached_bytes_per_element;
   // At least 8 threads per row, or one per vector of a shorter row.
@@ -96,6 +103,12 @@ RowLayout plan_row_layout(const RowPlanInput& in, int vector) {
   };
   int64_t per_row = in.persistent ? fewest_threads(kPreferredRowElements) : 0;
   if (per_row == 0 && in.persistent) per_row = fewest_threads(2 * kPreferredRowElements);
+  // A row that one block would hold only with many threads (or not at all): over a cluster of blocks.
+  if (in.persistent && (per_row == 0 || per_row > in.cluster_above))
+    if (std::optional<RowLayout> clustered = plan_row_cluster(in, vector, vectors)) {
+      clustered->peel = peel;
+      return *clustered;
+    }
   const bool persistent = per_row > 0;
   if (!persistent) per_row = 1024;  // streamed: as many threads as a block has
   // Too few rows to give every multiprocessor a few warps: spread each row over more threads.
@@ -109,8 +122,8 @@ RowLayout plan_row_layout(const RowPlanInput& in, int vector) {
   return layout;
 }
 
-RowLoweringOptions plan_row_kernel(const Fusion& fusion, RowLoweringOptions knobs, int vector) {
-  knobs.layout = plan_row_layout(row_plan_input(fusion, knobs), vector);
+RowLoweringOptions plan_row_kernel(const Fusion& fusion, RowLoweringOptions knobs, int vector, bool peel) {
+  knobs.layout = plan_row_layout(row_plan_input(fusion, knobs), vector, peel);
   knobs.chunk_schedules.clear();
   if (!row_chunked_outputs(fusion).empty()) {
     LoweringOptions chunks;
@@ -122,6 +135,12 @@ RowLoweringOptions plan_row_kernel(const Fusion& fusion, RowLoweringOptions knob
 }
 
 RowLowering plan_and_lower_rows(const Fusion& fusion, const RowLoweringOptions& knobs) {
+  if (const int peeled = plan_row_peel(row_plan_input(fusion, knobs))) {
+    try {
+      return lower_rows(fusion, plan_row_kernel(fusion, knobs, peeled, true));
+    } catch (const NotVectorizable&) {  // a strided load or a movement op the peel cannot take
+    }
+  }
   for (int vector = plan_row_vector(row_plan_input(fusion, knobs));; vector /= 2) {
     try {
       return lower_rows(fusion, plan_row_kernel(fusion, knobs, vector));

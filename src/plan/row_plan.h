@@ -19,6 +19,9 @@ struct RowPlanInput {
   int smallest_element_bytes = 4;    // of the tensors read or written per element of a row
   int cached_bytes_per_element = 0;  // summed over the inputs read per element of a row
   bool persistent = true;            // LaunchParams::row_persistent
+  bool peel = true;                  // LaunchParams::row_peel (plan/row_peel.h)
+  int cluster_max = 8;               // LaunchParams::row_cluster_max (plan/row_cluster.h)
+  int cluster_above = 256;           // LaunchParams::row_cluster_above
 };
 
 // A persistent row kernel's share of a row per thread: up to this many elements (64: eight 16-byte
@@ -35,7 +38,8 @@ constexpr int64_t kReservedRegisters = 40;
 // kReservedRegisters): persistent; else streamed by 1024 threads. More threads per row when there are
 // too few rows to fill the GPU; rows_per_block filling `block_size`.
 // Outer reductions: consecutive threads on consecutive rows, streamed.
-RowLayout plan_row_layout(const RowPlanInput& in, int vector);
+// `peel`: vectors aligned to memory (plan/row_peel.h), a row then spans up to peeled_vectors of them.
+RowLayout plan_row_layout(const RowPlanInput& in, int vector, bool peel = false);
 
 // The widest vector the shapes and the alignment class allow: 16 bytes of the row's smallest element,
 // halved until it divides the innermost reduced extent (1 for outer reductions).
@@ -44,10 +48,12 @@ int plan_row_vector(const RowPlanInput& in);
 RowPlanInput row_plan_input(const Fusion& fusion, const LaunchParams& knobs);
 
 // `knobs` with the layout (at `vector` elements) and chunk schedules decided for `fusion`.
-RowLoweringOptions plan_row_kernel(const Fusion& fusion, RowLoweringOptions knobs, int vector);
+RowLoweringOptions plan_row_kernel(const Fusion& fusion, RowLoweringOptions knobs, int vector,
+                                   bool peel = false);
 
-// The plan and lowering of one row kernel: the widest vector first, narrower when a load or store of
-// the fusion cannot use it (a strided or unaligned input).
+// The plan and lowering of one row kernel: peeled when plan_row_peel says so and every load and store
+// takes it, else the widest vector that divides the row first, narrower when a load or store of the
+// fusion cannot use it (a strided or unaligned input).
 RowLowering plan_and_lower_rows(const Fusion& fusion, const RowLoweringOptions& knobs);
 
 }  // namespace seam

@@ -126,8 +126,10 @@ TEST(RowLayout, LayerNormAndIntegerSums) {
 // The plan's choices for representative shapes: vectors of 16 bytes, persistent up to what the
 // registers hold, streamed beyond; few rows spread over more threads.
 TEST(RowLayout, PlanChoosesPerShape) {
+  // One block per row at most (clusters: tests/exec/row_edges_test.cpp).
   auto layout_of = [](int64_t m, int64_t n, int element_bytes, int inputs) {
     RowPlanInput in;
+    in.cluster_max = 1;
     in.shape.shape = {m, n};
     in.shape.axes = {1};
     in.shape.rows = m;

@@ -280,6 +280,17 @@ SEAM_FN void seam_zero(T* dst) {
   for (int l = 0; l < N; ++l) dst[l] = T();
 }
 
+// ---- peeled row loops (kir::RowLaunch::peel) ----------------------------------------------------------
+// The lanes l of an N-lane vector whose element first + l lies inside a row of `reduced` elements, as
+// bits (bit l: lane l).
+template <int N>
+SEAM_FN unsigned seam_row_lanes(long long first, long long reduced) {
+  static_assert(N > 0 && N < 32, "a vector of at most 16 lanes");
+  const long long lo = first < 0 ? -first : 0, hi = reduced - first < N ? reduced - first : N;
+  if (hi <= lo) return 0u;
+  return ((1u << hi) - 1u) & ~((1u << lo) - 1u);
+}
+
 // ---- indexing ----------------------------------------------------------------------------------------
 // The position an indexing op reads along an axis of extent n: index i in [-n, n), wrapped once (i < 0:
 // i + n). Any other index reads position 0 (never out of bounds: n > 0 wherever an element is computed)

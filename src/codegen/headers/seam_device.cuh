@@ -122,6 +122,39 @@ SEAM_FN void seam_store(T* __restrict__ dst, const T* src) {
   }
 }
 
+// A peeled row loop's vector (kir::Expr::row_edge): the lanes in `lanes` (seam_row_lanes) only, zero in
+// the others. With every lane inside: one wide access where the address is aligned (`Aligned`: a tensor
+// laid out like the row kernel's), else the widest accesses the address allows (a weight broadcast over
+// rows starts at a different alignment per row, the same for every thread of the row); at a row's edge
+// lane by lane.
+template <int N, bool Aligned, class T>
+SEAM_FN void seam_load_edge(const T* __restrict__ src, T* dst, unsigned lanes) {
+  if (lanes == (1u << N) - 1u) {
+    if constexpr (Aligned) {
+      seam_load<N>(src, dst);
+      return;
+    } else if constexpr (N * sizeof(T) == 16 && N % 4 == 0) {
+      const unsigned long long address = (unsigned long long)src;
+      if ((address & 15) == 0) {
+        seam_load<N>(src, dst);
+        return;
+      }
+      if ((address & 7) == 0) {
+        seam_load<N / 2>(src, dst);
+        seam_load<N / 2>(src + N / 2, dst + N / 2);
+        return;
+      }
+      if ((address & 3) == 0) {
+#pragma unroll
+        for (int l = 0; l < N; l += N / 4) seam_load<N / 4>(src + l, dst + l);
+        return;
+      }
+    }
+  }
+#pragma unroll
+  for (int l = 0; l < N; ++l) dst[l] = (lanes >> l) & 1u ? src[l] : T();
+}
+
 // Cache hints (kir::Kernel::keep_reused_loads, streaming_stores). A load that other chunks repeat (a
 // broadcast input) is kept in L2 with an evict-last policy; stores go out evict-first (st.global.cs), so
 // that streamed data does not push the reused lines out. 16-byte accesses only; others as above.
@@ -153,16 +186,39 @@ SEAM_FN void seam_store_stream(T* __restrict__ dst, const T* src) {
 // A block holds RowsPerBlock rows of ThreadsPerRow threads (both powers of two, the block a multiple of a
 // warp); the threads of a row are consecutive (LanesContiguous) or RowsPerBlock apart. `scratch` is
 // shared memory of 8 bytes per thread. Every thread of a block must call each reduction (they
-// synchronize); every thread of the row gets the same result.
-template <int RowsPerBlock, int ThreadsPerRow, bool LanesContiguous>
+// synchronize); every thread of the row gets the same result. Cluster > 1 (kir::RowLaunch::cluster): a
+// row per thread block cluster of that many blocks (RowsPerBlock 1), the row's threads numbered across
+// the cluster's blocks in rank order; every thread of the cluster must call each reduction.
+SEAM_FN unsigned seam_cluster_rank() {
+  unsigned rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  return rank;
+}
+// A barrier over every thread of the cluster, ordering shared memory accesses across its blocks.
+SEAM_FN void seam_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::
+                   : "memory");
+}
+// `local` (this block's shared memory) in the block of rank `rank` of the cluster (distributed shared
+// memory, a generic address).
+template <class T>
+SEAM_FN const T* seam_cluster_peer(const T* local, unsigned rank) {
+  unsigned long long peer;
+  asm volatile("mapa.u64 %0, %1, %2;" : "=l"(peer) : "l"(local), "r"(rank));
+  return reinterpret_cast<const T*>(peer);
+}
+
+template <int RowsPerBlock, int ThreadsPerRow, bool LanesContiguous, int Cluster = 1>
 struct seam_rows {
+  static_assert(Cluster == 1 || (RowsPerBlock == 1 && LanesContiguous), "a cluster shares one row");
   unsigned char* scratch;
   int slot;  // the row of this thread within the block
-  int lane;  // this thread's index among the threads of its row
+  int lane;  // this thread's index among the threads of its row (of the cluster's blocks)
   SEAM_FN explicit seam_rows(unsigned char* shared)
       : scratch(shared),
         slot(LanesContiguous ? (int)threadIdx.x / ThreadsPerRow : (int)threadIdx.x % RowsPerBlock),
-        lane(LanesContiguous ? (int)threadIdx.x % ThreadsPerRow : (int)threadIdx.x / RowsPerBlock) {}
+        lane((LanesContiguous ? (int)threadIdx.x % ThreadsPerRow : (int)threadIdx.x / RowsPerBlock) +
+             (Cluster > 1 ? (int)seam_cluster_rank() * ThreadsPerRow : 0)) {}
 };
 
 struct seam_sum_op {
@@ -184,8 +240,28 @@ struct seam_min_op {
   }
 };
 
-template <class Op, class T, int R, int P, bool C>
-SEAM_FN T seam_row_reduce(T v, const seam_rows<R, P, C>& rows) {
+// The block's value `v` (the same on every thread) combined over the cluster's blocks in rank order:
+// each block publishes it in the last 8 bytes of its scratch (past what the block combine uses), and
+// every thread reads all of them.
+template <class Op, class T, int Cluster>
+SEAM_FN T seam_cluster_combine(T v, unsigned char* scratch) {
+  T* published = reinterpret_cast<T*>(scratch + blockDim.x * 8 - 8);
+  seam_cluster_sync();  // every block is done reading the previous value
+  if (threadIdx.x == 0) *published = v;
+  seam_cluster_sync();
+  T result = *seam_cluster_peer(published, 0);
+#pragma unroll
+  for (unsigned rank = 1; rank < Cluster; ++rank)
+    result = Op::apply(result, *seam_cluster_peer(published, rank));
+  return result;
+}
+
+template <class Op, class T, int R, int P, bool C, int Cluster>
+SEAM_FN T seam_row_reduce(T v, const seam_rows<R, P, C, Cluster>& rows) {
+  if constexpr (Cluster > 1) {
+    return seam_cluster_combine<Op, T, Cluster>(seam_row_reduce<Op>(v, seam_rows<R, P, C>(rows.scratch)),
+                                                rows.scratch);
+  }
   T* shared = reinterpret_cast<T*>(rows.scratch);
   if constexpr (P == 1) {
     return v;
@@ -235,4 +311,19 @@ SEAM_FN T seam_row_reduce_max(T v, const Rows& rows) {
 template <class T, class Rows>
 SEAM_FN T seam_row_reduce_min(T v, const Rows& rows) {
   return seam_row_reduce<seam_min_op>(v, rows);
+}
+
+// Peeled row loops' stores (aligned: outputs are laid out like the row kernel's reduced tensor).
+template <int N, bool Stream, class T>
+SEAM_FN void seam_store_edge(T* __restrict__ dst, const T* src, unsigned lanes) {
+  if (lanes == (1u << N) - 1u) {
+    if constexpr (Stream)
+      seam_store_stream<N>(dst, src);
+    else
+      seam_store<N>(dst, src);
+    return;
+  }
+#pragma unroll
+  for (int l = 0; l < N; ++l)
+    if ((lanes >> l) & 1u) dst[l] = src[l];
 }

@@ -70,6 +70,23 @@ SEAM_FN void seam_store_stream(T* __restrict__ dst, const T* src) {
   seam_store<N>(dst, src);
 }
 
+// A peeled row loop's vector (kir::Expr::row_edge, Store::row_edge): only the lanes in `lanes`
+// (seam_row_lanes), element by element, so that nothing outside the row is touched.
+template <int N, bool Aligned, class T>
+SEAM_FN void seam_load_edge(const T* __restrict__ src, T* dst, unsigned lanes) {
+  for (int l = 0; l < N; ++l) {
+    if ((lanes >> l) & 1u)
+      memcpy(dst + l, src + l, sizeof(T));
+    else
+      dst[l] = T();
+  }
+}
+template <int N, bool Stream, class T>
+SEAM_FN void seam_store_edge(T* __restrict__ dst, const T* src, unsigned lanes) {
+  for (int l = 0; l < N; ++l)
+    if ((lanes >> l) & 1u) memcpy(dst + l, src + l, sizeof(T));
+}
+
 // A persistent row kernel's register array on the host, where one thread's share is the whole row:
 // `vectors` entries of N elements, on the heap.
 template <class T, int N>

@@ -1,0 +1,30 @@
+#include "lower/row_peel.h"
+
+namespace seam {
+
+bool peelable_rows(const RowShape& rs) {
+  return rs.inner_reduced && !rs.shape.empty() && rs.reduced > 0 && rs.reduced == rs.shape.back();
+}
+
+int64_t peeled_vectors(int64_t reduced, int vector) { return (reduced + 2 * vector - 2) / vector; }
+
+kir::Index peeled_element(const std::string& vector_index, int64_t vectors, int vector) {
+  return kir::add(kir::mul(kir::variable(vector_index, vectors), vector),
+                  kir::mul(kir::variable(kRowShift, vector), -1));
+}
+
+kir::Index contiguous_offset(const std::vector<kir::Index>& index, const Shape& shape) {
+  const Shape strides = contiguous_strides(shape);
+  kir::Index offset = kir::constant(0);
+  for (size_t d = 0; d < shape.size(); ++d) offset = kir::add(offset, kir::mul(index[d], strides[d]));
+  return offset;
+}
+
+kir::Expr row_edge(const kir::Var& x, Number outside) {
+  kir::Expr e{kir::Expr::Kind::RowEdge};
+  e.args = {x};
+  e.literal = outside;
+  return e;
+}
+
+}  // namespace seam

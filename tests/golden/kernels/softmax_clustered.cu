@@ -1,0 +1,198 @@
+// 1 kernel(s) for fusion softmax_clustered_64x65536
+
+// group 0: row kernel, 64 rows of 65536 reduced elements, 1 rows x 256 threads per block
+// launch: row kernel: block 256 (1 rows x 256 threads), grid 256 blocks in clusters of 4, no register cap, lanes contiguous
+#include "seam_device.cuh"
+
+SEAM_KERNEL void __launch_bounds__(256) __cluster_dims__(4, 1, 1) softmax_clustered_64x65536_k0(const seam_bf16* __restrict__ in0, seam_bf16* __restrict__ out0) {
+  typedef int idx_t;
+  __shared__ __align__(16) unsigned char seam_scratch[2048];
+  const seam_rows<1, 256, true, 4> seam_row_ctx(seam_scratch);
+  const int seam_lane = seam_row_ctx.lane;
+  const int seam_lanes = 1024;
+  constexpr int seam_row_iterations = 8;
+  alignas(16) seam_bf16 seam_cache0[8][8];
+  for (long long seam_first_row = (long long)(blockIdx.x / 4) * 1; seam_first_row < 64LL; seam_first_row += (long long)(gridDim.x / 4) * 1) {
+    const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);
+    const idx_t seam_row_extent = row < 64 ? 8192 : 0;
+    (void)seam_row_extent;
+    float v1_0 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
+    float v1_1 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
+    float v1_2 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
+    float v1_3 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
+    float v1_4 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
+    float v1_5 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
+    float v1_6 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
+    float v1_7 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
+    SEAM_UNROLL(8)
+    for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
+      const idx_t k = seam_lane + seam_it * seam_lanes;
+      if (k < seam_row_extent) {
+        seam_load<8>(in0 + ((row * 65536) + (k * 8)), seam_cache0[seam_it]);
+      }
+    }
+    SEAM_UNROLL(8)
+    for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
+      const idx_t k = seam_lane + seam_it * seam_lanes;
+      if (k < seam_row_extent) {
+        alignas(16) seam_bf16 v2[8];
+        v2[0] = seam_cache0[seam_it][0];
+        v2[1] = seam_cache0[seam_it][1];
+        v2[2] = seam_cache0[seam_it][2];
+        v2[3] = seam_cache0[seam_it][3];
+        v2[4] = seam_cache0[seam_it][4];
+        v2[5] = seam_cache0[seam_it][5];
+        v2[6] = seam_cache0[seam_it][6];
+        v2[7] = seam_cache0[seam_it][7];
+        float v3_0 = seam_convert<float>(v2[0]);
+        float v3_1 = seam_convert<float>(v2[1]);
+        float v3_2 = seam_convert<float>(v2[2]);
+        float v3_3 = seam_convert<float>(v2[3]);
+        float v3_4 = seam_convert<float>(v2[4]);
+        float v3_5 = seam_convert<float>(v2[5]);
+        float v3_6 = seam_convert<float>(v2[6]);
+        float v3_7 = seam_convert<float>(v2[7]);
+        float v4_0 = seam_maximum(v1_0, v3_0);
+        float v4_1 = seam_maximum(v1_1, v3_1);
+        float v4_2 = seam_maximum(v1_2, v3_2);
+        float v4_3 = seam_maximum(v1_3, v3_3);
+        float v4_4 = seam_maximum(v1_4, v3_4);
+        float v4_5 = seam_maximum(v1_5, v3_5);
+        float v4_6 = seam_maximum(v1_6, v3_6);
+        float v4_7 = seam_maximum(v1_7, v3_7);
+        v1_0 = v4_0;
+        v1_1 = v4_1;
+        v1_2 = v4_2;
+        v1_3 = v4_3;
+        v1_4 = v4_4;
+        v1_5 = v4_5;
+        v1_6 = v4_6;
+        v1_7 = v4_7;
+      }
+    }
+    float v5_0 = seam_row_reduce_max(seam_maximum(seam_maximum(seam_maximum(seam_maximum(seam_maximum(seam_maximum(seam_maximum(v1_0, v1_1), v1_2), v1_3), v1_4), v1_5), v1_6), v1_7), seam_row_ctx);
+    float v6_0 = seam_convert<float>(((seam_i64)0LL));
+    float v6_1 = seam_convert<float>(((seam_i64)0LL));
+    float v6_2 = seam_convert<float>(((seam_i64)0LL));
+    float v6_3 = seam_convert<float>(((seam_i64)0LL));
+    float v6_4 = seam_convert<float>(((seam_i64)0LL));
+    float v6_5 = seam_convert<float>(((seam_i64)0LL));
+    float v6_6 = seam_convert<float>(((seam_i64)0LL));
+    float v6_7 = seam_convert<float>(((seam_i64)0LL));
+    SEAM_UNROLL(8)
+    for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
+      const idx_t k = seam_lane + seam_it * seam_lanes;
+      if (k < seam_row_extent) {
+        alignas(16) seam_bf16 v7[8];
+        v7[0] = seam_cache0[seam_it][0];
+        v7[1] = seam_cache0[seam_it][1];
+        v7[2] = seam_cache0[seam_it][2];
+        v7[3] = seam_cache0[seam_it][3];
+        v7[4] = seam_cache0[seam_it][4];
+        v7[5] = seam_cache0[seam_it][5];
+        v7[6] = seam_cache0[seam_it][6];
+        v7[7] = seam_cache0[seam_it][7];
+        float v8_0 = seam_convert<float>(v7[0]);
+        float v8_1 = seam_convert<float>(v7[1]);
+        float v8_2 = seam_convert<float>(v7[2]);
+        float v8_3 = seam_convert<float>(v7[3]);
+        float v8_4 = seam_convert<float>(v7[4]);
+        float v8_5 = seam_convert<float>(v7[5]);
+        float v8_6 = seam_convert<float>(v7[6]);
+        float v8_7 = seam_convert<float>(v7[7]);
+        float v9_0 = (v8_0 - v5_0);
+        float v9_1 = (v8_1 - v5_0);
+        float v9_2 = (v8_2 - v5_0);
+        float v9_3 = (v8_3 - v5_0);
+        float v9_4 = (v8_4 - v5_0);
+        float v9_5 = (v8_5 - v5_0);
+        float v9_6 = (v8_6 - v5_0);
+        float v9_7 = (v8_7 - v5_0);
+        float v10_0 = seam_exp_approx(v9_0);
+        float v10_1 = seam_exp_approx(v9_1);
+        float v10_2 = seam_exp_approx(v9_2);
+        float v10_3 = seam_exp_approx(v9_3);
+        float v10_4 = seam_exp_approx(v9_4);
+        float v10_5 = seam_exp_approx(v9_5);
+        float v10_6 = seam_exp_approx(v9_6);
+        float v10_7 = seam_exp_approx(v9_7);
+        float v11_0 = (v6_0 + v10_0);
+        float v11_1 = (v6_1 + v10_1);
+        float v11_2 = (v6_2 + v10_2);
+        float v11_3 = (v6_3 + v10_3);
+        float v11_4 = (v6_4 + v10_4);
+        float v11_5 = (v6_5 + v10_5);
+        float v11_6 = (v6_6 + v10_6);
+        float v11_7 = (v6_7 + v10_7);
+        v6_0 = v11_0;
+        v6_1 = v11_1;
+        v6_2 = v11_2;
+        v6_3 = v11_3;
+        v6_4 = v11_4;
+        v6_5 = v11_5;
+        v6_6 = v11_6;
+        v6_7 = v11_7;
+      }
+    }
+    float v12_0 = seam_row_reduce_sum(seam_add(seam_add(seam_add(seam_add(seam_add(seam_add(seam_add(v6_0, v6_1), v6_2), v6_3), v6_4), v6_5), v6_6), v6_7), seam_row_ctx);
+    float v12_rcp0_0 = seam_reciprocal_approx(v12_0);
+    SEAM_UNROLL(8)
+    for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
+      const idx_t k = seam_lane + seam_it * seam_lanes;
+      if (k < seam_row_extent) {
+        alignas(16) seam_bf16 v13[8];
+        v13[0] = seam_cache0[seam_it][0];
+        v13[1] = seam_cache0[seam_it][1];
+        v13[2] = seam_cache0[seam_it][2];
+        v13[3] = seam_cache0[seam_it][3];
+        v13[4] = seam_cache0[seam_it][4];
+        v13[5] = seam_cache0[seam_it][5];
+        v13[6] = seam_cache0[seam_it][6];
+        v13[7] = seam_cache0[seam_it][7];
+        float v14_0 = seam_convert<float>(v13[0]);
+        float v14_1 = seam_convert<float>(v13[1]);
+        float v14_2 = seam_convert<float>(v13[2]);
+        float v14_3 = seam_convert<float>(v13[3]);
+        float v14_4 = seam_convert<float>(v13[4]);
+        float v14_5 = seam_convert<float>(v13[5]);
+        float v14_6 = seam_convert<float>(v13[6]);
+        float v14_7 = seam_convert<float>(v13[7]);
+        float v15_0 = (v14_0 - v5_0);
+        float v15_1 = (v14_1 - v5_0);
+        float v15_2 = (v14_2 - v5_0);
+        float v15_3 = (v14_3 - v5_0);
+        float v15_4 = (v14_4 - v5_0);
+        float v15_5 = (v14_5 - v5_0);
+        float v15_6 = (v14_6 - v5_0);
+        float v15_7 = (v14_7 - v5_0);
+        float v16_0 = seam_exp_approx(v15_0);
+        float v16_1 = seam_exp_approx(v15_1);
+        float v16_2 = seam_exp_approx(v15_2);
+        float v16_3 = seam_exp_approx(v15_3);
+        float v16_4 = seam_exp_approx(v15_4);
+        float v16_5 = seam_exp_approx(v15_5);
+        float v16_6 = seam_exp_approx(v15_6);
+        float v16_7 = seam_exp_approx(v15_7);
+        float v17_0 = (v16_0 * v12_rcp0_0);
+        float v17_1 = (v16_1 * v12_rcp0_0);
+        float v17_2 = (v16_2 * v12_rcp0_0);
+        float v17_3 = (v16_3 * v12_rcp0_0);
+        float v17_4 = (v16_4 * v12_rcp0_0);
+        float v17_5 = (v16_5 * v12_rcp0_0);
+        float v17_6 = (v16_6 * v12_rcp0_0);
+        float v17_7 = (v16_7 * v12_rcp0_0);
+        alignas(16) seam_bf16 v18[8];
+        v18[0] = seam_convert<seam_bf16>(v17_0);
+        v18[1] = seam_convert<seam_bf16>(v17_1);
+        v18[2] = seam_convert<seam_bf16>(v17_2);
+        v18[3] = seam_convert<seam_bf16>(v17_3);
+        v18[4] = seam_convert<seam_bf16>(v17_4);
+        v18[5] = seam_convert<seam_bf16>(v17_5);
+        v18[6] = seam_convert<seam_bf16>(v17_6);
+        v18[7] = seam_convert<seam_bf16>(v17_7);
+        seam_store<8>(out0 + ((k * 8) + (row * 65536)), v18);
+      }
+    }
+  }
+  seam_cluster_sync();
+}
