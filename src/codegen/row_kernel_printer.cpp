@@ -12,6 +12,67 @@ int64_t chunks(const kir::Kernel& kernel) {
   return total;
 }
 
+// Outer reductions (kir::OuterReduction): per reduction, the accumulator (registers when persistent, the
+// block's workspace row when streamed) zeroed before the rows.
+void print_cuda_outer_prologue(const kir::RowLaunch& rows, std::ostringstream& out) {
+  for (size_t j = 0; j < rows.outer.size(); ++j) {
+    const std::string& acc = rows.outer[j].accumulator;
+    if (rows.iterations > 0) {
+      out << "  float " << acc << "[" << rows.iterations << "][" << rows.vector << "];\n";
+      out << "  seam_outer_zero(" << acc << ");\n";
+    } else {
+      out << "  const seam_outer_row<" << rows.vector << "> " << acc << "{seam_outer_partials(seam_workspace, "
+          << j << ", " << rows.reduced << "LL)};\n";
+      out << "  seam_outer_zero(" << acc << ", seam_lane, seam_lanes, " << rows.vectors() << "LL);\n";
+    }
+  }
+}
+
+// After the rows: persistent partials to the workspace, then the last block's totals and `finish` per
+// column. A total is a value of one lane, which the body printer names NAME_0.
+void print_cuda_outer_epilogue(const kir::Kernel& kernel, std::ostringstream& out) {
+  const kir::RowLaunch& rows = *kernel.rows;
+  if (rows.iterations > 0)
+    for (size_t j = 0; j < rows.outer.size(); ++j)
+      out << "  seam_outer_store(" << rows.outer[j].accumulator << ", seam_outer_partials(seam_workspace, " << j
+          << ", " << rows.reduced << "LL), seam_row_ctx, " << rows.vectors() << "LL);\n";
+  out << "  if (seam_outer_last_block(seam_workspace)) {\n";
+  out << "    for (idx_t seam_col = (idx_t)threadIdx.x; seam_col < " << rows.reduced
+      << "; seam_col += (idx_t)blockDim.x) {\n";
+  for (size_t j = 0; j < rows.outer.size(); ++j)
+    out << "      const float " << rows.outer[j].total << "_0 = seam_outer_total(seam_workspace, " << j << ", "
+        << rows.reduced << "LL, seam_col);\n";
+  print_kernel_block(kernel, rows.finish, out, 3);
+  out << "    }\n  }\n";
+}
+
+// The host runs the grid's blocks in order, each over its rows as the GPU's block loop visits them.
+void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out) {
+  const kir::RowLaunch& rows = *kernel.rows;
+  const int64_t blocks = rows.partial_blocks, per_block = rows.rows_per_block;
+  out << "  float* seam_workspace = static_cast<float*>(args[" << kernel.params.size() << "]);\n";
+  out << "  for (idx_t seam_block = 0; seam_block < " << blocks << "; ++seam_block) {\n";
+  for (size_t j = 0; j < rows.outer.size(); ++j) {
+    const std::string& acc = rows.outer[j].accumulator;
+    out << "    const seam_outer_row<" << rows.vector << "> " << acc << "{seam_outer_partials(seam_workspace, " << j
+        << ", " << rows.reduced << "LL, " << blocks << "LL, seam_block)};\n";
+    out << "    seam_outer_zero(" << acc << ", " << rows.vectors() << "LL);\n";
+  }
+  out << "    for (idx_t seam_first_row = seam_block * " << per_block << "; seam_first_row < " << rows.rows
+      << "; seam_first_row += " << blocks * per_block << ") {\n";
+  out << "      for (idx_t row = seam_first_row; row < seam_first_row + " << per_block << " && row < " << rows.rows
+      << "; ++row) {\n";
+  print_kernel_block(kernel, rows.body, out, 4);
+  out << "      }\n    }\n";
+  out << "    if (seam_outer_last_block(seam_workspace, " << blocks << ")) {\n";
+  out << "      for (idx_t seam_col = 0; seam_col < " << rows.reduced << "; ++seam_col) {\n";
+  for (size_t j = 0; j < rows.outer.size(); ++j)
+    out << "        const float " << rows.outer[j].total << "_0 = seam_outer_total(seam_workspace, " << j << ", "
+        << rows.reduced << "LL, " << blocks << "LL, seam_col);\n";
+  print_kernel_block(kernel, rows.finish, out, 4);
+  out << "      }\n    }\n  }\n";
+}
+
 }  // namespace
 
 std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
@@ -32,6 +93,7 @@ std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
       out << "  alignas(16) " << kir::c_type(c.dtype) << " " << c.name << "[" << rows.iterations << "]["
           << c.lanes << "];\n";
   }
+  print_cuda_outer_prologue(rows, out);
   // Every thread of a block runs the same iterations (the row reductions synchronize the block).
   out << "  for (long long seam_first_row = (long long)blockIdx.x * " << rows.rows_per_block
       << "; seam_first_row < " << rows.rows << "LL; seam_first_row += (long long)gridDim.x * "
@@ -41,6 +103,7 @@ std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
   out << "    (void)seam_row_extent;\n";
   print_kernel_block(kernel, rows.body, out, 2);
   out << "  }\n";
+  if (!rows.outer.empty()) print_cuda_outer_epilogue(kernel, out);
   if (!kernel.outputs.empty()) {
     out << "  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < " << chunks(kernel)
         << "; g += (idx_t)gridDim.x * blockDim.x) {\n";
@@ -77,9 +140,13 @@ std::string print_host_row_kernel(const kir::Kernel& kernel) {
       out << "  seam_row_cache<" << kir::c_type(c.dtype) << ", " << c.lanes << "> " << c.name
           << "(seam_row_extent);\n";
   }
-  out << "  for (idx_t row = 0; row < " << rows.rows << "; ++row) {\n";
-  print_kernel_block(kernel, rows.body, out, 2);
-  out << "  }\n";
+  if (!rows.outer.empty()) {
+    print_host_outer_rows(kernel, out);
+  } else {
+    out << "  for (idx_t row = 0; row < " << rows.rows << "; ++row) {\n";
+    print_kernel_block(kernel, rows.body, out, 2);
+    out << "  }\n";
+  }
   if (!kernel.outputs.empty()) {
     out << "  for (idx_t g = 0; g < " << chunks(kernel) << "; ++g) {\n";
     print_kernel_dispatch(kernel, out, 2);

@@ -78,6 +78,13 @@ int64_t loaded_bytes_per_chunk(const Kernel& kernel) {
   return bytes;
 }
 
+int64_t workspace_bytes(const Kernel& kernel) {
+  if (!kernel.rows || kernel.rows->outer.empty()) return 0;
+  const RowLaunch& r = *kernel.rows;
+  return kWorkspaceHeaderBytes +
+         static_cast<int64_t>(r.outer.size()) * r.partial_blocks * r.reduced * static_cast<int64_t>(sizeof(float));
+}
+
 namespace {
 bool has_checked_index(const Block& block) {
   for (const Stmt& s : block)
@@ -89,7 +96,8 @@ bool has_checked_index(const Block& block) {
 }  // namespace
 
 bool checks_indices(const Kernel& kernel) {
-  if (kernel.rows && has_checked_index(kernel.rows->body)) return true;
+  if (kernel.rows && (has_checked_index(kernel.rows->body) || has_checked_index(kernel.rows->finish)))
+    return true;
   return std::any_of(kernel.outputs.begin(), kernel.outputs.end(),
                      [](const OutputProgram& o) { return has_checked_index(o.body); });
 }

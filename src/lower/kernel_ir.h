@@ -126,6 +126,9 @@ struct Stmt {
     // Row kernels (see RowLaunch):
     RowLoop,  // for index variable `name` over this thread's share of the row's reduced elements: then_block
     RowReduce,  // var (1 lane) = source combined over the threads of the row by expr.op (Sum, Max or Min)
+    // Inside a row loop `name`: the outer reduction accumulator `var` (RowLaunch::outer) at this
+    // thread's vector += source, lane by lane
+    OuterAccumulate,
   };
   explicit Stmt(Kind k) : kind(k) {}
   Kind kind;
@@ -173,6 +176,21 @@ struct RowCache {
   int lanes = 1;
 };
 
+// An outer reduction of a row kernel (lower/outer_reductions.h): a sum over the rows of a value of the
+// rows' shape, one f32 total per element of a row ("column"). Each thread accumulates its columns over
+// the rows it visits in `accumulator` (registers when persistent, else its block's workspace row); the
+// blocks' partials meet in the workspace and the last block to finish sums them per column in block
+// order into `total`, which RowLaunch::finish reads.
+struct OuterReduction {
+  std::string accumulator;
+  std::string total;
+};
+
+// A row kernel's workspace (outer reductions): a 16-byte header holding the arrival counter (zero
+// before and after every launch: the last block resets it), then per outer reduction a row of
+// `reduced` f32 partials per block of the grid (RowLaunch::partial_blocks).
+constexpr int64_t kWorkspaceHeaderBytes = 16;
+
 // A row kernel (reductions, lower/lower_rows.h): the rows are the reduced tensors' non-reduced index
 // space; `threads_per_row` threads share a row's `reduced` elements and `rows_per_block` rows share a
 // block. `body` runs once per row on every thread of it, reading the index variable `row` (possibly
@@ -192,6 +210,13 @@ struct RowLaunch {
   int iterations = 0;            // > 0: persistent, ceil(reduced / vector / threads_per_row)
   std::vector<RowCache> caches;
   Block body;
+  // Outer reductions: their accumulators, the grid they were planned for (a workspace row of partials
+  // per block: the grid must be exactly this) and `finish`, which the last block runs per column
+  // (index variable `seam_col` < reduced) after the totals are summed: it writes the outputs that read
+  // them.
+  std::vector<OuterReduction> outer;
+  int64_t partial_blocks = 0;
+  Block finish;
   int block_size() const { return rows_per_block * threads_per_row; }
   int64_t vectors() const { return vector > 0 ? reduced / vector : reduced; }  // per row
 };
@@ -236,6 +261,9 @@ void collect_assigned(const Block& block, std::set<std::string>& names);
 int64_t loaded_bytes_on_heaviest_path(const Block& block);
 // The largest of that over the outputs of a kernel (its row body included).
 int64_t loaded_bytes_per_chunk(const Kernel& kernel);
+
+// The bytes of workspace a kernel needs (its outer reductions' partials and counter); 0 when none.
+int64_t workspace_bytes(const Kernel& kernel);
 
 // Whether the kernel has CheckedIndex values, so that it takes the index error record.
 bool checks_indices(const Kernel& kernel);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "lower/expression_emitter.h"
+#include "lower/outer_reductions.h"
 #include "plan/pointwise_plan.h"
 
 namespace seam {
@@ -18,6 +19,19 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 int element_bytes(DType dtype) { return static_cast<int>(dtype_size(dtype)); }
 
+// The grid of a row kernel with outer reductions: the blocks the multiprocessors hold at once (by the
+// registers the layout expects a thread to use, 64 when streamed), at most one per group of rows.
+int64_t plan_partial_blocks(const RowPlanInput& in, const RowLayout& layout, int64_t bytes_per_iteration) {
+  const int64_t block = static_cast<int64_t>(layout.rows_per_block) * layout.threads_per_row;
+  const int64_t registers =
+      layout.iterations > 0
+          ? std::min<int64_t>(255, layout.iterations * bytes_per_iteration / 4 + kReservedRegisters)
+          : 64;
+  const int64_t per_sm = std::clamp<int64_t>(65536 / (block * registers), 1, std::max<int64_t>(1, 2048 / block));
+  const int64_t groups = ceil_div(std::max<int64_t>(in.shape.rows, 1), layout.rows_per_block);
+  return std::max<int64_t>(1, std::min(groups, static_cast<int64_t>(std::max(1, in.sm_count)) * per_sm));
+}
+
 }  // namespace
 
 RowPlanInput row_plan_input(const Fusion& fusion, const LaunchParams& knobs) {
@@ -27,6 +41,7 @@ RowPlanInput row_plan_input(const Fusion& fusion, const LaunchParams& knobs) {
   in.max_vector_bytes = knobs.max_vector_bytes;
   in.sm_count = knobs.sm_count;
   in.persistent = knobs.row_persistent;
+  in.outer_reductions = static_cast<int>(outer_reductions(fusion, in.shape).size());
   const int64_t elements = in.shape.rows * in.shape.reduced;
   int smallest = 0;
   auto per_element = [&](const Type& t) { return !t.is_scalar && t.numel() == elements && elements > 0; };
@@ -76,7 +91,8 @@ RowLayout plan_row_layout(const RowPlanInput& in, int vector) {
   layout.vector = vector;
   const int64_t vectors = reduced / vector;
   // Registers a thread spends per iteration on its cached share of the row.
-  const int64_t bytes_per_iteration = static_cast<int64_t>(vector) * in.cached_bytes_per_element;
+  const int64_t bytes_per_iteration =
+      static_cast<int64_t>(vector) * (in.cached_bytes_per_element + 4 * in.outer_reductions);
   // At least 8 threads per row, or one per vector of a shorter row.
   const int64_t min_per_row = std::min<int64_t>(8, power_of_two_at_least(vectors));
   // The block a row layout runs in: rows share `block` threads, a long row takes a block of its own.
@@ -106,6 +122,7 @@ RowLayout plan_row_layout(const RowPlanInput& in, int vector) {
   layout.rows_per_block = static_cast<int>(std::max<int64_t>(1, block / per_row));
   // A block of at least a warp: short rows share it.
   while (static_cast<int64_t>(layout.rows_per_block) * per_row < 32) layout.rows_per_block *= 2;
+  if (in.outer_reductions > 0) layout.partial_blocks = plan_partial_blocks(in, layout, bytes_per_iteration);
   return layout;
 }
 

@@ -19,6 +19,7 @@ struct RowPlanInput {
   int smallest_element_bytes = 4;    // of the tensors read or written per element of a row
   int cached_bytes_per_element = 0;  // summed over the inputs read per element of a row
   bool persistent = true;            // LaunchParams::row_persistent
+  int outer_reductions = 0;          // lower/outer_reductions.h: an f32 accumulator per element each
 };
 
 // A persistent row kernel's share of a row per thread: up to this many elements (64: eight 16-byte
@@ -35,6 +36,10 @@ constexpr int64_t kReservedRegisters = 40;
 // kReservedRegisters): persistent; else streamed by 1024 threads. More threads per row when there are
 // too few rows to fill the GPU; rows_per_block filling `block_size`.
 // Outer reductions: consecutive threads on consecutive rows, streamed.
+// With outer reductions next to the row reductions (normalization backward), their accumulators count
+// with the cached bytes, and the grid is fixed (RowLayout::partial_blocks): as many blocks as the
+// multiprocessors hold at once by the registers the layout expects, at most one per row group, each
+// looping over its rows and leaving one workspace row of partials.
 RowLayout plan_row_layout(const RowPlanInput& in, int vector);
 
 // The widest vector the shapes and the alignment class allow: 16 bytes of the row's smallest element,

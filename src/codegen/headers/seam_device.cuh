@@ -221,3 +221,80 @@ template <class T, class Rows>
 SEAM_FN T seam_row_reduce_min(T v, const Rows& rows) {
   return seam_row_reduce<seam_min_op>(v, rows);
 }
+
+// ---- outer reductions of row kernels (docs/CODEGEN.md, "Reductions") -----------------------------------
+// The workspace (kir::kWorkspaceHeaderBytes): an arrival counter in its first 16 bytes, then per outer
+// reduction a row of `columns` f32 partials per block of the grid.
+SEAM_FN float* seam_outer_partials(float* workspace, int reduction, long long columns) {
+  return workspace + 4 + ((long long)reduction * gridDim.x + blockIdx.x) * columns;
+}
+
+// A streamed kernel's accumulator: its block's workspace row, as vectors of N.
+template <int N>
+struct seam_outer_row {
+  float* data;
+  SEAM_FN float* operator[](long long vector) const { return data + vector * N; }
+};
+template <int N>
+SEAM_FN void seam_outer_zero(const seam_outer_row<N>& row, int lane, int lanes, long long vectors) {
+  for (long long k = lane; k < vectors; k += lanes)
+#pragma unroll
+    for (int l = 0; l < N; ++l) row[k][l] = 0.0f;
+}
+
+// A persistent kernel's accumulator: registers, `Iterations` vectors of N per thread.
+template <int Iterations, int N>
+SEAM_FN void seam_outer_zero(float (&acc)[Iterations][N]) {
+#pragma unroll
+  for (int i = 0; i < Iterations; ++i)
+#pragma unroll
+    for (int l = 0; l < N; ++l) acc[i][l] = 0.0f;
+}
+
+// Writes a persistent block's partials to its workspace row: the rows of the block in slot order, each
+// adding to what the slots before it wrote (a fixed order), the block synchronized between slots.
+template <int Iterations, int N, int R, int P, bool C>
+SEAM_FN void seam_outer_store(const float (&acc)[Iterations][N], float* partials, const seam_rows<R, P, C>& rows,
+                              long long vectors) {
+  for (int slot = 0; slot < R; ++slot) {
+    if (rows.slot == slot) {
+#pragma unroll
+      for (int i = 0; i < Iterations; ++i) {
+        const long long k = rows.lane + (long long)i * P;
+        if (k < vectors) {
+          float* p = partials + k * N;
+#pragma unroll
+          for (int l = 0; l < N; ++l) p[l] = slot == 0 ? acc[i][l] : p[l] + acc[i][l];
+        }
+      }
+    }
+    if (R > 1) __syncthreads();
+  }
+}
+
+// After every thread wrote its partials: true on every thread of the block that arrives last, which
+// then reads all blocks' partials; it resets the counter for the next launch.
+SEAM_FN bool seam_outer_last_block(float* workspace) {
+  __shared__ bool last;
+  __threadfence();  // this block's partials are visible before its arrival counts
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned int* counter = reinterpret_cast<unsigned int*>(workspace);
+    last = atomicAdd(counter, 1u) == gridDim.x - 1;
+    if (last) atomicExch(counter, 0u);
+  }
+  __syncthreads();
+  if (last) __threadfence();
+  return last;
+}
+
+// The total of outer reduction `reduction` at `column`: the blocks' partials added in block order, so
+// that the result does not depend on which block finished last. Loads bypass L1 (other SMs wrote them).
+SEAM_FN float seam_outer_total(const float* workspace, int reduction, long long columns, long long column) {
+  const long long blocks = gridDim.x;
+  const float* p = workspace + 4 + (long long)reduction * blocks * columns + column;
+  float total = __ldcg(p);
+#pragma unroll 8
+  for (long long b = 1; b < blocks; ++b) total += __ldcg(p + b * columns);
+  return total;
+}

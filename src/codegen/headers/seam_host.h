@@ -96,3 +96,34 @@ template <class T>
 SEAM_FN T seam_row_reduce_min(T v, const seam_rows&) {
   return v;
 }
+
+// Outer reductions of row kernels (seam_device.cuh has the GPU's): the host runs the grid's blocks one
+// after the other, with the same workspace layout, counter and order of the final sum.
+inline float* seam_outer_partials(float* workspace, int reduction, long long columns, long long blocks,
+                                  long long block) {
+  return workspace + 4 + ((long long)reduction * blocks + block) * columns;
+}
+template <int N>
+struct seam_outer_row {
+  float* data;
+  float* operator[](long long vector) const { return data + vector * N; }
+};
+template <int N>
+inline void seam_outer_zero(const seam_outer_row<N>& row, long long vectors) {
+  for (long long i = 0; i < vectors * N; ++i) row.data[i] = 0.0f;
+}
+inline bool seam_outer_last_block(float* workspace, long long blocks) {
+  unsigned int counter;
+  memcpy(&counter, workspace, sizeof counter);
+  const bool last = counter == static_cast<unsigned int>(blocks - 1);
+  counter = last ? 0u : counter + 1u;
+  memcpy(workspace, &counter, sizeof counter);
+  return last;
+}
+inline float seam_outer_total(const float* workspace, int reduction, long long columns, long long blocks,
+                              long long column) {
+  const float* p = workspace + 4 + (long long)reduction * blocks * columns + column;
+  float total = p[0];
+  for (long long b = 1; b < blocks; ++b) total += p[b * columns];
+  return total;
+}
