@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The generated code of ten representative kernels, checked in: a change that should not alter kernels is
+# The generated code of eleven representative kernels, checked in: a change that should not alter kernels is
 # proven not to (CI diffs them), and one that should shows its effect in review. After a deliberate change
 # of generated code, refresh them with --update and commit the diff with the change.
 #
@@ -26,6 +26,8 @@ rope W5-thunder-bwd W5 thunder bwd          # GQA backward: sums per chunk, regi
 rope W7-rope-only-bwd W7 rope-only bwd      # backward with runs over outer-axis branches
 "$seam" workload transformer --layers 1 -o "$work/transformer.seam"  # row kernels next to library products
 for example in rmsnorm softmax rotate_half; do cp "$examples/$example.seam" "$work/$example.seam"; done
+# Normalization backward: dx and the weight gradient (an outer reduction) in one row kernel
+cp "$here/../../../bench/reductions/rmsnorm_bwd_16384x4096.seam" "$work/rmsnorm_bwd.seam"
 
 failed=0
 for fusion in "$work"/*.seam; do
