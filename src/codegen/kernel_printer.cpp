@@ -380,7 +380,7 @@ void print_cuda_signature(const kir::Kernel& kernel, const CudaLaunchShape& shap
   }
   if (kir::checks_indices(kernel))  // the record out-of-range indices are written to (kernel_ir.h)
     out << (kernel.params.empty() ? "" : ", ") << "seam_i64* __restrict__ seam_index_error";
-  if (kir::workspace_bytes(kernel) > 0)  // after it: the workspace (kernel_ir.h, kWorkspaceHeaderBytes)
+  if (kir::workspace_bytes(kernel) > 0)  // after it: the workspace (kernel_ir.h, OuterWorkspace)
     out << ", float* __restrict__ seam_workspace";
   out << ") {\n";
   out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";

@@ -15,6 +15,7 @@ int64_t chunks(const kir::Kernel& kernel) {
 // Outer reductions (kir::OuterReduction): per reduction, the accumulator (registers when persistent, the
 // block's workspace row when streamed) zeroed before the rows.
 void print_cuda_outer_prologue(const kir::RowLaunch& rows, std::ostringstream& out) {
+  const kir::OuterWorkspace w = kir::outer_workspace(rows);
   for (size_t j = 0; j < rows.outer.size(); ++j) {
     const std::string& acc = rows.outer[j].accumulator;
     if (rows.iterations > 0) {
@@ -22,40 +23,55 @@ void print_cuda_outer_prologue(const kir::RowLaunch& rows, std::ostringstream& o
       out << "  seam_outer_zero(" << acc << ");\n";
     } else {
       out << "  const seam_outer_row<" << rows.vector << "> " << acc << "{seam_outer_partials(seam_workspace, "
-          << j << ", " << rows.reduced << "LL)};\n";
+          << j << ", " << rows.reduced << "LL, " << w.header << ")};\n";
       out << "  seam_outer_zero(" << acc << ", seam_lane, seam_lanes, " << rows.vectors() << "LL);\n";
     }
   }
 }
 
-// After the rows: persistent partials to the workspace, then the last block's totals and `finish` per
-// column. A total is a value of one lane, which the body printer names NAME_0.
+// The totals and `finish` per column, on the block that sums the group rows. A total is a value of one
+// lane, which the body printer names NAME_0.
+void print_outer_finish(const kir::Kernel& kernel, const std::string& column_loop, const std::string& blocks,
+                        std::ostringstream& out) {
+  const kir::RowLaunch& rows = *kernel.rows;
+  const kir::OuterWorkspace w = kir::outer_workspace(rows);
+  out << "    " << column_loop << " {\n";
+  for (size_t j = 0; j < rows.outer.size(); ++j)
+    out << "      const float " << rows.outer[j].total << "_0 = seam_outer_total(seam_workspace, " << j << ", "
+        << rows.reduced << "LL, seam_col, " << rows.outer.size() << ", " << blocks << w.group_size << ", "
+        << w.header << ");\n";
+  print_kernel_block(kernel, rows.finish, out, 3);
+  out << "    }\n";
+}
+
+// After the rows: persistent partials to the workspace, the groups' sums, then the totals.
 void print_cuda_outer_epilogue(const kir::Kernel& kernel, std::ostringstream& out) {
   const kir::RowLaunch& rows = *kernel.rows;
+  const kir::OuterWorkspace w = kir::outer_workspace(rows);
   if (rows.iterations > 0)
     for (size_t j = 0; j < rows.outer.size(); ++j)
       out << "  seam_outer_store(" << rows.outer[j].accumulator << ", seam_outer_partials(seam_workspace, " << j
-          << ", " << rows.reduced << "LL), seam_row_ctx, " << rows.vectors() << "LL);\n";
-  out << "  if (seam_outer_last_block(seam_workspace)) {\n";
-  out << "    for (idx_t seam_col = (idx_t)threadIdx.x; seam_col < " << rows.reduced
-      << "; seam_col += (idx_t)blockDim.x) {\n";
-  for (size_t j = 0; j < rows.outer.size(); ++j)
-    out << "      const float " << rows.outer[j].total << "_0 = seam_outer_total(seam_workspace, " << j << ", "
-        << rows.reduced << "LL, seam_col);\n";
-  print_kernel_block(kernel, rows.finish, out, 3);
-  out << "    }\n  }\n";
+          << ", " << rows.reduced << "LL, " << w.header << "), seam_row_ctx, " << rows.vectors() << "LL);\n";
+  out << "  if (seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", " << rows.reduced << "LL, "
+      << w.group_size << ", " << w.header << ")) {\n";
+  print_outer_finish(kernel,
+                     "for (idx_t seam_col = (idx_t)threadIdx.x; seam_col < " + std::to_string(rows.reduced) +
+                         "; seam_col += (idx_t)blockDim.x)",
+                     "", out);
+  out << "  }\n";
 }
 
 // The host runs the grid's blocks in order, each over its rows as the GPU's block loop visits them.
 void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out) {
   const kir::RowLaunch& rows = *kernel.rows;
+  const kir::OuterWorkspace w = kir::outer_workspace(rows);
   const int64_t blocks = rows.partial_blocks, per_block = rows.rows_per_block;
   out << "  float* seam_workspace = static_cast<float*>(args[" << kernel.params.size() << "]);\n";
   out << "  for (idx_t seam_block = 0; seam_block < " << blocks << "; ++seam_block) {\n";
   for (size_t j = 0; j < rows.outer.size(); ++j) {
     const std::string& acc = rows.outer[j].accumulator;
     out << "    const seam_outer_row<" << rows.vector << "> " << acc << "{seam_outer_partials(seam_workspace, " << j
-        << ", " << rows.reduced << "LL, " << blocks << "LL, seam_block)};\n";
+        << ", " << rows.reduced << "LL, " << blocks << "LL, seam_block, " << w.header << ")};\n";
     out << "    seam_outer_zero(" << acc << ", " << rows.vectors() << "LL);\n";
   }
   out << "    for (idx_t seam_first_row = seam_block * " << per_block << "; seam_first_row < " << rows.rows
@@ -64,13 +80,11 @@ void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out) {
       << "; ++row) {\n";
   print_kernel_block(kernel, rows.body, out, 4);
   out << "      }\n    }\n";
-  out << "    if (seam_outer_last_block(seam_workspace, " << blocks << ")) {\n";
-  out << "      for (idx_t seam_col = 0; seam_col < " << rows.reduced << "; ++seam_col) {\n";
-  for (size_t j = 0; j < rows.outer.size(); ++j)
-    out << "        const float " << rows.outer[j].total << "_0 = seam_outer_total(seam_workspace, " << j << ", "
-        << rows.reduced << "LL, " << blocks << "LL, seam_col);\n";
-  print_kernel_block(kernel, rows.finish, out, 4);
-  out << "      }\n    }\n  }\n";
+  out << "    if (!seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", " << rows.reduced << "LL, " << blocks
+      << "LL, seam_block, " << w.group_size << ", " << w.header << ")) continue;\n";
+  print_outer_finish(kernel, "for (idx_t seam_col = 0; seam_col < " + std::to_string(rows.reduced) + "; ++seam_col)",
+                     std::to_string(blocks) + "LL, ", out);
+  out << "  }\n";
 }
 
 }  // namespace

@@ -362,7 +362,7 @@ class CudaExecutable final : public Executable {
         pointers.push_back(index_error->get());
         args.push_back(&pointers.back());
       }
-      if (step.workspace_bytes > 0) {  // after it: the workspace (kernel_ir.h, kWorkspaceHeaderBytes)
+      if (step.workspace_bytes > 0) {  // after it: the workspace (kernel_ir.h, OuterWorkspace)
         pointers.push_back(plan.kernel_workspace.get());
         args.push_back(&pointers.back());
       }

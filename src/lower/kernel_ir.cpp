@@ -78,11 +78,21 @@ int64_t loaded_bytes_per_chunk(const Kernel& kernel) {
   return bytes;
 }
 
+OuterWorkspace outer_workspace(const RowLaunch& rows) {
+  OuterWorkspace w;
+  const int64_t blocks = std::max<int64_t>(rows.partial_blocks, 1);
+  while (w.group_size * w.group_size < blocks) ++w.group_size;  // about the square root: equal sums
+  w.groups = (blocks + w.group_size - 1) / w.group_size;
+  w.header = (1 + w.groups + 3) / 4 * 4;
+  const int64_t rows_per_reduction = blocks + w.groups;
+  w.bytes = (w.header + static_cast<int64_t>(rows.outer.size()) * rows_per_reduction * rows.reduced) *
+            static_cast<int64_t>(sizeof(float));
+  return w;
+}
+
 int64_t workspace_bytes(const Kernel& kernel) {
   if (!kernel.rows || kernel.rows->outer.empty()) return 0;
-  const RowLaunch& r = *kernel.rows;
-  return kWorkspaceHeaderBytes +
-         static_cast<int64_t>(r.outer.size()) * r.partial_blocks * r.reduced * static_cast<int64_t>(sizeof(float));
+  return outer_workspace(*kernel.rows).bytes;
 }
 
 namespace {

@@ -179,17 +179,12 @@ struct RowCache {
 // An outer reduction of a row kernel (lower/outer_reductions.h): a sum over the rows of a value of the
 // rows' shape, one f32 total per element of a row ("column"). Each thread accumulates its columns over
 // the rows it visits in `accumulator` (registers when persistent, else its block's workspace row); the
-// blocks' partials meet in the workspace and the last block to finish sums them per column in block
-// order into `total`, which RowLaunch::finish reads.
+// blocks' partials meet in the workspace (OuterWorkspace) and are summed in a fixed order into `total`,
+// which RowLaunch::finish reads.
 struct OuterReduction {
   std::string accumulator;
   std::string total;
 };
-
-// A row kernel's workspace (outer reductions): a 16-byte header holding the arrival counter (zero
-// before and after every launch: the last block resets it), then per outer reduction a row of
-// `reduced` f32 partials per block of the grid (RowLaunch::partial_blocks).
-constexpr int64_t kWorkspaceHeaderBytes = 16;
 
 // A row kernel (reductions, lower/lower_rows.h): the rows are the reduced tensors' non-reduced index
 // space; `threads_per_row` threads share a row's `reduced` elements and `rows_per_block` rows share a
@@ -220,6 +215,21 @@ struct RowLaunch {
   int block_size() const { return rows_per_block * threads_per_row; }
   int64_t vectors() const { return vector > 0 ? reduced / vector : reduced; }  // per row
 };
+
+// A row kernel's workspace for its outer reductions, in f32 words: `header` words of arrival counters
+// (word 0 for the groups, word 1 + g for group g; zero before and after every launch: the last arrival
+// resets each), then per outer reduction a row of `reduced` partials per block of the grid, then per
+// outer reduction a row per group. The blocks arrive in groups of `group_size` consecutive ones; the
+// last of a group sums its group's rows in block order into the group's row, and the last group sums
+// the group rows in group order (then runs RowLaunch::finish): two short sums, the first on several
+// multiprocessors at once, instead of one over every block on one; the order does not depend on which
+// block finishes last.
+struct OuterWorkspace {
+  int64_t group_size = 1, groups = 1;
+  int64_t header = 4;  // words: 1 + groups, rounded up to 16 bytes
+  int64_t bytes = 0;
+};
+OuterWorkspace outer_workspace(const RowLaunch& rows);
 
 struct Kernel {
   std::string name;

@@ -23,9 +23,13 @@ void expect_one_kernel(const std::string& name, size_t outer_sums) {
   EXPECT_EQ(step.kernel.rows->outer.size(), outer_sums) << name;
   EXPECT_GT(step.kernel.rows->iterations, 0) << name << ": the rows stay in registers";
   EXPECT_EQ(step.grid.blocks, step.kernel.rows->partial_blocks) << name;
-  // A row of f32 partials per block and outer sum, after the 16-byte counter.
+  // Per outer sum a row of f32 partials per block and per group of blocks, after the counters.
+  const kir::OuterWorkspace w = kir::outer_workspace(*step.kernel.rows);
+  EXPECT_EQ(w.groups, (step.grid.blocks + w.group_size - 1) / w.group_size) << name;
+  EXPECT_GE(w.header, 1 + w.groups) << name;
   EXPECT_EQ(step.workspace_bytes,
-            16 + static_cast<int64_t>(outer_sums) * step.grid.blocks * 4096 * 4) << name;
+            4 * (w.header + static_cast<int64_t>(outer_sums) * (step.grid.blocks + w.groups) * 4096))
+      << name;
 }
 
 TEST(NormBackwardSegment, RmsNormIsOneKernel) { expect_one_kernel("rmsnorm_bwd_16384x4096.seam", 1); }

@@ -223,10 +223,11 @@ SEAM_FN T seam_row_reduce_min(T v, const Rows& rows) {
 }
 
 // ---- outer reductions of row kernels (docs/CODEGEN.md, "Reductions") -----------------------------------
-// The workspace (kir::kWorkspaceHeaderBytes): an arrival counter in its first 16 bytes, then per outer
-// reduction a row of `columns` f32 partials per block of the grid.
-SEAM_FN float* seam_outer_partials(float* workspace, int reduction, long long columns) {
-  return workspace + 4 + ((long long)reduction * gridDim.x + blockIdx.x) * columns;
+// The workspace (kir::OuterWorkspace), in f32 words: `header` words of arrival counters (0: the groups',
+// 1 + g: group g's), then per outer reduction a row of `columns` partials per block of the grid, then
+// per outer reduction a row per group of `group_size` consecutive blocks.
+SEAM_FN float* seam_outer_partials(float* workspace, int reduction, long long columns, int header) {
+  return workspace + header + ((long long)reduction * gridDim.x + blockIdx.x) * columns;
 }
 
 // A streamed kernel's accumulator: its block's workspace row, as vectors of N.
@@ -272,29 +273,53 @@ SEAM_FN void seam_outer_store(const float (&acc)[Iterations][N], float* partials
   }
 }
 
-// After every thread wrote its partials: true on every thread of the block that arrives last, which
-// then reads all blocks' partials; it resets the counter for the next launch.
-SEAM_FN bool seam_outer_last_block(float* workspace) {
+// Whether this thread's block is the last to arrive at `counter` of `arrivals` (every thread of the
+// block gets the answer); the last resets the counter for the next launch. Loads after a true answer
+// see what the others wrote before arriving.
+SEAM_FN bool seam_outer_last_to_arrive(unsigned int* counter, unsigned int arrivals) {
   __shared__ bool last;
-  __threadfence();  // this block's partials are visible before its arrival counts
+  __threadfence();  // this block's writes are visible before its arrival counts
   __syncthreads();
   if (threadIdx.x == 0) {
-    unsigned int* counter = reinterpret_cast<unsigned int*>(workspace);
-    last = atomicAdd(counter, 1u) == gridDim.x - 1;
+    last = atomicAdd(counter, 1u) == arrivals - 1;
     if (last) atomicExch(counter, 0u);
   }
   __syncthreads();
-  if (last) __threadfence();
-  return last;
+  const bool result = last;
+  __syncthreads();  // every thread read `last` before a next call writes it
+  if (result) __threadfence();
+  return result;
 }
 
-// The total of outer reduction `reduction` at `column`: the blocks' partials added in block order, so
-// that the result does not depend on which block finished last. Loads bypass L1 (other SMs wrote them).
-SEAM_FN float seam_outer_total(const float* workspace, int reduction, long long columns, long long column) {
-  const long long blocks = gridDim.x;
-  const float* p = workspace + 4 + (long long)reduction * blocks * columns + column;
+// After every thread wrote its partials: the last block of each group sums the group's rows in block
+// order into the group's row; true on every thread of the last group's summing block, which then reads
+// the totals (seam_outer_total). Loads bypass L1: other multiprocessors wrote the rows.
+SEAM_FN bool seam_outer_arrive(float* workspace, int reductions, long long columns, int group_size, int header) {
+  unsigned int* counters = reinterpret_cast<unsigned int*>(workspace);
+  const unsigned int blocks = gridDim.x, groups = (blocks + group_size - 1) / group_size;
+  const unsigned int group = blockIdx.x / group_size, first = group * group_size;
+  const unsigned int members = blocks - first < (unsigned int)group_size ? blocks - first : group_size;
+  if (!seam_outer_last_to_arrive(counters + 1 + group, members)) return false;
+  for (int j = 0; j < reductions; ++j) {
+    const float* rows = workspace + header + ((long long)j * blocks + first) * columns;
+    float* sum = workspace + header + ((long long)reductions * blocks + (long long)j * groups + group) * columns;
+    for (long long c = threadIdx.x; c < columns; c += blockDim.x) {
+      float total = __ldcg(rows + c);
+#pragma unroll 4
+      for (unsigned int b = 1; b < members; ++b) total += __ldcg(rows + b * columns + c);
+      sum[c] = total;
+    }
+  }
+  return seam_outer_last_to_arrive(counters, groups);
+}
+
+// The total of outer reduction `reduction` at `column`: the group rows added in group order.
+SEAM_FN float seam_outer_total(const float* workspace, int reduction, long long columns, long long column,
+                               int reductions, int group_size, int header) {
+  const long long blocks = gridDim.x, groups = (blocks + group_size - 1) / group_size;
+  const float* p = workspace + header + ((long long)reductions * blocks + (long long)reduction * groups) * columns + column;
   float total = __ldcg(p);
-#pragma unroll 8
-  for (long long b = 1; b < blocks; ++b) total += __ldcg(p + b * columns);
+#pragma unroll 4
+  for (long long g = 1; g < groups; ++g) total += __ldcg(p + g * columns);
   return total;
 }

@@ -98,10 +98,10 @@ SEAM_FN T seam_row_reduce_min(T v, const seam_rows&) {
 }
 
 // Outer reductions of row kernels (seam_device.cuh has the GPU's): the host runs the grid's blocks one
-// after the other, with the same workspace layout, counter and order of the final sum.
+// after the other, with the same workspace layout, counters and order of the sums.
 inline float* seam_outer_partials(float* workspace, int reduction, long long columns, long long blocks,
-                                  long long block) {
-  return workspace + 4 + ((long long)reduction * blocks + block) * columns;
+                                  long long block, int header) {
+  return workspace + header + ((long long)reduction * blocks + block) * columns;
 }
 template <int N>
 struct seam_outer_row {
@@ -112,18 +112,36 @@ template <int N>
 inline void seam_outer_zero(const seam_outer_row<N>& row, long long vectors) {
   for (long long i = 0; i < vectors * N; ++i) row.data[i] = 0.0f;
 }
-inline bool seam_outer_last_block(float* workspace, long long blocks) {
+inline bool seam_outer_last_to_arrive(float* counter_word, long long arrivals) {
   unsigned int counter;
-  memcpy(&counter, workspace, sizeof counter);
-  const bool last = counter == static_cast<unsigned int>(blocks - 1);
+  memcpy(&counter, counter_word, sizeof counter);
+  const bool last = counter == static_cast<unsigned int>(arrivals - 1);
   counter = last ? 0u : counter + 1u;
-  memcpy(workspace, &counter, sizeof counter);
+  memcpy(counter_word, &counter, sizeof counter);
   return last;
 }
-inline float seam_outer_total(const float* workspace, int reduction, long long columns, long long blocks,
-                              long long column) {
-  const float* p = workspace + 4 + (long long)reduction * blocks * columns + column;
+inline bool seam_outer_arrive(float* workspace, int reductions, long long columns, long long blocks,
+                              long long block, int group_size, int header) {
+  const long long groups = (blocks + group_size - 1) / group_size, group = block / group_size;
+  const long long first = group * group_size;
+  const long long members = blocks - first < group_size ? blocks - first : group_size;
+  if (!seam_outer_last_to_arrive(workspace + 1 + group, members)) return false;
+  for (int j = 0; j < reductions; ++j) {
+    const float* rows = workspace + header + ((long long)j * blocks + first) * columns;
+    float* sum = workspace + header + ((long long)reductions * blocks + (long long)j * groups + group) * columns;
+    for (long long c = 0; c < columns; ++c) {
+      float total = rows[c];
+      for (long long b = 1; b < members; ++b) total += rows[b * columns + c];
+      sum[c] = total;
+    }
+  }
+  return seam_outer_last_to_arrive(workspace, groups);
+}
+inline float seam_outer_total(const float* workspace, int reduction, long long columns, long long column,
+                              int reductions, long long blocks, int group_size, int header) {
+  const long long groups = (blocks + group_size - 1) / group_size;
+  const float* p = workspace + header + ((long long)reductions * blocks + (long long)reduction * groups) * columns + column;
   float total = p[0];
-  for (long long b = 1; b < blocks; ++b) total += p[b * columns];
+  for (long long g = 1; g < groups; ++g) total += p[g * columns];
   return total;
 }
