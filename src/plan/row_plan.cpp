@@ -110,7 +110,19 @@ RowLayout plan_row_layout(const RowPlanInput& in, int vector) {
     }
     return 0;
   };
-  int64_t per_row = in.persistent ? fewest_threads(kPreferredRowElements) : 0;
+  int64_t per_row = 0;
+  // With outer reductions a thread also holds an accumulator per element: the longest share (64, 32 or
+  // 16 elements) whose registers leave room for two blocks per multiprocessor, so that one block's
+  // loads overlap another's reductions (its block loops over many rows: nothing else hides them).
+  for (int64_t elements = kPreferredRowElements; in.persistent && in.outer_reductions > 0 && per_row == 0 &&
+                                                 elements >= kPreferredRowElements / 4;
+       elements /= 2) {
+    const int64_t fewest = fewest_threads(elements);
+    if (fewest > 0 && ceil_div(vectors, fewest) * bytes_per_iteration / 4 + kReservedRegisters <=
+                          65536 / (2 * block_for(fewest)))
+      per_row = fewest;
+  }
+  if (per_row == 0 && in.persistent) per_row = fewest_threads(kPreferredRowElements);
   if (per_row == 0 && in.persistent) per_row = fewest_threads(2 * kPreferredRowElements);
   const bool persistent = per_row > 0;
   if (!persistent) per_row = 1024;  // streamed: as many threads as a block has

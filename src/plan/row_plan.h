@@ -37,7 +37,8 @@ constexpr int64_t kReservedRegisters = 40;
 // too few rows to fill the GPU; rows_per_block filling `block_size`.
 // Outer reductions: consecutive threads on consecutive rows, streamed.
 // With outer reductions next to the row reductions (normalization backward), their accumulators count
-// with the cached bytes, and the grid is fixed (RowLayout::partial_blocks): as many blocks as the
+// with the cached bytes, the share is the longest of 64, 32 or 16 elements whose registers leave room
+// for two blocks per multiprocessor (an estimate, not measured on the GPU yet), and the grid is fixed (RowLayout::partial_blocks): as many blocks as the
 // multiprocessors hold at once by the registers the layout expects, at most one per row group, each
 // looping over its rows and leaving one workspace row of partials.
 RowLayout plan_row_layout(const RowPlanInput& in, int vector);

@@ -1,21 +1,21 @@
 // 1 kernel(s) for fusion rmsnorm_bwd_16384x4096
 
-// group 0: row kernel, 16384 rows of 4096 reduced elements, 4 rows x 64 threads per block
-// launch: row kernel: block 256 (4 rows x 64 threads), grid 132 blocks, no register cap, lanes contiguous
+// group 0: row kernel, 16384 rows of 4096 reduced elements, 2 rows x 128 threads per block
+// launch: row kernel: block 256 (2 rows x 128 threads), grid 264 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
 SEAM_KERNEL void __launch_bounds__(256) rmsnorm_bwd_16384x4096_k0(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, const float* __restrict__ in3, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, float* __restrict__ seam_workspace) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
-  const seam_rows<4, 64, true> seam_row_ctx(seam_scratch);
+  const seam_rows<2, 128, true> seam_row_ctx(seam_scratch);
   const int seam_lane = seam_row_ctx.lane;
-  const int seam_lanes = 64;
-  constexpr int seam_row_iterations = 8;
-  alignas(16) seam_bf16 seam_cache0[8][8];
-  alignas(16) seam_bf16 seam_cache1[8][8];
-  float seam_outer0[8][8];
+  const int seam_lanes = 128;
+  constexpr int seam_row_iterations = 4;
+  alignas(16) seam_bf16 seam_cache0[4][8];
+  alignas(16) seam_bf16 seam_cache1[4][8];
+  float seam_outer0[4][8];
   seam_outer_zero(seam_outer0);
-  for (long long seam_first_row = (long long)blockIdx.x * 4; seam_first_row < 16384LL; seam_first_row += (long long)gridDim.x * 4) {
+  for (long long seam_first_row = (long long)blockIdx.x * 2; seam_first_row < 16384LL; seam_first_row += (long long)gridDim.x * 2) {
     const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);
     const idx_t seam_row_extent = row < 16384 ? 512 : 0;
     (void)seam_row_extent;
@@ -27,7 +27,7 @@ SEAM_KERNEL void __launch_bounds__(256) rmsnorm_bwd_16384x4096_k0(const seam_bf1
     float v1_5 = seam_convert<float>(((seam_i64)0LL));
     float v1_6 = seam_convert<float>(((seam_i64)0LL));
     float v1_7 = seam_convert<float>(((seam_i64)0LL));
-    SEAM_UNROLL(8)
+    SEAM_UNROLL(4)
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
@@ -35,7 +35,7 @@ SEAM_KERNEL void __launch_bounds__(256) rmsnorm_bwd_16384x4096_k0(const seam_bf1
         seam_load<8>(in0 + ((row * 4096) + (k * 8)), seam_cache1[seam_it]);
       }
     }
-    SEAM_UNROLL(8)
+    SEAM_UNROLL(4)
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
@@ -127,7 +127,7 @@ SEAM_KERNEL void __launch_bounds__(256) rmsnorm_bwd_16384x4096_k0(const seam_bf1
       }
     }
     float v13_0 = seam_row_reduce_sum(seam_add(seam_add(seam_add(seam_add(seam_add(seam_add(seam_add(v1_0, v1_1), v1_2), v1_3), v1_4), v1_5), v1_6), v1_7), seam_row_ctx);
-    SEAM_UNROLL(8)
+    SEAM_UNROLL(4)
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
@@ -247,10 +247,10 @@ SEAM_KERNEL void __launch_bounds__(256) rmsnorm_bwd_16384x4096_k0(const seam_bf1
       }
     }
   }
-  seam_outer_store(seam_outer0, seam_outer_partials(seam_workspace, 0, 4096LL), seam_row_ctx, 512LL);
-  if (seam_outer_last_block(seam_workspace)) {
+  seam_outer_store(seam_outer0, seam_outer_partials(seam_workspace, 0, 4096LL, 20), seam_row_ctx, 512LL);
+  if (seam_outer_arrive(seam_workspace, 1, 4096LL, 17, 20)) {
     for (idx_t seam_col = (idx_t)threadIdx.x; seam_col < 4096; seam_col += (idx_t)blockDim.x) {
-      const float seam_outer_total0_0 = seam_outer_total(seam_workspace, 0, 4096LL, seam_col);
+      const float seam_outer_total0_0 = seam_outer_total(seam_workspace, 0, 4096LL, seam_col, 1, 17, 20);
       seam_bf16 v31_0 = seam_convert<seam_bf16>(seam_outer_total0_0);
       out1[seam_col] = v31_0;
     }
