@@ -182,9 +182,7 @@ class BodyPrinter {
         // workspace row by vector index (streamed; on the host iteration and vector index are one).
         const bool persistent = kernel_.rows && kernel_.rows->iterations > 0;
         const std::string at = s.var.name + "[" + (persistent ? std::string("seam_it") : s.name) + "][";
-        per_lane(s.var, depth, [&](int l) {
-          return at + std::to_string(l) + "] += " + lane(s.source, l);
-        });
+        per_lane(s.var, depth, [&](int l) { return at + std::to_string(l) + "] += " + lane(s.source, l); });
         return;
       }
       case Stmt::Kind::Define: define(s, depth); return;

@@ -22,8 +22,9 @@ void print_cuda_outer_prologue(const kir::RowLaunch& rows, std::ostringstream& o
       out << "  float " << acc << "[" << rows.iterations << "][" << rows.vector << "];\n";
       out << "  seam_outer_zero(" << acc << ");\n";
     } else {
-      out << "  const seam_outer_row<" << rows.vector << "> " << acc << "{seam_outer_partials(seam_workspace, "
-          << j << ", " << rows.reduced << "LL, " << w.header << ")};\n";
+      out << "  const seam_outer_row<" << rows.vector << "> " << acc
+          << "{seam_outer_partials(seam_workspace, " << j << ", " << rows.reduced << "LL, " << w.header
+          << ")};\n";
       out << "  seam_outer_zero(" << acc << ", seam_lane, seam_lanes, " << rows.vectors() << "LL);\n";
     }
   }
@@ -37,9 +38,9 @@ void print_outer_finish(const kir::Kernel& kernel, const std::string& column_loo
   const kir::OuterWorkspace w = kir::outer_workspace(rows);
   out << "    " << column_loop << " {\n";
   for (size_t j = 0; j < rows.outer.size(); ++j)
-    out << "      const float " << rows.outer[j].total << "_0 = seam_outer_total(seam_workspace, " << j << ", "
-        << rows.reduced << "LL, seam_col, " << rows.outer.size() << ", " << blocks << w.group_size << ", "
-        << w.header << ");\n";
+    out << "      const float " << rows.outer[j].total << "_0 = seam_outer_total(seam_workspace, " << j
+        << ", " << rows.reduced << "LL, seam_col, " << rows.outer.size() << ", " << blocks << w.group_size
+        << ", " << w.header << ");\n";
   print_kernel_block(kernel, rows.finish, out, 3);
   out << "    }\n";
 }
@@ -50,8 +51,9 @@ void print_cuda_outer_epilogue(const kir::Kernel& kernel, std::ostringstream& ou
   const kir::OuterWorkspace w = kir::outer_workspace(rows);
   if (rows.iterations > 0)
     for (size_t j = 0; j < rows.outer.size(); ++j)
-      out << "  seam_outer_store(" << rows.outer[j].accumulator << ", seam_outer_partials(seam_workspace, " << j
-          << ", " << rows.reduced << "LL, " << w.header << "), seam_row_ctx, " << rows.vectors() << "LL);\n";
+      out << "  seam_outer_store(" << rows.outer[j].accumulator << ", seam_outer_partials(seam_workspace, "
+          << j << ", " << rows.reduced << "LL, " << w.header << "), seam_row_ctx, " << rows.vectors()
+          << "LL);\n";
   out << "  if (seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", " << rows.reduced << "LL, "
       << w.group_size << ", " << w.header << ")) {\n";
   print_outer_finish(kernel,
@@ -70,19 +72,21 @@ void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out) {
   out << "  for (idx_t seam_block = 0; seam_block < " << blocks << "; ++seam_block) {\n";
   for (size_t j = 0; j < rows.outer.size(); ++j) {
     const std::string& acc = rows.outer[j].accumulator;
-    out << "    const seam_outer_row<" << rows.vector << "> " << acc << "{seam_outer_partials(seam_workspace, " << j
-        << ", " << rows.reduced << "LL, " << blocks << "LL, seam_block, " << w.header << ")};\n";
+    out << "    const seam_outer_row<" << rows.vector << "> " << acc
+        << "{seam_outer_partials(seam_workspace, " << j << ", " << rows.reduced << "LL, " << blocks
+        << "LL, seam_block, " << w.header << ")};\n";
     out << "    seam_outer_zero(" << acc << ", " << rows.vectors() << "LL);\n";
   }
   out << "    for (idx_t seam_first_row = seam_block * " << per_block << "; seam_first_row < " << rows.rows
       << "; seam_first_row += " << blocks * per_block << ") {\n";
-  out << "      for (idx_t row = seam_first_row; row < seam_first_row + " << per_block << " && row < " << rows.rows
-      << "; ++row) {\n";
+  out << "      for (idx_t row = seam_first_row; row < seam_first_row + " << per_block << " && row < "
+      << rows.rows << "; ++row) {\n";
   print_kernel_block(kernel, rows.body, out, 4);
   out << "      }\n    }\n";
-  out << "    if (!seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", " << rows.reduced << "LL, " << blocks
-      << "LL, seam_block, " << w.group_size << ", " << w.header << ")) continue;\n";
-  print_outer_finish(kernel, "for (idx_t seam_col = 0; seam_col < " + std::to_string(rows.reduced) + "; ++seam_col)",
+  out << "    if (!seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", " << rows.reduced << "LL, "
+      << blocks << "LL, seam_block, " << w.group_size << ", " << w.header << ")) continue;\n";
+  print_outer_finish(kernel,
+                     "for (idx_t seam_col = 0; seam_col < " + std::to_string(rows.reduced) + "; ++seam_col)",
                      std::to_string(blocks) + "LL, ", out);
   out << "  }\n";
 }

@@ -525,7 +525,7 @@ class RowEmitter : public ExpressionEmitter {
   const std::vector<int64_t> axes_;
   const bool persistent_;
   const std::vector<Value> outer_;
-  bool finishing_ = false;  // emitting `finish`: outer reductions read their totals
+  bool finishing_ = false;                          // emitting `finish`: outer reductions read their totals
   const std::vector<Value>* next_level_ = nullptr;  // while lowering a level: the next (online pairs)
   std::set<int32_t> taken_;                         // sums computed with their online pair's max
   std::vector<size_t> outer_axes_, reduced_axes_;

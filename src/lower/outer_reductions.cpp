@@ -8,7 +8,8 @@ namespace {
 std::vector<int64_t> complement(const std::vector<int64_t>& axes, size_t rank) {
   std::vector<int64_t> out;
   for (size_t d = 0; d < rank; ++d)
-    if (!std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(d))) out.push_back(static_cast<int64_t>(d));
+    if (!std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(d)))
+      out.push_back(static_cast<int64_t>(d));
   return out;
 }
 

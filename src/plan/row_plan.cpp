@@ -27,7 +27,8 @@ int64_t plan_partial_blocks(const RowPlanInput& in, const RowLayout& layout, int
       layout.iterations > 0
           ? std::min<int64_t>(255, layout.iterations * bytes_per_iteration / 4 + kReservedRegisters)
           : 64;
-  const int64_t per_sm = std::clamp<int64_t>(65536 / (block * registers), 1, std::max<int64_t>(1, 2048 / block));
+  const int64_t per_sm =
+      std::clamp<int64_t>(65536 / (block * registers), 1, std::max<int64_t>(1, 2048 / block));
   const int64_t groups = ceil_div(std::max<int64_t>(in.shape.rows, 1), layout.rows_per_block);
   return std::max<int64_t>(1, std::min(groups, static_cast<int64_t>(std::max(1, in.sm_count)) * per_sm));
 }
@@ -114,8 +115,8 @@ RowLayout plan_row_layout(const RowPlanInput& in, int vector) {
   // With outer reductions a thread also holds an accumulator per element: the longest share (64, 32 or
   // 16 elements) whose registers leave room for two blocks per multiprocessor, so that one block's
   // loads overlap another's reductions (its block loops over many rows: nothing else hides them).
-  for (int64_t elements = kPreferredRowElements; in.persistent && in.outer_reductions > 0 && per_row == 0 &&
-                                                 elements >= kPreferredRowElements / 4;
+  for (int64_t elements = kPreferredRowElements;
+       in.persistent && in.outer_reductions > 0 && per_row == 0 && elements >= kPreferredRowElements / 4;
        elements /= 2) {
     const int64_t fewest = fewest_threads(elements);
     if (fewest > 0 && ceil_div(vectors, fewest) * bytes_per_iteration / 4 + kReservedRegisters <=

@@ -38,9 +38,9 @@ constexpr int64_t kReservedRegisters = 40;
 // Outer reductions: consecutive threads on consecutive rows, streamed.
 // With outer reductions next to the row reductions (normalization backward), their accumulators count
 // with the cached bytes, the share is the longest of 64, 32 or 16 elements whose registers leave room
-// for two blocks per multiprocessor (an estimate, not measured on the GPU yet), and the grid is fixed (RowLayout::partial_blocks): as many blocks as the
-// multiprocessors hold at once by the registers the layout expects, at most one per row group, each
-// looping over its rows and leaving one workspace row of partials.
+// for two blocks per multiprocessor (an estimate, not measured on the GPU yet), and the grid is fixed
+// (RowLayout::partial_blocks): as many blocks as the multiprocessors hold at once by the registers the layout
+// expects, at most one per row group, each looping over its rows and leaving one workspace row of partials.
 RowLayout plan_row_layout(const RowPlanInput& in, int vector);
 
 // The widest vector the shapes and the alignment class allow: 16 bytes of the row's smallest element,

@@ -7,7 +7,8 @@ namespace seam {
 namespace {
 
 bool is_elementwise(OpCategory c) {
-  return c == OpCategory::Unary || c == OpCategory::Binary || c == OpCategory::Ternary || c == OpCategory::Cast;
+  return c == OpCategory::Unary || c == OpCategory::Binary || c == OpCategory::Ternary ||
+         c == OpCategory::Cast;
 }
 
 // Every node depending on `v` in the fusion is elementwise with this shape (without extent-1 axes).
@@ -53,8 +54,8 @@ bool fuses_as_outer_reduction(const Fusion& fusion, Value a, Value b) {
   const ReductionSignature& rows = a_rows ? sa : sb;
   const Node& o = fusion.node(outer);
   const DType operand = fusion.type(o.operands[0]).dtype;
-  if (o.op != OpKind::Sum || !(operand == DType::Float16 || operand == DType::BFloat16 ||
-                               operand == DType::Float32))
+  if (o.op != OpKind::Sum ||
+      !(operand == DType::Float16 || operand == DType::BFloat16 || operand == DType::Float32))
     return false;
   // rows: S without R; outer result: S's R axes.
   Shape rows_shape;

@@ -66,8 +66,8 @@ void check(const Fusion& fusion, size_t outer_sums, int sm_count, bool persisten
 
 // Every row count with a short row, every row length with 17 rows, and a few more.
 const std::vector<std::pair<int64_t, int64_t>> kShapes = {
-    {1, 64},  {2, 64},   {3, 64},    {17, 64},   {1000, 64}, {4099, 64}, {17, 1},
-    {17, 7},  {17, 4096}, {17, 5000}, {3, 5000},  {1000, 7},  {4099, 7}};
+    {1, 64}, {2, 64},    {3, 64},    {17, 64},  {1000, 64}, {4099, 64}, {17, 1},
+    {17, 7}, {17, 4096}, {17, 5000}, {3, 5000}, {1000, 7},  {4099, 7}};
 
 TEST(OuterReduction, RmsNormBackward) {
   for (auto [m, n] : kShapes) {

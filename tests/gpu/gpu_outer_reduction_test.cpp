@@ -36,11 +36,13 @@ void check(const Fusion& fusion, size_t outer_sums, bool persistent) {
   const std::vector<HostTensor> first = exe->run(inputs), second = exe->run(inputs);
   ASSERT_EQ(first.size(), expected.size());
   for (size_t o = 0; o < expected.size(); ++o) {
-    const Tolerance tolerance =
-        expected[o].dtype() == DType::Float32 ? Tolerance{1e-4, 1e-4} : default_tolerance(expected[o].dtype());
+    const Tolerance tolerance = expected[o].dtype() == DType::Float32
+                                    ? Tolerance{1e-4, 1e-4}
+                                    : default_tolerance(expected[o].dtype());
     const Comparison c = compare_tensors(first[o], expected[o], tolerance);
     EXPECT_TRUE(c.ok) << what << " output " << o << ": " << c.message;
-    EXPECT_EQ(std::memcmp(first[o].storage().data(), second[o].storage().data(), first[o].storage().size()), 0)
+    EXPECT_EQ(std::memcmp(first[o].storage().data(), second[o].storage().data(), first[o].storage().size()),
+              0)
         << what << " output " << o << " differs between two runs";
   }
 }

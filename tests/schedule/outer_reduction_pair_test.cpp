@@ -1,9 +1,10 @@
 // The Normalization predicate's pairs of row and outer reductions (schedule/outer_reduction_pair.h):
 // what one row kernel can compute, and what it keeps apart.
+#include "schedule/outer_reduction_pair.h"
+
 #include <gtest/gtest.h>
 
 #include "ir/builder.h"
-#include "schedule/outer_reduction_pair.h"
 #include "schedule/registry.h"
 
 namespace seam {

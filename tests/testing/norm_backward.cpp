@@ -43,7 +43,8 @@ Fusion layernorm_backward(int64_t m, int64_t n, DType dtype) {
   Value count = f32_constant(b, static_cast<double>(n));
   Value mean_g = b.binary(OpKind::Div, b.sum(g, {1}, true), count);
   Value mean_g_xhat = b.binary(OpKind::Div, b.sum(b.binary(OpKind::Mul, g, xhat), {1}, true), count);
-  Value inner = b.sub(b.sub(g, b.expand(mean_g, {m, n})), b.binary(OpKind::Mul, xhat, b.expand(mean_g_xhat, {m, n})));
+  Value inner =
+      b.sub(b.sub(g, b.expand(mean_g, {m, n})), b.binary(OpKind::Mul, xhat, b.expand(mean_g_xhat, {m, n})));
   Value dx = b.binary(OpKind::Mul, rstd, inner);
   return b.finish({b.cast(dx, dtype), b.cast(dw, dtype), b.cast(db, dtype)});
 }

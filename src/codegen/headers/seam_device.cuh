@@ -255,8 +255,8 @@ SEAM_FN void seam_outer_zero(float (&acc)[Iterations][N]) {
 // Writes a persistent block's partials to its workspace row: the rows of the block in slot order, each
 // adding to what the slots before it wrote (a fixed order), the block synchronized between slots.
 template <int Iterations, int N, int R, int P, bool C>
-SEAM_FN void seam_outer_store(const float (&acc)[Iterations][N], float* partials, const seam_rows<R, P, C>& rows,
-                              long long vectors) {
+SEAM_FN void seam_outer_store(const float (&acc)[Iterations][N], float* partials,
+                              const seam_rows<R, P, C>& rows, long long vectors) {
   for (int slot = 0; slot < R; ++slot) {
     if (rows.slot == slot) {
 #pragma unroll
@@ -294,7 +294,8 @@ SEAM_FN bool seam_outer_last_to_arrive(unsigned int* counter, unsigned int arriv
 // After every thread wrote its partials: the last block of each group sums the group's rows in block
 // order into the group's row; true on every thread of the last group's summing block, which then reads
 // the totals (seam_outer_total). Loads bypass L1: other multiprocessors wrote the rows.
-SEAM_FN bool seam_outer_arrive(float* workspace, int reductions, long long columns, int group_size, int header) {
+SEAM_FN bool seam_outer_arrive(float* workspace, int reductions, long long columns, int group_size,
+                               int header) {
   unsigned int* counters = reinterpret_cast<unsigned int*>(workspace);
   const unsigned int blocks = gridDim.x, groups = (blocks + group_size - 1) / group_size;
   const unsigned int group = blockIdx.x / group_size, first = group * group_size;
@@ -302,7 +303,8 @@ SEAM_FN bool seam_outer_arrive(float* workspace, int reductions, long long colum
   if (!seam_outer_last_to_arrive(counters + 1 + group, members)) return false;
   for (int j = 0; j < reductions; ++j) {
     const float* rows = workspace + header + ((long long)j * blocks + first) * columns;
-    float* sum = workspace + header + ((long long)reductions * blocks + (long long)j * groups + group) * columns;
+    float* sum =
+        workspace + header + ((long long)reductions * blocks + (long long)j * groups + group) * columns;
     for (long long c = threadIdx.x; c < columns; c += blockDim.x) {
       float total = __ldcg(rows + c);
 #pragma unroll 4
@@ -317,7 +319,8 @@ SEAM_FN bool seam_outer_arrive(float* workspace, int reductions, long long colum
 SEAM_FN float seam_outer_total(const float* workspace, int reduction, long long columns, long long column,
                                int reductions, int group_size, int header) {
   const long long blocks = gridDim.x, groups = (blocks + group_size - 1) / group_size;
-  const float* p = workspace + header + ((long long)reductions * blocks + (long long)reduction * groups) * columns + column;
+  const float* p = workspace + header +
+                   ((long long)reductions * blocks + (long long)reduction * groups) * columns + column;
   float total = __ldcg(p);
 #pragma unroll 4
   for (long long g = 1; g < groups; ++g) total += __ldcg(p + g * columns);

@@ -128,7 +128,8 @@ inline bool seam_outer_arrive(float* workspace, int reductions, long long column
   if (!seam_outer_last_to_arrive(workspace + 1 + group, members)) return false;
   for (int j = 0; j < reductions; ++j) {
     const float* rows = workspace + header + ((long long)j * blocks + first) * columns;
-    float* sum = workspace + header + ((long long)reductions * blocks + (long long)j * groups + group) * columns;
+    float* sum =
+        workspace + header + ((long long)reductions * blocks + (long long)j * groups + group) * columns;
     for (long long c = 0; c < columns; ++c) {
       float total = rows[c];
       for (long long b = 1; b < members; ++b) total += rows[b * columns + c];
@@ -140,7 +141,8 @@ inline bool seam_outer_arrive(float* workspace, int reductions, long long column
 inline float seam_outer_total(const float* workspace, int reduction, long long columns, long long column,
                               int reductions, long long blocks, int group_size, int header) {
   const long long groups = (blocks + group_size - 1) / group_size;
-  const float* p = workspace + header + ((long long)reductions * blocks + (long long)reduction * groups) * columns + column;
+  const float* p = workspace + header +
+                   ((long long)reductions * blocks + (long long)reduction * groups) * columns + column;
   float total = p[0];
   for (long long g = 1; g < groups; ++g) total += p[g * columns];
   return total;
