@@ -99,7 +99,7 @@ std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
   const int block = rows.block_size();
   std::ostringstream out;
   out << "#include \"seam_device.cuh\"\n\n";
-  print_cuda_signature(kernel, CudaLaunchShape{block, 0}, out);
+  print_cuda_signature(kernel, CudaLaunchShape{block, rows.min_blocks_per_sm}, out);
   out << "  __shared__ __align__(16) unsigned char seam_scratch[" << block * 8 << "];\n";
   out << "  const seam_rows<" << rows.rows_per_block << ", " << rows.threads_per_row << ", "
       << (rows.lanes_contiguous ? "true" : "false") << "> seam_row_ctx(seam_scratch);\n";

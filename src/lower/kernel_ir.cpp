@@ -84,7 +84,7 @@ OuterWorkspace outer_workspace(const RowLaunch& rows) {
   while (w.group_size * w.group_size < blocks) ++w.group_size;  // about the square root: equal sums
   w.groups = (blocks + w.group_size - 1) / w.group_size;
   w.header = (1 + w.groups + 3) / 4 * 4;
-  const int64_t rows_per_reduction = blocks + w.groups;
+  const int64_t rows_per_reduction = blocks + w.groups + 1;  // partials, group sums, totals
   w.bytes = (w.header + static_cast<int64_t>(rows.outer.size()) * rows_per_reduction * rows.reduced) *
             static_cast<int64_t>(sizeof(float));
   return w;

@@ -211,6 +211,7 @@ struct RowLaunch {
   // them.
   std::vector<OuterReduction> outer;
   int64_t partial_blocks = 0;
+  int min_blocks_per_sm = 0;  // > 0: __launch_bounds__'s second argument
   Block finish;
   int block_size() const { return rows_per_block * threads_per_row; }
   int64_t vectors() const { return vector > 0 ? reduced / vector : reduced; }  // per row
@@ -219,11 +220,11 @@ struct RowLaunch {
 // A row kernel's workspace for its outer reductions, in f32 words: `header` words of arrival counters
 // (word 0 for the groups, word 1 + g for group g; zero before and after every launch: the last arrival
 // resets each), then per outer reduction a row of `reduced` partials per block of the grid, then per
-// outer reduction a row per group. The blocks arrive in groups of `group_size` consecutive ones; the
-// last of a group sums its group's rows in block order into the group's row, and the last group sums
-// the group rows in group order (then runs RowLaunch::finish): two short sums, the first on several
-// multiprocessors at once, instead of one over every block on one; the order does not depend on which
-// block finishes last.
+// outer reduction a row per group, then per outer reduction the totals row. The blocks arrive in groups
+// of `group_size` consecutive ones; the last of a group sums its group's rows in block order into the
+// group's row, and the last group sums the group rows in group order into the totals (then runs
+// RowLaunch::finish): two short sums, the first on several multiprocessors at once, instead of one
+// over every block on one; the order does not depend on which block finishes last.
 struct OuterWorkspace {
   int64_t group_size = 1, groups = 1;
   int64_t header = 4;  // words: 1 + groups, rounded up to 16 bytes

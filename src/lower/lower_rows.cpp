@@ -667,6 +667,7 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
     for (size_t j = 0; j < outer.size(); ++j)
       launch.outer.push_back({"seam_outer" + std::to_string(j), "seam_outer_total" + std::to_string(j)});
     launch.partial_blocks = layout.partial_blocks;
+    launch.min_blocks_per_sm = layout.min_blocks_per_sm;
   }
   emitter.lower(launch.body, launch.finish, result, row_bound);
   if (persistent) {

@@ -33,8 +33,11 @@ struct RowLayout {
   bool lanes_contiguous = true;
   int vector = 1;
   int iterations = 0;
-  // With outer reductions (lower/outer_reductions.h): the grid, a workspace row of partials per block.
+  // With outer reductions (lower/outer_reductions.h): the grid, a workspace row of partials per block,
+  // and the blocks per multiprocessor it was sized for (the kernel's launch bounds hold the compiler to
+  // it).
   int64_t partial_blocks = 0;
+  int min_blocks_per_sm = 0;
 };
 
 // A row kernel as the plan decided it: its layout, the schedules of its chunk programs (one per output

@@ -190,7 +190,10 @@ std::string launch_summary(const PlannedStep& step) {
          (step.params.max_blocks_per_sm > 0
               ? " (<= " + std::to_string(step.params.max_blocks_per_sm) + " blocks/SM)"
               : "") +
-         ", no register cap, lanes " + (rows.lanes_contiguous ? "contiguous" : "strided");
+         (rows.min_blocks_per_sm > 0
+              ? ", launch bounds for " + std::to_string(rows.min_blocks_per_sm) + " blocks/SM"
+              : ", no register cap") +
+         ", lanes " + (rows.lanes_contiguous ? "contiguous" : "strided");
 }
 
 std::string print_plan(const FusionPlan& plan) {

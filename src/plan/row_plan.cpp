@@ -20,8 +20,9 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int element_bytes(DType dtype) { return static_cast<int>(dtype_size(dtype)); }
 
 // The grid of a row kernel with outer reductions: the blocks the multiprocessors hold at once (by the
-// registers the layout expects a thread to use, 64 when streamed), at most one per group of rows.
-int64_t plan_partial_blocks(const RowPlanInput& in, const RowLayout& layout, int64_t bytes_per_iteration) {
+// registers the layout expects a thread to use, 64 when streamed), at most one per group of rows; sets
+// the layout's blocks per multiprocessor.
+int64_t plan_partial_blocks(const RowPlanInput& in, RowLayout& layout, int64_t bytes_per_iteration) {
   const int64_t block = static_cast<int64_t>(layout.rows_per_block) * layout.threads_per_row;
   const int64_t registers =
       layout.iterations > 0
@@ -29,6 +30,7 @@ int64_t plan_partial_blocks(const RowPlanInput& in, const RowLayout& layout, int
           : 64;
   const int64_t per_sm =
       std::clamp<int64_t>(65536 / (block * registers), 1, std::max<int64_t>(1, 2048 / block));
+  layout.min_blocks_per_sm = static_cast<int>(per_sm);
   const int64_t groups = ceil_div(std::max<int64_t>(in.shape.rows, 1), layout.rows_per_block);
   return std::max<int64_t>(1, std::min(groups, static_cast<int64_t>(std::max(1, in.sm_count)) * per_sm));
 }

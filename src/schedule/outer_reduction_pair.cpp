@@ -42,6 +42,8 @@ bool fuses_as_outer_reduction(const Fusion& fusion, Value a, Value b) {
   const ReductionSignature sa = reduction_signature(fusion, a), sb = reduction_signature(fusion, b);
   const Shape& shape = sa.input_shape;
   if (shape != sb.input_shape || shape.empty() || sa.axes.empty() || sb.axes.empty()) return false;
+  // No rows: the kernel launches nothing, yet the outer sums must be written (zeros).
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return false;
   const int64_t last = static_cast<int64_t>(shape.size()) - 1;
   std::vector<int64_t> all = sa.axes;
   all.insert(all.end(), sb.axes.begin(), sb.axes.end());

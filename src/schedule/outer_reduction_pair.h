@@ -14,8 +14,8 @@ Shape complementary_part(const ReductionSignature& s);
 
 // Whether reductions `a` and `b`, of different signatures, can be one row kernel's row and outer
 // reductions. A condition on the pair alone (the Normalization predicate stays pairwise):
-//   1. both reduce operands of one shape S, over disjoint axes that together are all of S's, the row
-//      reduction's holding the innermost axis;
+//   1. both reduce operands of one shape S (no extent 0), over disjoint axes that together are all of
+//      S's, the row reduction's holding the innermost axis;
 //   2. the outer one is a sum of f16, bf16 or f32 values (accumulated in f32, like the row reductions);
 //   3. S, the rows' shape and the outer result's shape differ without extent-1 axes, so that a value
 //      of the outer result's shape reads neither a row's values nor its reductions;

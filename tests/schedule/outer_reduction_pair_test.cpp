@@ -55,6 +55,11 @@ TEST(OuterReductionPair, KeepsApartWhatTheKernelCannotFinish) {
   Fusion h = s.finish({s.sum(sq, {1}), s.sum(sq, {0})});
   EXPECT_FALSE(fuses_as_outer_reduction(h, h.outputs()[0].value, h.outputs()[1].value));
 
+  Builder z;  // no rows: nothing would launch, yet the sums over the rows are zeros to write
+  Value empty = z.input(Type::tensor(Float32, {0, 16}), "x");
+  Fusion e = z.finish({z.sum(empty, {1}), z.sum(empty, {0})});
+  EXPECT_FALSE(fuses_as_outer_reduction(e, e.outputs()[0].value, e.outputs()[1].value));
+
   Builder o;  // overlapping axes
   Value x3 = o.input(Type::tensor(Float32, {4, 8, 16}), "x");
   Fusion k = o.finish({o.sum(x3, {1, 2}), o.sum(x3, {0, 1})});

@@ -291,38 +291,61 @@ SEAM_FN bool seam_outer_last_to_arrive(unsigned int* counter, unsigned int arriv
   return result;
 }
 
+// out[c] = rows[0][c] + rows[1][c] + ... (`count` rows of `columns`, added in row order) for every column,
+// by the block: each thread takes 4 columns a block apart and loads 8 rows of each before adding them, so
+// that 32 loads per thread are in flight (one multiprocessor reads every row: latency bound otherwise).
+// Loads bypass L1: other multiprocessors wrote the rows.
+SEAM_FN void seam_outer_sum_rows(const float* rows, unsigned int count, long long columns, float* out) {
+  const long long stride = blockDim.x;
+  for (long long c0 = threadIdx.x; c0 < columns; c0 += 4 * stride) {
+    float total[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (unsigned int b0 = 0; b0 < count; b0 += 8) {
+      float v[4][8];
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+#pragma unroll
+        for (int i = 0; i < 8; ++i) {
+          const long long c = c0 + j * stride;
+          v[j][i] = c < columns && b0 + i < count ? __ldcg(rows + (b0 + i) * columns + c) : 0.0f;
+        }
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+#pragma unroll
+        for (int i = 0; i < 8; ++i)
+          if (b0 + i < count) total[j] = b0 + i == 0 ? v[j][i] : total[j] + v[j][i];
+    }
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (c0 + j * stride < columns) out[c0 + j * stride] = total[j];
+  }
+}
+
 // After every thread wrote its partials: the last block of each group sums the group's rows in block
-// order into the group's row; true on every thread of the last group's summing block, which then reads
-// the totals (seam_outer_total). Loads bypass L1: other multiprocessors wrote the rows.
+// order into the group's row; the last group's block sums the group rows in group order into the totals
+// row and returns true on every thread, which then read the totals (seam_outer_total).
 SEAM_FN bool seam_outer_arrive(float* workspace, int reductions, long long columns, int group_size,
                                int header) {
   unsigned int* counters = reinterpret_cast<unsigned int*>(workspace);
   const unsigned int blocks = gridDim.x, groups = (blocks + group_size - 1) / group_size;
   const unsigned int group = blockIdx.x / group_size, first = group * group_size;
   const unsigned int members = blocks - first < (unsigned int)group_size ? blocks - first : group_size;
+  float* group_rows = workspace + header + (long long)reductions * blocks * columns;
+  float* totals = group_rows + (long long)reductions * groups * columns;
   if (!seam_outer_last_to_arrive(counters + 1 + group, members)) return false;
-  for (int j = 0; j < reductions; ++j) {
-    const float* rows = workspace + header + ((long long)j * blocks + first) * columns;
-    float* sum =
-        workspace + header + ((long long)reductions * blocks + (long long)j * groups + group) * columns;
-    for (long long c = threadIdx.x; c < columns; c += blockDim.x) {
-      float total = __ldcg(rows + c);
-#pragma unroll 4
-      for (unsigned int b = 1; b < members; ++b) total += __ldcg(rows + b * columns + c);
-      sum[c] = total;
-    }
-  }
-  return seam_outer_last_to_arrive(counters, groups);
+  for (int j = 0; j < reductions; ++j)
+    seam_outer_sum_rows(workspace + header + ((long long)j * blocks + first) * columns, members, columns,
+                        group_rows + ((long long)j * groups + group) * columns);
+  if (!seam_outer_last_to_arrive(counters, groups)) return false;
+  for (int j = 0; j < reductions; ++j)
+    seam_outer_sum_rows(group_rows + (long long)j * groups * columns, groups, columns,
+                        totals + (long long)j * columns);
+  __syncthreads();  // the totals row is the block's: visible to its threads after this
+  return true;
 }
 
-// The total of outer reduction `reduction` at `column`: the group rows added in group order.
+// The total of outer reduction `reduction` at `column` (after seam_outer_arrive returned true).
 SEAM_FN float seam_outer_total(const float* workspace, int reduction, long long columns, long long column,
                                int reductions, int group_size, int header) {
   const long long blocks = gridDim.x, groups = (blocks + group_size - 1) / group_size;
-  const float* p = workspace + header +
-                   ((long long)reductions * blocks + (long long)reduction * groups) * columns + column;
-  float total = __ldcg(p);
-#pragma unroll 4
-  for (long long g = 1; g < groups; ++g) total += __ldcg(p + g * columns);
-  return total;
+  return workspace[header + ((long long)reductions * (blocks + groups) + reduction) * columns + column];
 }

@@ -120,30 +120,32 @@ inline bool seam_outer_last_to_arrive(float* counter_word, long long arrivals) {
   memcpy(counter_word, &counter, sizeof counter);
   return last;
 }
+inline void seam_outer_sum_rows(const float* rows, long long count, long long columns, float* out) {
+  for (long long c = 0; c < columns; ++c) {
+    float total = rows[c];
+    for (long long b = 1; b < count; ++b) total += rows[b * columns + c];
+    out[c] = total;
+  }
+}
 inline bool seam_outer_arrive(float* workspace, int reductions, long long columns, long long blocks,
                               long long block, int group_size, int header) {
   const long long groups = (blocks + group_size - 1) / group_size, group = block / group_size;
   const long long first = group * group_size;
   const long long members = blocks - first < group_size ? blocks - first : group_size;
+  float* group_rows = workspace + header + (long long)reductions * blocks * columns;
+  float* totals = group_rows + (long long)reductions * groups * columns;
   if (!seam_outer_last_to_arrive(workspace + 1 + group, members)) return false;
-  for (int j = 0; j < reductions; ++j) {
-    const float* rows = workspace + header + ((long long)j * blocks + first) * columns;
-    float* sum =
-        workspace + header + ((long long)reductions * blocks + (long long)j * groups + group) * columns;
-    for (long long c = 0; c < columns; ++c) {
-      float total = rows[c];
-      for (long long b = 1; b < members; ++b) total += rows[b * columns + c];
-      sum[c] = total;
-    }
-  }
-  return seam_outer_last_to_arrive(workspace, groups);
+  for (int j = 0; j < reductions; ++j)
+    seam_outer_sum_rows(workspace + header + ((long long)j * blocks + first) * columns, members, columns,
+                        group_rows + ((long long)j * groups + group) * columns);
+  if (!seam_outer_last_to_arrive(workspace, groups)) return false;
+  for (int j = 0; j < reductions; ++j)
+    seam_outer_sum_rows(group_rows + (long long)j * groups * columns, groups, columns,
+                        totals + (long long)j * columns);
+  return true;
 }
 inline float seam_outer_total(const float* workspace, int reduction, long long columns, long long column,
                               int reductions, long long blocks, int group_size, int header) {
   const long long groups = (blocks + group_size - 1) / group_size;
-  const float* p = workspace + header +
-                   ((long long)reductions * blocks + (long long)reduction * groups) * columns + column;
-  float total = p[0];
-  for (long long g = 1; g < groups; ++g) total += p[g * columns];
-  return total;
+  return workspace[header + ((long long)reductions * (blocks + groups) + reduction) * columns + column];
 }
