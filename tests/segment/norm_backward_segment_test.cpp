@@ -23,12 +23,13 @@ void expect_one_kernel(const std::string& name, size_t outer_sums) {
   EXPECT_EQ(step.kernel.rows->outer.size(), outer_sums) << name;
   EXPECT_GT(step.kernel.rows->iterations, 0) << name << ": the rows stay in registers";
   EXPECT_EQ(step.grid.blocks, step.kernel.rows->partial_blocks) << name;
-  // Per outer sum a row of f32 partials per block and per group of blocks, after the counters.
+  // Per outer sum a row of f32 partials per block, one per group of blocks and the totals, after the
+  // counters.
   const kir::OuterWorkspace w = kir::outer_workspace(*step.kernel.rows);
   EXPECT_EQ(w.groups, (step.grid.blocks + w.group_size - 1) / w.group_size) << name;
   EXPECT_GE(w.header, 1 + w.groups) << name;
   EXPECT_EQ(step.workspace_bytes,
-            4 * (w.header + static_cast<int64_t>(outer_sums) * (step.grid.blocks + w.groups) * 4096))
+            4 * (w.header + static_cast<int64_t>(outer_sums) * (step.grid.blocks + w.groups + 1) * 4096))
       << name;
 }
 
