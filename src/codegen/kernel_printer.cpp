@@ -179,6 +179,14 @@ class BodyPrinter {
              << ";\n";
         return;
       }
+      case Stmt::Kind::OuterAccumulate: {
+        // The accumulator at this thread's vector: registers by iteration (persistent), or the block's
+        // workspace row by vector index (streamed; on the host iteration and vector index are one).
+        const bool persistent = kernel_.rows && kernel_.rows->iterations > 0;
+        const std::string at = s.var.name + "[" + (persistent ? std::string("seam_it") : s.name) + "][";
+        per_lane(s.var, depth, [&](int l) { return at + std::to_string(l) + "] += " + lane(s.source, l); });
+        return;
+      }
       case Stmt::Kind::Define: define(s, depth); return;
       case Stmt::Kind::Declare: {
         if (is_array(s.var)) declare(s.var, depth);
@@ -398,6 +406,8 @@ void print_cuda_signature(const kir::Kernel& kernel, const CudaLaunchShape& shap
   }
   if (kir::checks_indices(kernel))  // the record out-of-range indices are written to (kernel_ir.h)
     out << (kernel.params.empty() ? "" : ", ") << "seam_i64* __restrict__ seam_index_error";
+  if (kir::workspace_bytes(kernel) > 0)  // after it: the workspace (kernel_ir.h, OuterWorkspace)
+    out << ", float* __restrict__ seam_workspace";
   out << ") {\n";
   out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
   for (const kir::Param& param : kernel.params)

@@ -25,6 +25,85 @@ std::string peeled_row_vectors(const kir::RowLaunch& rows) {
          std::to_string(rows.vector);
 }
 
+// Outer reductions (kir::OuterReduction): per reduction, the accumulator (registers when persistent, the
+// block's workspace row when streamed) zeroed before the rows.
+void print_cuda_outer_prologue(const kir::RowLaunch& rows, std::ostringstream& out) {
+  const kir::OuterWorkspace w = kir::outer_workspace(rows);
+  for (size_t j = 0; j < rows.outer.size(); ++j) {
+    const std::string& acc = rows.outer[j].accumulator;
+    if (rows.iterations > 0) {
+      out << "  float " << acc << "[" << rows.iterations << "][" << rows.vector << "];\n";
+      out << "  seam_outer_zero(" << acc << ");\n";
+    } else {
+      out << "  const seam_outer_row<" << rows.vector << "> " << acc
+          << "{seam_outer_partials(seam_workspace, " << j << ", " << rows.reduced << "LL, " << w.header
+          << ")};\n";
+      out << "  seam_outer_zero(" << acc << ", seam_lane, seam_lanes, " << rows.vectors() << "LL);\n";
+    }
+  }
+}
+
+// The totals and `finish` per column, on the block that sums the group rows. A total is a value of one
+// lane, which the body printer names NAME_0.
+void print_outer_finish(const kir::Kernel& kernel, const std::string& column_loop, const std::string& blocks,
+                        std::ostringstream& out) {
+  const kir::RowLaunch& rows = *kernel.rows;
+  const kir::OuterWorkspace w = kir::outer_workspace(rows);
+  out << "    " << column_loop << " {\n";
+  for (size_t j = 0; j < rows.outer.size(); ++j)
+    out << "      const float " << rows.outer[j].total << "_0 = seam_outer_total(seam_workspace, " << j
+        << ", " << rows.reduced << "LL, seam_col, " << rows.outer.size() << ", " << blocks << w.group_size
+        << ", " << w.header << ");\n";
+  print_kernel_block(kernel, rows.finish, out, 3);
+  out << "    }\n";
+}
+
+// After the rows: persistent partials to the workspace, the groups' sums, then the totals.
+void print_cuda_outer_epilogue(const kir::Kernel& kernel, std::ostringstream& out) {
+  const kir::RowLaunch& rows = *kernel.rows;
+  const kir::OuterWorkspace w = kir::outer_workspace(rows);
+  if (rows.iterations > 0)
+    for (size_t j = 0; j < rows.outer.size(); ++j)
+      out << "  seam_outer_store(" << rows.outer[j].accumulator << ", seam_outer_partials(seam_workspace, "
+          << j << ", " << rows.reduced << "LL, " << w.header << "), seam_row_ctx, " << rows.vectors()
+          << "LL);\n";
+  out << "  if (seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", " << rows.reduced << "LL, "
+      << w.group_size << ", " << w.header << ")) {\n";
+  print_outer_finish(kernel,
+                     "for (idx_t seam_col = (idx_t)threadIdx.x; seam_col < " + std::to_string(rows.reduced) +
+                         "; seam_col += (idx_t)blockDim.x)",
+                     "", out);
+  out << "  }\n";
+}
+
+// The host runs the grid's blocks in order, each over its rows as the GPU's block loop visits them.
+void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out) {
+  const kir::RowLaunch& rows = *kernel.rows;
+  const kir::OuterWorkspace w = kir::outer_workspace(rows);
+  const int64_t blocks = rows.partial_blocks, per_block = rows.rows_per_block;
+  out << "  float* seam_workspace = static_cast<float*>(args[" << kernel.params.size() << "]);\n";
+  out << "  for (idx_t seam_block = 0; seam_block < " << blocks << "; ++seam_block) {\n";
+  for (size_t j = 0; j < rows.outer.size(); ++j) {
+    const std::string& acc = rows.outer[j].accumulator;
+    out << "    const seam_outer_row<" << rows.vector << "> " << acc
+        << "{seam_outer_partials(seam_workspace, " << j << ", " << rows.reduced << "LL, " << blocks
+        << "LL, seam_block, " << w.header << ")};\n";
+    out << "    seam_outer_zero(" << acc << ", " << rows.vectors() << "LL);\n";
+  }
+  out << "    for (idx_t seam_first_row = seam_block * " << per_block << "; seam_first_row < " << rows.rows
+      << "; seam_first_row += " << blocks * per_block << ") {\n";
+  out << "      for (idx_t row = seam_first_row; row < seam_first_row + " << per_block << " && row < "
+      << rows.rows << "; ++row) {\n";
+  print_kernel_block(kernel, rows.body, out, 4);
+  out << "      }\n    }\n";
+  out << "    if (!seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", " << rows.reduced << "LL, "
+      << blocks << "LL, seam_block, " << w.group_size << ", " << w.header << ")) continue;\n";
+  print_outer_finish(kernel,
+                     "for (idx_t seam_col = 0; seam_col < " + std::to_string(rows.reduced) + "; ++seam_col)",
+                     std::to_string(blocks) + "LL, ", out);
+  out << "  }\n";
+}
+
 }  // namespace
 
 std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
@@ -34,7 +113,7 @@ std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
   std::ostringstream out;
   out << "#include \"seam_device.cuh\"\n\n";
   const int cluster = rows.cluster;
-  print_cuda_signature(kernel, CudaLaunchShape{block, 0, cluster}, out);
+  print_cuda_signature(kernel, CudaLaunchShape{block, rows.min_blocks_per_sm, cluster}, out);
   out << "  __shared__ __align__(16) unsigned char seam_scratch[" << block * 8 << "];\n";
   out << "  const seam_rows<" << rows.rows_per_block << ", " << rows.threads_per_row << ", "
       << (rows.lanes_contiguous ? "true" : "false") << (cluster > 1 ? ", " + std::to_string(cluster) : "")
@@ -47,6 +126,7 @@ std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
       out << "  alignas(16) " << kir::c_type(c.dtype) << " " << c.name << "[" << rows.iterations << "]["
           << c.lanes << "];\n";
   }
+  print_cuda_outer_prologue(rows, out);
   // Every thread of a block runs the same iterations (the row reductions synchronize the block).
   // Over a cluster, its blocks take the same rows (the grid is a multiple of the cluster).
   const std::string first_block =
@@ -66,6 +146,7 @@ std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
   out << "    (void)seam_row_extent;\n";
   print_kernel_block(kernel, rows.body, out, 2);
   out << "  }\n";
+  if (!rows.outer.empty()) print_cuda_outer_epilogue(kernel, out);
   // No block of a cluster exits while another may still read its shared memory.
   if (cluster > 1) out << "  seam_cluster_sync();\n";
   if (!kernel.outputs.empty()) {
@@ -109,13 +190,17 @@ std::string print_host_row_kernel(const kir::Kernel& kernel) {
       out << "  seam_row_cache<" << kir::c_type(c.dtype) << ", " << c.lanes << "> " << c.name
           << (rows.peel ? "(seam_row_iterations);\n" : "(seam_row_extent);\n");
   }
-  out << "  for (idx_t row = 0; row < " << rows.rows << "; ++row) {\n";
-  if (rows.peel) {
-    print_row_shift(rows, out);
-    out << "    const idx_t seam_row_extent = " << peeled_row_vectors(rows) << ";\n";
+  if (!rows.outer.empty()) {
+    print_host_outer_rows(kernel, out);
+  } else {
+    out << "  for (idx_t row = 0; row < " << rows.rows << "; ++row) {\n";
+    if (rows.peel) {
+      print_row_shift(rows, out);
+      out << "    const idx_t seam_row_extent = " << peeled_row_vectors(rows) << ";\n";
+    }
+    print_kernel_block(kernel, rows.body, out, 2);
+    out << "  }\n";
   }
-  print_kernel_block(kernel, rows.body, out, 2);
-  out << "  }\n";
   if (!kernel.outputs.empty()) {
     out << "  for (idx_t g = 0; g < " << chunks(kernel) << "; ++g) {\n";
     print_kernel_dispatch(kernel, out, 2);

@@ -76,6 +76,10 @@ struct CudaPlan {
   std::vector<char> checks_indices;                     // per step: takes the index error record
   std::vector<std::unique_ptr<CublasMatmul>> products;  // per step; library steps only
   DeviceBuffer workspace;                               // for the library steps, the largest need
+  // For generated kernels with outer reductions (kir::workspace_bytes), the largest need: zeroed once;
+  // each launch leaves its counter zero again (the last block resets it) and the steps of a run are
+  // ordered on its stream, so they share it, as runs of one plan share the library workspace.
+  DeviceBuffer kernel_workspace;
 };
 
 // `input_alignment`: bytes every input address is aligned to in this plan's alignment class.
@@ -116,6 +120,14 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
     plan.configs.push_back(config);
   }
   if (workspace_bytes > 0) plan.workspace = DeviceBuffer(device_allocator(), workspace_bytes);
+  size_t kernel_workspace_bytes = 0;
+  for (const CompiledStep& step : plan.steps)
+    kernel_workspace_bytes = std::max(kernel_workspace_bytes, static_cast<size_t>(step.workspace_bytes));
+  if (kernel_workspace_bytes > 0) {
+    plan.kernel_workspace = DeviceBuffer(device_allocator(), kernel_workspace_bytes);
+    check_cuda(driver().memset_d8(plan.kernel_workspace.get(), 0, kernel_workspace_bytes), "cuMemsetD8",
+               "clearing the kernels' workspace");
+  }
   return plan;
 }
 
@@ -344,7 +356,7 @@ class CudaExecutable final : public Executable {
       }
       std::vector<DevicePtr> pointers;
       std::vector<void*> args;
-      pointers.reserve(step.kernel.params.size() + 1);  // args point into it: no reallocation
+      pointers.reserve(step.kernel.params.size() + 2);  // args point into it: no reallocation
       for (const kir::Param& p : step.kernel.params) {
         const size_t i = static_cast<size_t>(p.fusion_index);
         if (p.kind == kir::Param::Kind::Output) {
@@ -371,6 +383,10 @@ class CudaExecutable final : public Executable {
                      "clearing the index error record");
         }
         pointers.push_back(index_error->get());
+        args.push_back(&pointers.back());
+      }
+      if (step.workspace_bytes > 0) {  // after it: the workspace (kernel_ir.h, OuterWorkspace)
+        pointers.push_back(plan.kernel_workspace.get());
         args.push_back(&pointers.back());
       }
       if (step.kernel.total_chunks() == 0) continue;

@@ -122,6 +122,9 @@ class HostExecutable final : public Executable {
           args.push_back(from);
         }
       }
+      // The kernel's workspace (outer reductions), its counter zero: the last parameter.
+      std::vector<float> workspace(static_cast<size_t>(step.workspace_bytes) / sizeof(float), 0.0f);
+      if (!workspace.empty()) args.push_back(workspace.data());
       // A kernel with checked indices records the first bad one here (seam_host.h); thrown after it.
       int64_t index_error[kir::kIndexErrorWords] = {};
       const bool checks = kir::checks_indices(step.kernel);

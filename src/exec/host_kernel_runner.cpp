@@ -31,6 +31,9 @@ std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Ker
       args.push_back(const_cast<std::byte*>(inputs[i].storage().data()));
     }
   }
+  // The workspace of a kernel with outer reductions, its counter zero: the last parameter.
+  std::vector<float> workspace(static_cast<size_t>(kir::workspace_bytes(kernel)) / sizeof(float), 0.0f);
+  if (!workspace.empty()) args.push_back(workspace.data());
   int64_t index_error[kir::kIndexErrorWords] = {};
   const bool checks = kir::checks_indices(kernel);
   if (checks) module.set_index_error(index_error);

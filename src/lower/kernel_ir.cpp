@@ -78,6 +78,23 @@ int64_t loaded_bytes_per_chunk(const Kernel& kernel) {
   return bytes;
 }
 
+OuterWorkspace outer_workspace(const RowLaunch& rows) {
+  OuterWorkspace w;
+  const int64_t blocks = std::max<int64_t>(rows.partial_blocks, 1);
+  while (w.group_size * w.group_size < blocks) ++w.group_size;  // about the square root: equal sums
+  w.groups = (blocks + w.group_size - 1) / w.group_size;
+  w.header = (1 + w.groups + 3) / 4 * 4;
+  const int64_t rows_per_reduction = blocks + w.groups + 1;  // partials, group sums, totals
+  w.bytes = (w.header + static_cast<int64_t>(rows.outer.size()) * rows_per_reduction * rows.reduced) *
+            static_cast<int64_t>(sizeof(float));
+  return w;
+}
+
+int64_t workspace_bytes(const Kernel& kernel) {
+  if (!kernel.rows || kernel.rows->outer.empty()) return 0;
+  return outer_workspace(*kernel.rows).bytes;
+}
+
 namespace {
 bool has_checked_index(const Block& block) {
   for (const Stmt& s : block)
@@ -89,7 +106,8 @@ bool has_checked_index(const Block& block) {
 }  // namespace
 
 bool checks_indices(const Kernel& kernel) {
-  if (kernel.rows && has_checked_index(kernel.rows->body)) return true;
+  if (kernel.rows && (has_checked_index(kernel.rows->body) || has_checked_index(kernel.rows->finish)))
+    return true;
   return std::any_of(kernel.outputs.begin(), kernel.outputs.end(),
                      [](const OutputProgram& o) { return has_checked_index(o.body); });
 }

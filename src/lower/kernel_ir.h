@@ -134,6 +134,9 @@ struct Stmt {
     // Row kernels (see RowLaunch):
     RowLoop,  // for index variable `name` over this thread's share of the row's reduced elements: then_block
     RowReduce,  // var (1 lane) = source combined over the threads of the row by expr.op (Sum, Max or Min)
+    // Inside a row loop `name`: the outer reduction accumulator `var` (RowLaunch::outer) at this
+    // thread's vector += source, lane by lane
+    OuterAccumulate,
   };
   explicit Stmt(Kind k) : kind(k) {}
   Kind kind;
@@ -182,6 +185,16 @@ struct RowCache {
   int lanes = 1;
 };
 
+// An outer reduction of a row kernel (lower/outer_reductions.h): a sum over the rows of a value of the
+// rows' shape, one f32 total per element of a row ("column"). Each thread accumulates its columns over
+// the rows it visits in `accumulator` (registers when persistent, else its block's workspace row); the
+// blocks' partials meet in the workspace (OuterWorkspace) and are summed in a fixed order into `total`,
+// which RowLaunch::finish reads.
+struct OuterReduction {
+  std::string accumulator;
+  std::string total;
+};
+
 // A row kernel (reductions, lower/lower_rows.h): the rows are the reduced tensors' non-reduced index
 // space; `threads_per_row` threads share a row's `reduced` elements and `rows_per_block` rows share a
 // block. `body` runs once per row on every thread of it, reading the index variable `row` (possibly
@@ -212,6 +225,14 @@ struct RowLaunch {
   int cluster = 1;
   std::vector<RowCache> caches;
   Block body;
+  // Outer reductions: their accumulators, the grid they were planned for (a workspace row of partials
+  // per block: the grid must be exactly this) and `finish`, which the last block runs per column
+  // (index variable `seam_col` < reduced) after the totals are summed: it writes the outputs that read
+  // them.
+  std::vector<OuterReduction> outer;
+  int64_t partial_blocks = 0;
+  int min_blocks_per_sm = 0;  // > 0: __launch_bounds__'s second argument
+  Block finish;
   int block_size() const { return rows_per_block * threads_per_row; }
   // Vectors per row (peeled: at most; a row with shift s has ceil((reduced + s) / vector)).
   int64_t vectors() const {
@@ -219,6 +240,21 @@ struct RowLaunch {
     return peel ? (reduced + 2 * vector - 2) / vector : reduced / vector;
   }
 };
+
+// A row kernel's workspace for its outer reductions, in f32 words: `header` words of arrival counters
+// (word 0 for the groups, word 1 + g for group g; zero before and after every launch: the last arrival
+// resets each), then per outer reduction a row of `reduced` partials per block of the grid, then per
+// outer reduction a row per group, then per outer reduction the totals row. The blocks arrive in groups
+// of `group_size` consecutive ones; the last of a group sums its group's rows in block order into the
+// group's row, and the last group sums the group rows in group order into the totals (then runs
+// RowLaunch::finish): two short sums, the first on several multiprocessors at once, instead of one
+// over every block on one; the order does not depend on which block finishes last.
+struct OuterWorkspace {
+  int64_t group_size = 1, groups = 1;
+  int64_t header = 4;  // words: 1 + groups, rounded up to 16 bytes
+  int64_t bytes = 0;
+};
+OuterWorkspace outer_workspace(const RowLaunch& rows);
 
 struct Kernel {
   std::string name;
@@ -260,6 +296,9 @@ void collect_assigned(const Block& block, std::set<std::string>& names);
 int64_t loaded_bytes_on_heaviest_path(const Block& block);
 // The largest of that over the outputs of a kernel (its row body included).
 int64_t loaded_bytes_per_chunk(const Kernel& kernel);
+
+// The bytes of workspace a kernel needs (its outer reductions' partials and counter); 0 when none.
+int64_t workspace_bytes(const Kernel& kernel);
 
 // Whether the kernel has CheckedIndex values, so that it takes the index error record.
 bool checks_indices(const Kernel& kernel);

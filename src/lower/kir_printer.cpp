@@ -104,6 +104,9 @@ void print_block(const kir::Block& block, int depth, std::ostringstream& out) {
       case kir::Stmt::Kind::RowReduce:
         out << pad << var(s.var) << " = row_" << op_name(s.expr.op) << "(" << s.source.name << ")\n";
         break;
+      case kir::Stmt::Kind::OuterAccumulate:
+        out << pad << "outer_" << op_name(s.expr.op) << " " << var(s.var) << " += " << s.source.name << "\n";
+        break;
     }
   }
 }
@@ -139,6 +142,13 @@ std::string print_kir(const kir::Kernel& kernel) {
     out << " {\n";
     print_block(r.body, 2, out);
     out << "  }\n";
+    if (!r.outer.empty()) {
+      out << "  outer reductions over " << r.partial_blocks << " blocks:";
+      for (const kir::OuterReduction& o : r.outer) out << " " << o.accumulator << " -> " << o.total;
+      out << ", per column seam_col {\n";
+      print_block(r.finish, 2, out);
+      out << "  }\n";
+    }
   }
   for (const kir::OutputProgram& o : kernel.outputs) {
     const kir::ChunkOrder& order = o.order;

@@ -11,6 +11,7 @@
 #include "lower/expression_emitter.h"
 #include "lower/kernel_params.h"
 #include "lower/lower_pointwise.h"
+#include "lower/outer_reductions.h"
 #include "lower/row_cache.h"
 #include "lower/row_divisors.h"
 #include "lower/row_peel.h"
@@ -79,8 +80,9 @@ bool reads_reduction(const Fusion& fusion, Value v) {
 }
 
 // Where a row kernel computes an output: nothing (empty), once per row (the rows' shape), in a second
-// loop over the row (S's shape), not at all (another shape reading a reduction), or as a chunk program.
-enum class RowOutput { Empty, PerRow, PerElement, Deferred, Chunked };
+// loop over the row (S's shape), once per column after the outer reductions (their result's shape), not
+// at all (another shape reading a reduction), or as a chunk program.
+enum class RowOutput { Empty, PerRow, PerElement, Outer, Deferred, Chunked };
 
 RowOutput classify_row_output(const Fusion& fusion, const RowShape& rs, size_t o) {
   Shape rows_shape;
@@ -91,6 +93,8 @@ RowOutput classify_row_output(const Fusion& fusion, const RowShape& rs, size_t o
   const Type& t = fusion.type(fusion.outputs()[o].value);
   if (!t.is_scalar && t.numel() == 0) return RowOutput::Empty;
   const Shape s = without_unit_axes(t.shape);
+  if (reads_outer_reduction(fusion, outer_reductions(fusion, rs), fusion.outputs()[o].value))
+    return !t.is_scalar && s == outer_result_shape(rs) ? RowOutput::Outer : RowOutput::Deferred;
   if (!t.is_scalar && s == rows_shape && t.numel() == rs.rows) return RowOutput::PerRow;
   if (!t.is_scalar && s == without_unit_axes(rs.shape)) return RowOutput::PerElement;
   if (reads_reduction(fusion, fusion.outputs()[o].value)) return RowOutput::Deferred;
@@ -102,13 +106,16 @@ class RowEmitter : public ExpressionEmitter {
   // `vector`, `persistent`: the layout's (RowLayout). Persistent loops all use one loop variable and
   // name their element indices after the axis, so that a load reads the same text in every pass over
   // the row (lower/row_cache.h matches them).
-  // `peel`: RowLayout::peel (lower/row_peel.h).
+  // `peel`: RowLayout::peel (lower/row_peel.h). `outer`: the kernel's outer reductions
+  // (lower/outer_reductions.h).
   RowEmitter(const Fusion& fusion, kir::Kernel& kernel, const std::vector<int>& input_param, int& counter,
-             Shape shape, std::vector<int64_t> axes, int vector, bool persistent, bool peel)
+             Shape shape, std::vector<int64_t> axes, int vector, bool persistent, bool peel,
+             std::vector<Value> outer)
       : ExpressionEmitter(fusion, kernel, input_param, vector, counter),
         shape_(std::move(shape)),
         axes_(std::move(axes)),
-        persistent_(persistent) {
+        persistent_(persistent),
+        outer_(std::move(outer)) {
     for (size_t d = 0; d < shape_.size(); ++d) (is_reduced(d) ? reduced_axes_ : outer_axes_).push_back(d);
     for (size_t d : outer_axes_) rows_ *= shape_[d];
     for (size_t d : reduced_axes_) reduced_ *= shape_[d];
@@ -119,8 +126,13 @@ class RowEmitter : public ExpressionEmitter {
   // Outputs of other shapes that read no reduction: for chunk programs.
   const std::vector<int>& chunked() const { return chunked_; }
 
+  // Names of outer reduction j's accumulator and total (kir::OuterReduction).
+  static std::string accumulator_name(size_t j) { return "seam_outer" + std::to_string(j); }
+  static std::string total_name(size_t j) { return "seam_outer_total" + std::to_string(j); }
+
   // `row_bound`: what `row` stays below (on the GPU the last block's spare slots run past the rows).
-  void lower(kir::Block& body, RowLowering& result, int64_t row_bound) {
+  // `finish`: receives what the last block computes per column after the outer reductions.
+  void lower(kir::Block& body, kir::Block& finish, RowLowering& result, int64_t row_bound) {
     row_bound_ = std::max<int64_t>(row_bound, 1);
     blocks_.push_back(&body);
     memo_.emplace_back();
@@ -146,10 +158,11 @@ class RowEmitter : public ExpressionEmitter {
       result.misaligned_reduction = true;
       return;
     }
-    lower_outputs(result);
+    lower_outputs(result, finish);
   }
 
  private:
+  bool is_outer(Value v) const { return std::find(outer_.begin(), outer_.end(), v) != outer_.end(); }
   Index row() const { return kir::variable("row", row_bound_); }
 
   bool is_reduced(size_t d) const {
@@ -211,7 +224,7 @@ class RowEmitter : public ExpressionEmitter {
         const size_t o = static_cast<size_t>(operand.id);
         below[id] = std::max(below[id], level[o] >= 0 ? level[o] : below[o]);
       }
-      if (node.category() != OpCategory::Reduction) continue;
+      if (node.category() != OpCategory::Reduction || is_outer(Value{static_cast<int32_t>(id)})) continue;
       level[id] = below[id] + 1;
       if (levels.size() <= static_cast<size_t>(level[id])) levels.resize(static_cast<size_t>(level[id]) + 1);
       levels[static_cast<size_t>(level[id])].push_back(Value{static_cast<int32_t>(id)});
@@ -362,6 +375,12 @@ class RowEmitter : public ExpressionEmitter {
 
   // The row's value of a reduction, when `idx` is this row's index in the reduction's output.
   kir::Var emit_reduction(Value v, const Node& node, const AxisIndex& idx) override {
+    if (is_outer(v)) {  // known only to the last block, after every row (the predicate keeps rows off it)
+      if (!finishing_) throw NotRowAligned{"outer reduction %" + std::to_string(v.id) + " is read in a row"};
+      const size_t j = static_cast<size_t>(std::find(outer_.begin(), outer_.end(), v) - outer_.begin());
+      return convert(kir::Var{total_name(j), DType::Float32, 1}, node.type.dtype);
+    }
+    if (finishing_) throw NotRowAligned{"reduction %" + std::to_string(v.id) + " is read per column"};
     auto it = reduction_value_.find(v.id);
     SEAM_ASSERT(it != reduction_value_.end(), "reduction %", v.id, " read before it is computed");
     const bool keepdim = node.attrs.get_bool("keepdim");
@@ -395,14 +414,15 @@ class RowEmitter : public ExpressionEmitter {
     return idx;
   }
 
-  void lower_outputs(RowLowering& result) {
+  void lower_outputs(RowLowering& result, kir::Block& finish) {
     const RowShape rs{shape_, axes_, rows_, reduced_, false};
-    std::vector<int> per_row, per_element;
+    std::vector<int> per_row, per_element, per_column;
     for (size_t o = 0; o < fusion_.outputs().size(); ++o) {
       switch (classify_row_output(fusion_, rs, o)) {
         case RowOutput::Empty: break;  // nothing to write
         case RowOutput::PerRow: per_row.push_back(static_cast<int>(o)); break;
         case RowOutput::PerElement: per_element.push_back(static_cast<int>(o)); break;
+        case RowOutput::Outer: per_column.push_back(static_cast<int>(o)); break;
         case RowOutput::Deferred: result.deferred.push_back(static_cast<int>(o)); break;
         case RowOutput::Chunked: chunked_.push_back(static_cast<int>(o)); break;
       }
@@ -422,7 +442,7 @@ class RowEmitter : public ExpressionEmitter {
       blocks_.pop_back();
       if (!guard.then_block.empty()) block().push_back(std::move(guard));
     }
-    if (!per_element.empty()) {
+    if (!per_element.empty() || !outer_.empty()) {
       kir::Stmt loop = open_loop();
       blocks_.push_back(&loop.then_block);
       memo_.emplace_back();
@@ -440,13 +460,59 @@ class RowEmitter : public ExpressionEmitter {
         }
         write(o, idx, offset, result);
       }
+      accumulate_outer(element, loop.name);
       memo_.pop_back();
       blocks_.pop_back();
-      bool stores = std::any_of(loop.then_block.begin(), loop.then_block.end(),
-                                [](const kir::Stmt& s) { return s.kind == kir::Stmt::Kind::Store; });
+      bool stores = std::any_of(loop.then_block.begin(), loop.then_block.end(), [](const kir::Stmt& s) {
+        return s.kind == kir::Stmt::Kind::Store || s.kind == kir::Stmt::Kind::OuterAccumulate;
+      });
       if (stores) block().push_back(std::move(loop));
     }
+    if (!per_column.empty()) lower_finish(finish, per_column, result);
     std::sort(result.deferred.begin(), result.deferred.end());
+  }
+
+  // In the loop over the row's elements: each outer reduction's operand there, added to its accumulator
+  // (f32, a lane per element of the vector).
+  void accumulate_outer(const AxisIndex& element, const std::string& loop) {
+    for (size_t j = 0; j < outer_.size(); ++j) {
+      kir::Var x = convert(emit(fusion_.node(outer_[j]).operands[0], element), DType::Float32);
+      if (x.lanes < lanes_) x = widen(x, lanes_);
+      kir::Stmt add{kir::Stmt::Kind::OuterAccumulate};
+      add.name = loop;
+      add.var = kir::Var{accumulator_name(j), DType::Float32, lanes_};
+      add.source = x;
+      add.expr.op = OpKind::Sum;
+      block().push_back(std::move(add));
+    }
+  }
+
+  // The outputs that read outer reductions, per column `seam_col` (a row's linear element index: the
+  // outputs have the shape of S's reduced axes) in `finish`, which the last block runs with the totals.
+  void lower_finish(kir::Block& finish, const std::vector<int>& outputs, RowLowering& result) {
+    const std::vector<kir::Block*> blocks = blocks_;
+    const std::vector<std::map<std::string, kir::Var>> memo = memo_;
+    blocks_ = {&finish};
+    memo_.assign(1, {});
+    finishing_ = true;
+    const Index column = kir::variable("seam_col", std::max<int64_t>(reduced_, 1));
+    std::vector<Index> index(shape_.size(), kir::constant(0));
+    int64_t inner = 1;
+    for (size_t k = reduced_axes_.size(); k-- > 0;) {
+      const size_t d = reduced_axes_[k];
+      Index i = reduced_ == 0 ? kir::constant(0) : kir::div(column, inner);
+      if (k != 0 && reduced_ != 0) i = kir::mod(i, shape_[d]);
+      if (shape_[d] == 1) i = kir::constant(0);
+      index[d] = let("c" + std::to_string(counter_++), i);
+      inner *= shape_[d];
+    }
+    for (int o : outputs) {
+      const Type& t = fusion_.type(fusion_.outputs()[static_cast<size_t>(o)].value);
+      write(o, map_axes(t.shape, shape_, reduced_axes_, index), column, result);
+    }
+    finishing_ = false;
+    blocks_ = blocks;
+    memo_ = memo;
   }
 
   // Stores output `o` at `offset`, or defers it (emitting nothing) when it reads a reduction at another row.
@@ -476,6 +542,8 @@ class RowEmitter : public ExpressionEmitter {
   const Shape shape_;
   const std::vector<int64_t> axes_;
   const bool persistent_;
+  const std::vector<Value> outer_;
+  bool finishing_ = false;                          // emitting `finish`: outer reductions read their totals
   const std::vector<Value>* next_level_ = nullptr;  // while lowering a level: the next (online pairs)
   std::set<int32_t> taken_;                         // sums computed with their online pair's max
   std::vector<size_t> outer_axes_, reduced_axes_;
@@ -550,9 +618,7 @@ void add_chunk_programs(const Fusion& fusion, const std::vector<int>& chunked,
 }  // namespace
 
 RowShape row_shape(const Fusion& fusion) {
-  std::optional<Value> first;
-  for (int32_t id = 0; id < fusion.num_nodes() && !first; ++id)
-    if (fusion.node(Value{id}).category() == OpCategory::Reduction) first = Value{id};
+  const std::optional<Value> first = row_defining_reduction(fusion);
   SEAM_CHECK(first.has_value(), "kernel ", fusion.name(), " has no reduction: it is not a row kernel");
   RowShape rs;
   rs.shape = fusion.type(fusion.node(*first).operands[0]).shape;
@@ -598,8 +664,11 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
       "kernel ", options.kernel_name, ": vectors of ", layout.vector, " elements along rows of ", rs.reduced,
       layout.peel ? " (peeled)" : "");
   const bool persistent = layout.iterations > 0;
-  RowEmitter emitter(fusion, kernel, input_param, counter, shape, axes, layout.vector, persistent,
-                     layout.peel);
+  const std::vector<Value> outer = outer_reductions(fusion, rs);
+  SEAM_ASSERT(outer.empty() || (!layout.peel && layout.cluster == 1), "kernel ", options.kernel_name,
+              ": outer reductions in a peeled or clustered row layout");
+  RowEmitter emitter(fusion, kernel, input_param, counter, shape, axes, layout.vector, persistent, layout.peel,
+                     outer);
   kir::RowLaunch launch;
   launch.rows = emitter.rows();
   launch.reduced = rs.reduced;
@@ -620,7 +689,18 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
   // Blocks start at multiples of rows_per_block below `rows`: row < rows rounded up to a whole block.
   const int64_t row_bound =
       (launch.rows + launch.rows_per_block - 1) / launch.rows_per_block * launch.rows_per_block;
-  emitter.lower(launch.body, result, row_bound);
+  if (!outer.empty()) {
+    // Each block's partials are one workspace row (its rows combined in order); streamed accumulators
+    // live in that row, so a streamed block holds one row.
+    SEAM_ASSERT(layout.partial_blocks >= 1 && (persistent || layout.rows_per_block == 1), "kernel ",
+                options.kernel_name, ": outer reductions over ", layout.partial_blocks, " blocks of ",
+                layout.rows_per_block, " rows");
+    for (size_t j = 0; j < outer.size(); ++j)
+      launch.outer.push_back({"seam_outer" + std::to_string(j), "seam_outer_total" + std::to_string(j)});
+    launch.partial_blocks = layout.partial_blocks;
+    launch.min_blocks_per_sm = layout.min_blocks_per_sm;
+  }
+  emitter.lower(launch.body, launch.finish, result, row_bound);
   if (persistent) {
     SEAM_ASSERT(
         static_cast<int64_t>(layout.iterations) * layout.threads_per_row * layout.cluster >= launch.vectors(),

@@ -6,7 +6,9 @@
 // i64 (integers, bool), then combines over the threads; every later read of it in the row uses that
 // value. Outputs of the rows' shape (S without R, with any extent-1 axes) are written once per row,
 // outputs of S's shape by a second loop over the row. Outputs of other shapes that read no reduction
-// are chunk programs of the same kernel, lowered as in a pointwise kernel.
+// are chunk programs of the same kernel, lowered as in a pointwise kernel. Outer reductions (sums over the
+// rows of values of shape S, lower/outer_reductions.h) accumulate in the loop over the row and are
+// summed over the grid at the end; the outputs reading them are written per column (RowLaunch::finish).
 #pragma once
 
 #include <string>
@@ -35,6 +37,11 @@ struct RowLayout {
   // > 1: a row is shared by the `cluster` blocks of a thread block cluster (rows_per_block 1), each
   // holding threads_per_row of its threads; vector k goes to the row's thread k % (cluster * threads).
   int cluster = 1;
+  // With outer reductions (lower/outer_reductions.h): the grid, a workspace row of partials per block,
+  // and the blocks per multiprocessor it was sized for (the kernel's launch bounds hold the compiler to
+  // it).
+  int64_t partial_blocks = 0;
+  int min_blocks_per_sm = 0;
 };
 
 // A row kernel as the plan decided it: its layout, the schedules of its chunk programs (one per output

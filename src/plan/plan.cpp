@@ -83,6 +83,7 @@ class Planner {
                                 kir::loaded_bytes_per_chunk(step.kernel), grouped(step.kernel)},
                                defaults);
       step.grid = plan_grid(step.kernel, step.params);
+      step.workspace_bytes = kir::workspace_bytes(step.kernel);
       if (dump_enabled("kir")) dump("kir", step.kernel.name, print_kir(step.kernel));
     }
     check_launches();
@@ -160,6 +161,10 @@ FusionPlan plan_fusion(const SegmentedFusion& segmented, const PlanOptions& opti
 KernelGrid plan_grid(const kir::Kernel& kernel, const LaunchParams& params) {
   int64_t blocks = 0;
   int block = params.block_size;
+  if (kernel.rows && !kernel.rows->outer.empty()) {
+    // The workspace holds a row of partials per block, and the last block sums exactly those.
+    return KernelGrid{kernel.rows->partial_blocks, kernel.rows->block_size()};
+  }
   if (kernel.rows) {
     const kir::RowLaunch& rows = *kernel.rows;
     block = rows.block_size();
@@ -191,7 +196,10 @@ std::string launch_summary(const PlannedStep& step) {
          (step.params.max_blocks_per_sm > 0
               ? " (<= " + std::to_string(step.params.max_blocks_per_sm) + " blocks/SM)"
               : "") +
-         ", no register cap, lanes " + (rows.lanes_contiguous ? "contiguous" : "strided");
+         (rows.min_blocks_per_sm > 0
+              ? ", launch bounds for " + std::to_string(rows.min_blocks_per_sm) + " blocks/SM"
+              : ", no register cap") +
+         ", lanes " + (rows.lanes_contiguous ? "contiguous" : "strided");
 }
 
 std::string print_plan(const FusionPlan& plan) {
@@ -212,6 +220,9 @@ std::string print_plan(const FusionPlan& plan) {
              std::to_string(step.kernel.rows->reduced) + ", " +
              std::to_string(step.kernel.rows->rows_per_block) + " rows x " +
              std::to_string(step.kernel.rows->threads_per_row) + " threads per block\n";
+    if (step.workspace_bytes > 0)
+      out += "  outer reductions " + std::to_string(step.kernel.rows->outer.size()) + ", workspace " +
+             std::to_string(step.workspace_bytes) + " bytes\n";
     for (const kir::OutputProgram& o : step.kernel.outputs)
       out += "  output p" + std::to_string(o.param) + ": " + std::to_string(o.chunks) + " chunks of " +
              std::to_string(o.lanes) + " lanes, tile " + std::to_string(o.order.tile) + ", copies " +

@@ -46,6 +46,9 @@ struct PlannedStep {
   LaunchParams params{};  // the decided knobs of this kernel (schedule/launch_knobs.def)
   KernelGrid grid{};      // for generated kernels (plan_grid)
   int registers = -1;     // per thread, as compiled for the GPU (runtime/cubin_info.h); -1: unknown or host
+  // Scratch memory the kernel takes as its last parameter (kir::workspace_bytes: a row kernel's outer
+  // reductions), its counter zero before the launch; 0: none.
+  int64_t workspace_bytes = 0;
   // A library step (kind Library): on the host the reference implementation, on the GPU cuBLASLt.
   bool library = false;
   int64_t copy_of = -1;  // >= 0: a copy kernel writing this value (an operand of the group's product)
@@ -68,7 +71,8 @@ struct FusionPlan {
 FusionPlan plan_fusion(const SegmentedFusion& segmented, const PlanOptions& options);
 
 // The grid of a lowered kernel: a block per block_size * chunks_per_thread chunks (pointwise), or per
-// rows_per_block rows or block of chunks (row kernels), capped at max_blocks_per_sm per multiprocessor.
+// rows_per_block rows or block of chunks (row kernels), capped at max_blocks_per_sm per multiprocessor;
+// exactly RowLaunch::partial_blocks for a row kernel with outer reductions.
 KernelGrid plan_grid(const kir::Kernel& kernel, const LaunchParams& params);
 
 // The plan as text (SEAM_DUMP=plan): per step its group, kind, kernel, grid, chunk orders or row layout

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "lower/expression_emitter.h"
+#include "lower/outer_reductions.h"
 #include "lower/row_peel.h"
 #include "plan/pointwise_plan.h"
 #include "plan/row_cluster.h"
@@ -21,6 +22,22 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 int element_bytes(DType dtype) { return static_cast<int>(dtype_size(dtype)); }
 
+// The grid of a row kernel with outer reductions: the blocks the multiprocessors hold at once (by the
+// registers the layout expects a thread to use, 64 when streamed), at most one per group of rows; sets
+// the layout's blocks per multiprocessor.
+int64_t plan_partial_blocks(const RowPlanInput& in, RowLayout& layout, int64_t bytes_per_iteration) {
+  const int64_t block = static_cast<int64_t>(layout.rows_per_block) * layout.threads_per_row;
+  const int64_t registers =
+      layout.iterations > 0
+          ? std::min<int64_t>(255, layout.iterations * bytes_per_iteration / 4 + kReservedRegisters)
+          : 64;
+  const int64_t per_sm =
+      std::clamp<int64_t>(65536 / (block * registers), 1, std::max<int64_t>(1, 2048 / block));
+  layout.min_blocks_per_sm = static_cast<int>(per_sm);
+  const int64_t groups = ceil_div(std::max<int64_t>(in.shape.rows, 1), layout.rows_per_block);
+  return std::max<int64_t>(1, std::min(groups, static_cast<int64_t>(std::max(1, in.sm_count)) * per_sm));
+}
+
 }  // namespace
 
 RowPlanInput row_plan_input(const Fusion& fusion, const LaunchParams& knobs) {
@@ -30,8 +47,11 @@ RowPlanInput row_plan_input(const Fusion& fusion, const LaunchParams& knobs) {
   in.max_vector_bytes = knobs.max_vector_bytes;
   in.sm_count = knobs.sm_count;
   in.persistent = knobs.row_persistent;
-  in.peel = knobs.row_peel;
-  in.cluster_max = knobs.row_cluster_max;
+  in.outer_reductions = static_cast<int>(outer_reductions(fusion, in.shape).size());
+  // Outer reductions keep one workspace column per element of an unpeeled row, summed by whole blocks:
+  // no peel and no cluster next to them.
+  in.peel = knobs.row_peel && in.outer_reductions == 0;
+  in.cluster_max = in.outer_reductions == 0 ? knobs.row_cluster_max : 1;
   in.cluster_above = knobs.row_cluster_above;
   const int64_t elements = in.shape.rows * in.shape.reduced;
   int smallest = 0;
@@ -83,7 +103,8 @@ RowLayout plan_row_layout(const RowPlanInput& in, int vector, bool peel) {
   layout.peel = peel;
   const int64_t vectors = peel ? peeled_vectors(reduced, vector) : reduced / vector;
   // Registers a thread spends per iteration on its cached share of the row.
-  const int64_t bytes_per_iteration = static_cast<int64_t>(vector) * in.cached_bytes_per_element;
+  const int64_t bytes_per_iteration =
+      static_cast<int64_t>(vector) * (in.cached_bytes_per_element + 4 * in.outer_reductions);
   // At least 8 threads per row, or one per vector of a shorter row.
   const int64_t min_per_row = std::min<int64_t>(8, power_of_two_at_least(vectors));
   // The block a row layout runs in: rows share `block` threads, a long row takes a block of its own.
@@ -101,7 +122,19 @@ RowLayout plan_row_layout(const RowPlanInput& in, int vector, bool peel) {
     }
     return 0;
   };
-  int64_t per_row = in.persistent ? fewest_threads(kPreferredRowElements) : 0;
+  int64_t per_row = 0;
+  // With outer reductions a thread also holds an accumulator per element: the longest share (64, 32 or
+  // 16 elements) whose registers leave room for two blocks per multiprocessor, so that one block's
+  // loads overlap another's reductions (its block loops over many rows: nothing else hides them).
+  for (int64_t elements = kPreferredRowElements;
+       in.persistent && in.outer_reductions > 0 && per_row == 0 && elements >= kPreferredRowElements / 4;
+       elements /= 2) {
+    const int64_t fewest = fewest_threads(elements);
+    if (fewest > 0 && ceil_div(vectors, fewest) * bytes_per_iteration / 4 + kReservedRegisters <=
+                          65536 / (2 * block_for(fewest)))
+      per_row = fewest;
+  }
+  if (per_row == 0 && in.persistent) per_row = fewest_threads(kPreferredRowElements);
   if (per_row == 0 && in.persistent) per_row = fewest_threads(2 * kPreferredRowElements);
   // A row that one block would hold only with many threads (or not at all): over a cluster of blocks.
   if (in.persistent && (per_row == 0 || per_row > in.cluster_above))
@@ -119,6 +152,7 @@ RowLayout plan_row_layout(const RowPlanInput& in, int vector, bool peel) {
   layout.rows_per_block = static_cast<int>(std::max<int64_t>(1, block / per_row));
   // A block of at least a warp: short rows share it.
   while (static_cast<int64_t>(layout.rows_per_block) * per_row < 32) layout.rows_per_block *= 2;
+  if (in.outer_reductions > 0) layout.partial_blocks = plan_partial_blocks(in, layout, bytes_per_iteration);
   return layout;
 }
 

@@ -22,6 +22,7 @@ struct RowPlanInput {
   bool peel = true;                  // LaunchParams::row_peel (plan/row_peel.h)
   int cluster_max = 8;               // LaunchParams::row_cluster_max (plan/row_cluster.h)
   int cluster_above = 256;           // LaunchParams::row_cluster_above
+  int outer_reductions = 0;          // lower/outer_reductions.h: an f32 accumulator per element each
 };
 
 // A persistent row kernel's share of a row per thread: up to this many elements (64: eight 16-byte
@@ -38,7 +39,13 @@ constexpr int64_t kReservedRegisters = 40;
 // kReservedRegisters): persistent; else streamed by 1024 threads. More threads per row when there are
 // too few rows to fill the GPU; rows_per_block filling `block_size`.
 // Outer reductions: consecutive threads on consecutive rows, streamed.
-// `peel`: vectors aligned to memory (plan/row_peel.h), a row then spans up to peeled_vectors of them.
+// With outer reductions next to the row reductions (normalization backward), their accumulators count
+// with the cached bytes, the share is the longest of 64, 32 or 16 elements whose registers leave room
+// for two blocks per multiprocessor (an estimate, not measured on the GPU yet), and the grid is fixed
+// (RowLayout::partial_blocks): as many blocks as the multiprocessors hold at once by the registers the layout
+// expects, at most one per row group, each looping over its rows and leaving one workspace row of partials.
+// `peel`: vectors aligned to memory (plan/row_peel.h), a row then spans up to peeled_vectors of them;
+// never with outer reductions (their workspace rows are per column, unpeeled), nor clusters.
 RowLayout plan_row_layout(const RowPlanInput& in, int vector, bool peel = false);
 
 // The widest vector the shapes and the alignment class allow: 16 bytes of the row's smallest element,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "schedule/outer_reduction_pair.h"
 #include "schedule/pointwise_scheduler.h"
 #include "schedule/reduction_scheduler.h"
 
@@ -75,20 +76,25 @@ bool reads_or_is_reduction(const Fusion& fusion, GroupNodes group, Value v, int3
 bool can_schedule_normalization(const Fusion& fusion, GroupNodes group) {
   std::optional<ReductionSignature> signature;
   std::vector<Shape> shapes;
+  std::vector<Value> reductions;
   for (int32_t id : group) {
     const Node& n = fusion.node(Value{id});
     bool reduction = n.category() == OpCategory::Reduction;
     if (!reduction && !is_pointwise_kernel_op(n.op)) return false;
     if (reduction) {
       ReductionSignature s = reduction_signature(fusion, Value{id});
-      if (signature && !(*signature == s)) return false;
-      signature = std::move(s);
+      // Another signature only as the row and outer reductions of one kernel (outer_reduction_pair.h).
+      for (Value other : reductions)
+        if (!(reduction_signature(fusion, other) == s) && !fuses_as_outer_reduction(fusion, other, Value{id}))
+          return false;
+      reductions.push_back(Value{id});
+      if (!signature) signature = std::move(s);
     }
     if (n.type.is_scalar) continue;
     Shape s = without_unit_axes(n.type.shape);
     if (std::find(shapes.begin(), shapes.end(), s) == shapes.end()) shapes.push_back(std::move(s));
   }
-  if (!signature) return shapes.size() <= 2;
+  if (!signature) return shapes.size() <= 3;  // I, reduced(I) and the complementary part (rule 3)
   int32_t first = -1;
   for (int32_t id : group)
     if (fusion.node(Value{id}).category() == OpCategory::Reduction) {
@@ -106,8 +112,11 @@ bool can_schedule_normalization(const Fusion& fusion, GroupNodes group) {
         reads_or_is_reduction(fusion, group, n.operands[0], first))
       return false;
   }
-  Shape full = without_unit_axes(signature->input_shape), part = without_unit_axes(reduced(*signature));
-  return std::all_of(shapes.begin(), shapes.end(), [&](const Shape& s) { return s == full || s == part; });
+  // The complementary part too: the outer reductions' results, and values of that shape (a weight).
+  Shape full = without_unit_axes(signature->input_shape), part = without_unit_axes(reduced(*signature)),
+        other = complementary_part(*signature);
+  return std::all_of(shapes.begin(), shapes.end(),
+                     [&](const Shape& s) { return s == full || s == part || s == other; });
 }
 
 }  // namespace seam

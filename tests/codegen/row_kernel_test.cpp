@@ -77,13 +77,20 @@ TEST(RowKernel, BlockSizeOptionIsRoundedToAPowerOfTwo) {
 TEST(RowKernel, RejectsFusionsWithoutOneReductionSignature) {
   Builder b("two_signatures");
   Value x = b.input(Type::tensor(Float32, {4, 6}), "x");
-  Fusion two = b.finish({b.sum(x, {0}), b.sum(x, {1})});
+  Value w = b.input(Type::tensor(Float32, {6, 4}), "w");
+  Fusion two = b.finish({b.sum(w, {0}), b.sum(x, {1})});
   try {
     plan_and_lower_rows(two, RowLoweringOptions{});
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("one shape and one set of axes"), std::string::npos) << e.what();
   }
+  // A sum over the rows of the same shape is an outer reduction of the kernel (lower/outer_reductions.h).
+  Builder c("both_axes");
+  Value z = c.input(Type::tensor(Float32, {4, 6}), "z");
+  RowLowering both = plan_and_lower_rows(c.finish({c.sum(z, {0}), c.sum(z, {1})}), RowLoweringOptions{});
+  EXPECT_EQ(both.kernel.rows->outer.size(), 1u);
+  EXPECT_TRUE(both.deferred.empty());
   Builder p("pointwise");
   Value y = p.input(Type::tensor(Float32, {4}), "y");
   EXPECT_THROW(plan_and_lower_rows(p.finish({p.neg(y)}), RowLoweringOptions{}), Error);

@@ -59,7 +59,8 @@ TEST(Schedulers, KindsAcceptTheirShapes) {
   Value other = b.sum(x, {0});        // %6 other axes
   Value mm = b.matmul(normed, w);     // %7
   Value m2 = b.matmul(x, w);          // %8
-  Fusion f = b.finish({normed, other, mm, m2});
+  Value wsum = b.sum(w, {0});         // %9 another operand shape
+  Fusion f = b.finish({normed, other, mm, m2, wsum});
   const ScheduleLimits no_inlining{0};  // the row-kernel kinds below, without small-reduction inlining
   auto accepts = [&](SchedulerKind k, std::vector<int32_t> g) { return can_schedule(k, f, g, no_inlining); };
   // With the default limits a sum over 8 elements is inlined into a pointwise kernel; over 9 it is not.
@@ -73,7 +74,10 @@ TEST(Schedulers, KindsAcceptTheirShapes) {
   EXPECT_FALSE(accepts(SchedulerKind::Reduction, {sq.id, ss.id, back.id}));  // reads its reduction
   EXPECT_FALSE(accepts(SchedulerKind::Reduction, {ss.id, other.id}));        // two signatures
   EXPECT_TRUE(accepts(SchedulerKind::Normalization, {sq.id, ss.id, back.id, normed.id}));
-  EXPECT_FALSE(accepts(SchedulerKind::Normalization, {ss.id, other.id}));
+  // A row reduction and a sum over the rows of the same shape: outer reductions of one row kernel
+  // (outer_reduction_pair.h); another operand shape is another kernel.
+  EXPECT_TRUE(accepts(SchedulerKind::Normalization, {ss.id, other.id}));
+  EXPECT_FALSE(accepts(SchedulerKind::Normalization, {ss.id, wsum.id}));
   EXPECT_TRUE(accepts(SchedulerKind::Matmul, {mm.id}));
   EXPECT_FALSE(accepts(SchedulerKind::Matmul, {mm.id, m2.id}));
   EXPECT_FALSE(accepts(SchedulerKind::Matmul, {normed.id}));

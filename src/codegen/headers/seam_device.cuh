@@ -327,3 +327,131 @@ SEAM_FN void seam_store_edge(T* __restrict__ dst, const T* src, unsigned lanes) 
   for (int l = 0; l < N; ++l)
     if ((lanes >> l) & 1u) dst[l] = src[l];
 }
+
+// ---- outer reductions of row kernels (docs/CODEGEN.md, "Reductions") -----------------------------------
+// The workspace (kir::OuterWorkspace), in f32 words: `header` words of arrival counters (0: the groups',
+// 1 + g: group g's), then per outer reduction a row of `columns` partials per block of the grid, then
+// per outer reduction a row per group of `group_size` consecutive blocks.
+SEAM_FN float* seam_outer_partials(float* workspace, int reduction, long long columns, int header) {
+  return workspace + header + ((long long)reduction * gridDim.x + blockIdx.x) * columns;
+}
+
+// A streamed kernel's accumulator: its block's workspace row, as vectors of N.
+template <int N>
+struct seam_outer_row {
+  float* data;
+  SEAM_FN float* operator[](long long vector) const { return data + vector * N; }
+};
+template <int N>
+SEAM_FN void seam_outer_zero(const seam_outer_row<N>& row, int lane, int lanes, long long vectors) {
+  for (long long k = lane; k < vectors; k += lanes)
+#pragma unroll
+    for (int l = 0; l < N; ++l) row[k][l] = 0.0f;
+}
+
+// A persistent kernel's accumulator: registers, `Iterations` vectors of N per thread.
+template <int Iterations, int N>
+SEAM_FN void seam_outer_zero(float (&acc)[Iterations][N]) {
+#pragma unroll
+  for (int i = 0; i < Iterations; ++i)
+#pragma unroll
+    for (int l = 0; l < N; ++l) acc[i][l] = 0.0f;
+}
+
+// Writes a persistent block's partials to its workspace row: the rows of the block in slot order, each
+// adding to what the slots before it wrote (a fixed order), the block synchronized between slots.
+template <int Iterations, int N, int R, int P, bool C>
+SEAM_FN void seam_outer_store(const float (&acc)[Iterations][N], float* partials,
+                              const seam_rows<R, P, C>& rows, long long vectors) {
+  for (int slot = 0; slot < R; ++slot) {
+    if (rows.slot == slot) {
+#pragma unroll
+      for (int i = 0; i < Iterations; ++i) {
+        const long long k = rows.lane + (long long)i * P;
+        if (k < vectors) {
+          float* p = partials + k * N;
+#pragma unroll
+          for (int l = 0; l < N; ++l) p[l] = slot == 0 ? acc[i][l] : p[l] + acc[i][l];
+        }
+      }
+    }
+    if (R > 1) __syncthreads();
+  }
+}
+
+// Whether this thread's block is the last to arrive at `counter` of `arrivals` (every thread of the
+// block gets the answer); the last resets the counter for the next launch. Loads after a true answer
+// see what the others wrote before arriving.
+SEAM_FN bool seam_outer_last_to_arrive(unsigned int* counter, unsigned int arrivals) {
+  __shared__ bool last;
+  __threadfence();  // this block's writes are visible before its arrival counts
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    last = atomicAdd(counter, 1u) == arrivals - 1;
+    if (last) atomicExch(counter, 0u);
+  }
+  __syncthreads();
+  const bool result = last;
+  __syncthreads();  // every thread read `last` before a next call writes it
+  if (result) __threadfence();
+  return result;
+}
+
+// out[c] = rows[0][c] + rows[1][c] + ... (`count` rows of `columns`, added in row order) for every column,
+// by the block: each thread takes 4 columns a block apart and loads 8 rows of each before adding them, so
+// that 32 loads per thread are in flight (one multiprocessor reads every row: latency bound otherwise).
+// Loads bypass L1: other multiprocessors wrote the rows.
+SEAM_FN void seam_outer_sum_rows(const float* rows, unsigned int count, long long columns, float* out) {
+  const long long stride = blockDim.x;
+  for (long long c0 = threadIdx.x; c0 < columns; c0 += 4 * stride) {
+    float total[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (unsigned int b0 = 0; b0 < count; b0 += 8) {
+      float v[4][8];
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+#pragma unroll
+        for (int i = 0; i < 8; ++i) {
+          const long long c = c0 + j * stride;
+          v[j][i] = c < columns && b0 + i < count ? __ldcg(rows + (b0 + i) * columns + c) : 0.0f;
+        }
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+#pragma unroll
+        for (int i = 0; i < 8; ++i)
+          if (b0 + i < count) total[j] = b0 + i == 0 ? v[j][i] : total[j] + v[j][i];
+    }
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (c0 + j * stride < columns) out[c0 + j * stride] = total[j];
+  }
+}
+
+// After every thread wrote its partials: the last block of each group sums the group's rows in block
+// order into the group's row; the last group's block sums the group rows in group order into the totals
+// row and returns true on every thread, which then read the totals (seam_outer_total).
+SEAM_FN bool seam_outer_arrive(float* workspace, int reductions, long long columns, int group_size,
+                               int header) {
+  unsigned int* counters = reinterpret_cast<unsigned int*>(workspace);
+  const unsigned int blocks = gridDim.x, groups = (blocks + group_size - 1) / group_size;
+  const unsigned int group = blockIdx.x / group_size, first = group * group_size;
+  const unsigned int members = blocks - first < (unsigned int)group_size ? blocks - first : group_size;
+  float* group_rows = workspace + header + (long long)reductions * blocks * columns;
+  float* totals = group_rows + (long long)reductions * groups * columns;
+  if (!seam_outer_last_to_arrive(counters + 1 + group, members)) return false;
+  for (int j = 0; j < reductions; ++j)
+    seam_outer_sum_rows(workspace + header + ((long long)j * blocks + first) * columns, members, columns,
+                        group_rows + ((long long)j * groups + group) * columns);
+  if (!seam_outer_last_to_arrive(counters, groups)) return false;
+  for (int j = 0; j < reductions; ++j)
+    seam_outer_sum_rows(group_rows + (long long)j * groups * columns, groups, columns,
+                        totals + (long long)j * columns);
+  __syncthreads();  // the totals row is the block's: visible to its threads after this
+  return true;
+}
+
+// The total of outer reduction `reduction` at `column` (after seam_outer_arrive returned true).
+SEAM_FN float seam_outer_total(const float* workspace, int reduction, long long columns, long long column,
+                               int reductions, int group_size, int header) {
+  const long long blocks = gridDim.x, groups = (blocks + group_size - 1) / group_size;
+  return workspace[header + ((long long)reductions * (blocks + groups) + reduction) * columns + column];
+}

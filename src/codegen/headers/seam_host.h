@@ -113,3 +113,56 @@ template <class T>
 SEAM_FN T seam_row_reduce_min(T v, const seam_rows&) {
   return v;
 }
+
+// Outer reductions of row kernels (seam_device.cuh has the GPU's): the host runs the grid's blocks one
+// after the other, with the same workspace layout, counters and order of the sums.
+inline float* seam_outer_partials(float* workspace, int reduction, long long columns, long long blocks,
+                                  long long block, int header) {
+  return workspace + header + ((long long)reduction * blocks + block) * columns;
+}
+template <int N>
+struct seam_outer_row {
+  float* data;
+  float* operator[](long long vector) const { return data + vector * N; }
+};
+template <int N>
+inline void seam_outer_zero(const seam_outer_row<N>& row, long long vectors) {
+  for (long long i = 0; i < vectors * N; ++i) row.data[i] = 0.0f;
+}
+inline bool seam_outer_last_to_arrive(float* counter_word, long long arrivals) {
+  unsigned int counter;
+  memcpy(&counter, counter_word, sizeof counter);
+  const bool last = counter == static_cast<unsigned int>(arrivals - 1);
+  counter = last ? 0u : counter + 1u;
+  memcpy(counter_word, &counter, sizeof counter);
+  return last;
+}
+inline void seam_outer_sum_rows(const float* rows, long long count, long long columns, float* out) {
+  for (long long c = 0; c < columns; ++c) {
+    float total = rows[c];
+    for (long long b = 1; b < count; ++b) total += rows[b * columns + c];
+    out[c] = total;
+  }
+}
+inline bool seam_outer_arrive(float* workspace, int reductions, long long columns, long long blocks,
+                              long long block, int group_size, int header) {
+  const long long groups = (blocks + group_size - 1) / group_size, group = block / group_size;
+  const long long first = group * group_size;
+  const long long members = blocks - first < group_size ? blocks - first : group_size;
+  float* group_rows = workspace + header + (long long)reductions * blocks * columns;
+  float* totals = group_rows + (long long)reductions * groups * columns;
+  if (!seam_outer_last_to_arrive(workspace + 1 + group, members)) return false;
+  for (int j = 0; j < reductions; ++j)
+    seam_outer_sum_rows(workspace + header + ((long long)j * blocks + first) * columns, members, columns,
+                        group_rows + ((long long)j * groups + group) * columns);
+  if (!seam_outer_last_to_arrive(workspace, groups)) return false;
+  for (int j = 0; j < reductions; ++j)
+    seam_outer_sum_rows(group_rows + (long long)j * groups * columns, groups, columns,
+                        totals + (long long)j * columns);
+  return true;
+}
+inline float seam_outer_total(const float* workspace, int reduction, long long columns, long long column,
+                              int reductions, long long blocks, int group_size, int header) {
+  const long long groups = (blocks + group_size - 1) / group_size;
+  return workspace[header + ((long long)reductions * (blocks + groups) + reduction) * columns + column];
+}

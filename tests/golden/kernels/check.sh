@@ -27,6 +27,8 @@ rope W7-rope-only-bwd W7 rope-only bwd      # backward with runs over outer-axis
 "$seam" workload transformer --layers 1 -o "$work/transformer.seam"  # row kernels next to library products
 for example in rmsnorm softmax rotate_half; do cp "$examples/$example.seam" "$work/$example.seam"; done
 cp "$here"/fusions/*.seam "$work/"  # row-kernel variants: a peeled row, a row over a cluster
+# Normalization backward: dx and the weight gradient (an outer reduction) in one row kernel
+cp "$here/../../../bench/reductions/rmsnorm_bwd_16384x4096.seam" "$work/rmsnorm_bwd.seam"
 
 failed=0
 for fusion in "$work"/*.seam; do
