@@ -161,7 +161,12 @@ kir::Var ExpressionEmitter::emit_pointwise(Value v, const Node& node, const Axis
   std::vector<Type> operand_types;
   for (Value operand : node.operands) operand_types.push_back(fusion_.type(operand));
   DType compute = pointwise_compute_dtype(node.op, operand_types);
-  if (compute == DType::BFloat16 || compute == DType::Float16) compute = DType::Float32;
+  auto is_half = [](DType d) { return d == DType::BFloat16 || d == DType::Float16; };
+  // Half types compute in f32: a tensor operand (and either branch of a where) converts to the half
+  // type first, a scalar straight to f32 (docs/IR.md, "Compute dtype").
+  const bool half_compute = is_half(compute);
+  const DType common = compute;
+  if (half_compute) compute = DType::Float32;
   int lanes = 1;
   std::vector<kir::Var> args;
   for (size_t i = 0; i < node.operands.size(); ++i) {
@@ -169,7 +174,12 @@ kir::Var ExpressionEmitter::emit_pointwise(Value v, const Node& node, const Axis
     lanes = std::max(lanes, a.lanes);
     DType target = compute;
     if (node.op == OpKind::Where) target = i == 0 ? DType::Bool : node.type.dtype;
-    if (target == DType::BFloat16 || target == DType::Float16) target = DType::Float32;
+    if (is_half(target)) {
+      a = convert(a, target);
+      target = DType::Float32;
+    } else if (half_compute && node.op != OpKind::Where && !operand_types[i].is_scalar) {
+      a = convert(a, common);
+    }
     args.push_back(convert(a, target));
   }
   if (node.op == OpKind::Where) {
