@@ -468,6 +468,23 @@ kir::Var ExpressionEmitter::emit_reshape(Value x, const Shape& in, const Shape& 
   next.index.assign(in.size(), kir::constant(0));
   size_t i = 0, o = 0;
   if (Type::tensor(DType::Bool, out).numel() == 0) return emit(x, next);  // never evaluated
+  // Only unit axes inserted or removed: the other axes pair up in order and keep their indices, with no
+  // divisions, so that a row kernel sees a reduction read at its own row (docs/CODEGEN.md, "Reductions").
+  if (without_unit_axes(in) == without_unit_axes(out) &&
+      (idx.lane_axis < 0 || out[static_cast<size_t>(idx.lane_axis)] != 1)) {
+    size_t o = 0;
+    for (size_t d = 0; d < in.size(); ++d) {
+      if (in[d] == 1) continue;
+      while (out[o] == 1) ++o;
+      if (static_cast<int>(o) == idx.lane_axis) {
+        if (in[d] % lanes_ != 0 || !kir::multiple_of(idx.index[o], lanes_))
+          throw NotVectorizable{"reshape splits a vector across rows"};
+        next.lane_axis = static_cast<int>(d);
+      }
+      next.index[d] = idx.index[o++];
+    }
+    return emit(x, next);
+  }
   while (i < in.size() || o < out.size()) {
     // The smallest group of axes on each side with equal element counts, plus trailing size-1 axes.
     size_t i_end = i, o_end = o;

@@ -16,27 +16,24 @@ Shape reduced(const ReductionSignature& s) {
   return out;
 }
 
-// A movement op that only toggles a reduction's keepdim: unit axes inserted by a broadcast exactly where
-// a reduction without keepdim removed its axes, or removed by a squeeze from a reduction with keepdim.
-// Its value at an index is the reduction's at the same row (a frontend's `mean(x, -1)` followed by an
-// unsqueeze), and the row kernel's index walk shows it structurally (it drops or inserts the unit axes'
-// indices). A reshape doing the same is not exempt: its index arithmetic (divisions by the extents) is
-// not always folded back to the row's indices, which the row kernel compares.
-bool toggles_keepdim(const Fusion& fusion, const Node& n) {
-  if (n.op != OpKind::Broadcast && n.op != OpKind::Squeeze) return false;
-  const Node& r = fusion.node(n.operands[0]);
-  if (r.category() != OpCategory::Reduction) return false;
-  const Shape& in = fusion.type(r.operands[0]).shape;
-  const std::vector<int64_t> axes = r.attrs.get_ints("axes");
+// A movement op that only inserts or removes unit axes of a value of the rows' shape, giving the
+// reduction's own layout with or without keepdim: a frontend's `mean(x, -1)` followed by an unsqueeze,
+// a squeeze of `2 * sum(x, 1, keepdim)`, either written as a reshape. Its value at an index is its
+// operand's at the same row, and the row kernel's index walk shows it structurally (the unit axes'
+// indices are dropped or inserted as 0; a reshape of unit axes maps axis by axis,
+// lower/expression_emitter.cpp). Other layouts of the rows' values (a [1, M] unsqueeze of a sum over
+// the last axis of [M, N]) could be expanded across the rows, so they are not exempt.
+bool moves_only_unit_axes_of_rows(const Fusion& fusion, const Node& n, const ReductionSignature& s) {
+  if (n.op != OpKind::Broadcast && n.op != OpKind::Squeeze && n.op != OpKind::Reshape) return false;
   Shape with_units, without;
-  for (size_t d = 0; d < in.size(); ++d) {
-    const bool reduced = std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(d));
-    with_units.push_back(reduced ? 1 : in[d]);
-    if (!reduced) without.push_back(in[d]);
+  for (size_t d = 0; d < s.input_shape.size(); ++d) {
+    const bool is_reduced = std::binary_search(s.axes.begin(), s.axes.end(), static_cast<int64_t>(d));
+    with_units.push_back(is_reduced ? 1 : s.input_shape[d]);
+    if (!is_reduced) without.push_back(s.input_shape[d]);
   }
-  const bool keepdim = r.attrs.get_bool("keepdim");
-  if (keepdim != (n.op == OpKind::Squeeze)) return false;
-  return n.attrs.get_ints("axes") == axes && n.type.shape == (keepdim ? without : with_units);
+  const Shape& out = n.type.shape;
+  return without_unit_axes(fusion.type(n.operands[0]).shape) == without_unit_axes(without) &&
+         (out == with_units || out == without);
 }
 
 // Whether `movement` (a node of the group other than an Expand) depends on a reduction of the group:
@@ -95,10 +92,12 @@ bool can_schedule_normalization(const Fusion& fusion, GroupNodes group) {
       first = id;
       break;
     }
+  const Shape full = without_unit_axes(signature->input_shape), part = without_unit_axes(reduced(*signature));
   for (int32_t id : group) {
     const Node& n = fusion.node(Value{id});
     if (id > first && n.category() == OpCategory::Movement && n.op != OpKind::Expand &&
-        !toggles_keepdim(fusion, n) && reads_reduction_unaligned(fusion, group, id, first))
+        !moves_only_unit_axes_of_rows(fusion, n, *signature) &&
+        reads_reduction_unaligned(fusion, group, id, first))
       return false;
     // An indexing op reads its data operand at positions the data hold, never provably the row's; its
     // index operand is read at the output's indices, like a pointwise operand.
@@ -106,7 +105,6 @@ bool can_schedule_normalization(const Fusion& fusion, GroupNodes group) {
         reads_or_is_reduction(fusion, group, n.operands[0], first))
       return false;
   }
-  Shape full = without_unit_axes(signature->input_shape), part = without_unit_axes(reduced(*signature));
   return std::all_of(shapes.begin(), shapes.end(), [&](const Shape& s) { return s == full || s == part; });
 }
 
