@@ -62,8 +62,8 @@ HostTensor eval_pointwise(const Fusion& fusion, const Node& node, const Values& 
 
   const DType compute = pointwise_compute_dtype(node.op, operand_types);
   // Half types compute in f32. A tensor operand converts to the half type first (PyTorch casts tensors
-  // to the common dtype); a scalar, a Python number, converts straight to f32 (PyTorch's opmath keeps
-  // `x - 0.1` from rounding 0.1 to bf16 first). docs/IR.md, "Compute dtype".
+  // to the common dtype); a scalar, a Python number, converts straight to f32, the opmath type (as in
+  // nvFuser's kernels: `x - 0.1` never rounds 0.1 to bf16 first). docs/IR.md, "Compute dtype".
   const bool half = compute == DType::BFloat16 || compute == DType::Float16;
   std::vector<DType> operand_dtypes;
   for (const Type& t : operand_types)

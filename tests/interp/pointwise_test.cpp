@@ -85,7 +85,7 @@ TEST(Pointwise, FloatScalarTimesBf16TensorStaysBf16) {
 }
 
 TEST(Pointwise, AScalarNextToAHalfTensorIsNotRoundedToTheHalfType) {
-  // PyTorch's opmath: bf16 x - 0.1 computes x - 0.1f in f32. Rounding 0.1 to bf16 first (0.10009765625)
+  // The opmath rule: bf16 x - 0.1 computes x - 0.1f in f32. Rounding 0.1 to bf16 first (0.10009765625)
   // would cancel to 0 where x is that bf16 value. The same for f16 (0.1 rounds to 0.0999755859375) and
   // for comparisons.
   for (DType half : {DType::BFloat16, DType::Float16}) {
