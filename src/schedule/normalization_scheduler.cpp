@@ -16,27 +16,40 @@ Shape reduced(const ReductionSignature& s) {
   return out;
 }
 
-// A movement op that only inserts or removes unit axes of a value of the rows' shape, giving the
-// reduction's own layout with or without keepdim: a frontend's `mean(x, -1)` followed by an unsqueeze,
-// a squeeze of `2 * sum(x, 1, keepdim)`, either written as a reshape. Its value at an index is its
-// operand's at the same row, and the row kernel's index walk shows it structurally (the unit axes'
-// indices are dropped or inserted as 0; a reshape of unit axes maps axis by axis,
-// lower/expression_emitter.cpp). Other layouts of the rows' values (a [1, M] unsqueeze of a sum over
-// the last axis of [M, N]) could be expanded across the rows, so they are not exempt.
-bool moves_only_unit_axes_of_rows(const Fusion& fusion, const Node& n, const ReductionSignature& s) {
-  if (n.op != OpKind::Broadcast && n.op != OpKind::Squeeze && n.op != OpKind::Reshape) return false;
+// The layouts of the reduction's own values: its output with keepdim (reduced axes of extent 1) and
+// without (reduced axes removed).
+struct RowLayouts {
   Shape with_units, without;
+};
+
+RowLayouts row_layouts(const ReductionSignature& s) {
+  RowLayouts l;
   for (size_t d = 0; d < s.input_shape.size(); ++d) {
     const bool is_reduced = std::binary_search(s.axes.begin(), s.axes.end(), static_cast<int64_t>(d));
-    with_units.push_back(is_reduced ? 1 : s.input_shape[d]);
-    if (!is_reduced) without.push_back(s.input_shape[d]);
+    l.with_units.push_back(is_reduced ? 1 : s.input_shape[d]);
+    if (!is_reduced) l.without.push_back(s.input_shape[d]);
   }
-  const Shape& out = n.type.shape;
-  return without_unit_axes(fusion.type(n.operands[0]).shape) == without_unit_axes(without) &&
-         (out == with_units || out == without);
+  return l;
 }
 
-// Whether `movement` (a node of the group other than an Expand) depends on a reduction of the group:
+// A movement op whose value at an index is its operand's at the same row, as the row kernel's index
+// walk shows structurally:
+// - an expand of a value in the keepdim layout (it stretches only the reduced axes);
+// - a broadcast, squeeze or reshape that only inserts or removes unit axes of a value of the rows'
+//   shape, giving either layout: a frontend's `mean(x, -1)` followed by an unsqueeze, a squeeze of
+//   `2 * sum(x, 1, keepdim)`, either written as a reshape (the unit axes' indices are dropped or
+//   inserted as 0; a reshape of unit axes maps axis by axis, lower/expression_emitter.cpp).
+// Other layouts of the rows' values could be expanded across the rows: a [1, M] unsqueeze of a sum over
+// the last axis of [M, N], or the [1, M] sum without keepdim over the last axis of [1, M, M].
+bool keeps_rows_aligned(const Fusion& fusion, const Node& n, const RowLayouts& l) {
+  const Shape& in = fusion.type(n.operands[0]).shape;
+  if (n.op == OpKind::Expand) return in == l.with_units;
+  if (n.op != OpKind::Broadcast && n.op != OpKind::Squeeze && n.op != OpKind::Reshape) return false;
+  const Shape& out = n.type.shape;
+  return without_unit_axes(in) == without_unit_axes(l.without) && (out == l.with_units || out == l.without);
+}
+
+// Whether `movement` (a node of the group) depends on a reduction of the group:
 // such a node reads the reduction at indices a row kernel cannot prove to be its own row's (a permuted
 // or reshaped reduced tensor). Dependence is taken in the fusion, not through the group only, so that
 // the test is on pairs; for the convex groups a segmentation has, the two agree. Node ids are
@@ -93,10 +106,10 @@ bool can_schedule_normalization(const Fusion& fusion, GroupNodes group) {
       break;
     }
   const Shape full = without_unit_axes(signature->input_shape), part = without_unit_axes(reduced(*signature));
+  const RowLayouts layouts = row_layouts(*signature);
   for (int32_t id : group) {
     const Node& n = fusion.node(Value{id});
-    if (id > first && n.category() == OpCategory::Movement && n.op != OpKind::Expand &&
-        !moves_only_unit_axes_of_rows(fusion, n, *signature) &&
+    if (id > first && n.category() == OpCategory::Movement && !keeps_rows_aligned(fusion, n, layouts) &&
         reads_reduction_unaligned(fusion, group, id, first))
       return false;
     // An indexing op reads its data operand at positions the data hold, never provably the row's; its

@@ -270,6 +270,19 @@ TEST(ReductionExecutable, UnitAxisMovesOfRowValuesStayInTheRowKernel) {
     }
 }
 
+// A sum without keepdim over the last axis of [1, M, M] is [1, M]; expanded to [M, M] it runs across the
+// rows (row i reads every row's sum), which a row kernel cannot do: the row kernel writes the sums, a
+// pointwise kernel expands them (the plan asserted before the predicate kept the expand apart).
+TEST(ReductionExecutable, ExpandOfASumWithoutKeepdimAcrossTheRowsIsASecondKernel) {
+  Builder b("across");
+  Value x = b.input(Type::tensor(Float32, {1, 8, 8}), "x");
+  Value y = b.input(Type::tensor(Float32, {8, 8}), "y");
+  Fusion fusion = b.finish({b.add(b.expand(b.sum(x, {2}), {8, 8}), y)});
+  auto exe = run_and_check(fusion);
+  EXPECT_EQ(exe->segmented().num_kernels(), 2);
+  EXPECT_EQ(row_kernels(*exe), 1);
+}
+
 // The segmenter puts unrelated outputs into a reduction kernel to save a launch: they run as chunk
 // programs after the rows, in the same launch.
 TEST(ReductionExecutable, UnrelatedOutputsOfOtherShapesShareTheLaunch) {

@@ -158,6 +158,25 @@ TEST(Schedulers, NormalizationAcceptsUnitAxisMovesOfRowValues) {
   EXPECT_FALSE(normalization({k.id, twice.id, squeezed.id, across.id, z.id - 1, z.id}));
 }
 
+// An expand of a reduced value stays in the group only from the keepdim layout: the [1, 4] sum without
+// keepdim over the last axis of [1, 4, 4], expanded to [4, 4], puts every row's sum in every row.
+TEST(Schedulers, NormalizationKeepsExpandsOfOtherLayoutsApart) {
+  Builder b;
+  Value x = b.input(Type::tensor(DType::Float32, {1, 4, 4}), "x");
+  Value s = b.sum(x, {2});               // %1: f32[1, 4]
+  Value across = b.expand(s, {4, 4});    // %2
+  Value k = b.sum(x, {2}, true);         // %3: f32[1, 4, 1]
+  Value along = b.expand(k, {1, 4, 4});  // %4
+  Value y = b.sub(x, along);             // %5
+  Fusion f = b.finish({across, y});
+  const ScheduleLimits no_inlining{0};
+  auto normalization = [&](std::vector<int32_t> group) {
+    return can_schedule(SchedulerKind::Normalization, f, group, no_inlining);
+  };
+  EXPECT_FALSE(normalization({s.id, across.id}));
+  EXPECT_TRUE(normalization({k.id, along.id, y.id}));
+}
+
 TEST(MarkCheapOps, DuplicatesOnlyCheapOpsOfInputs) {
   Builder b;
   Value x = b.input(Type::tensor(DType::BFloat16, {4, 8}), "x");
