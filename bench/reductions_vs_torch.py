@@ -29,6 +29,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "reductions"))
 import fusions  # noqa: E402  (standard library only)
+from torch_helpers import copy_rate, to_npy  # noqa: E402  (bench/, the script's folder)
 
 TOLERANCES = {"bf16": (1.6e-2, 1e-3), "f32": (1e-4, 1e-5)}  # (rtol, atol as a fraction of max|eager|)
 
@@ -45,34 +46,9 @@ def rows_of(paths):
     return sorted(rows, key=lambda r: (order.index(r[1]) if r[1] in order else len(order), r[3], r[2]))
 
 
-def to_npy(np, torch, t):
-    t = t.detach().contiguous().cpu()
-    if t.dtype == torch.bfloat16:
-        return t.view(torch.uint16).numpy()  # seam reads bf16 as '<u2' bits
-    return t.numpy()
-
-
 def from_npy(np, torch, path, bf16):
     t = torch.from_numpy(np.load(path))
     return t.view(torch.bfloat16) if bf16 else t
-
-
-def copy_rate(torch):
-    """Bytes read + written per second of a 2 GiB device-to-device copy, as seam bench measures it."""
-    n = 1 << 30
-    src = torch.empty(n, dtype=torch.uint8, device="cuda")
-    dst = torch.empty_like(src)
-    times = []
-    for i in range(23):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        dst.copy_(src)
-        b.record()
-        b.synchronize()
-        if i >= 3:
-            times.append(a.elapsed_time(b))
-    del src, dst
-    return 2.0 * n / (statistics.median(times) * 1e-3)
 
 
 def time_torch(torch, calls, iterations):
@@ -180,7 +156,7 @@ def main():
         fn = torch_functions.FUNCTIONS[kind]
         sets = [torch_functions.make_inputs(kind, m, n, 1000 + s) for s in range(3)]
         for name, t in sets[0].items():
-            np.save(os.path.join(in_dir, name + ".npy"), to_npy(np, torch, t))
+            np.save(os.path.join(in_dir, name + ".npy"), to_npy(torch, t))
         row = {"file": path, "kind": kind, "M": m, "N": n}
         try:
             seam = run_seam(args, path, in_dir, out_dir, rate)

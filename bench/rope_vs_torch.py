@@ -27,6 +27,8 @@ import time
 
 import numpy as np
 
+from torch_helpers import copy_rate, to_npy  # bench/, the script's folder
+
 CONFIGS = {  # id: (litgpt name, nh, ng, hs, n, block_size)
     "W1": ("Llama-2-7b-hf", 32, 32, 128, 128, 4096),
     "W2": ("Llama-2-13b-hf", 40, 40, 128, 128, 4096),
@@ -88,35 +90,12 @@ def rope_forward(torch, qkv, cos, sin, nh, ng, hs, n, contract):
     return q, k, v
 
 
-def to_npy(torch, t):
-    t = t.detach().contiguous().cpu()
-    if t.dtype == torch.bfloat16:
-        return t.view(torch.uint16).numpy()  # seam reads bf16 as '<u2' bits
-    return t.numpy()
-
-
 def from_npy(torch, path, like_bf16=True):
     a = np.load(path)
     t = torch.from_numpy(a)
     if like_bf16 and a.dtype == np.uint16:
         t = t.view(torch.bfloat16)
     return t
-
-
-def copy_rate(torch):
-    n = 1 << 30
-    src = torch.empty(n, dtype=torch.uint8, device="cuda")
-    dst = torch.empty_like(src)
-    times = []
-    for i in range(23):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        dst.copy_(src)
-        b.record()
-        b.synchronize()
-        if i >= 3:
-            times.append(a.elapsed_time(b))
-    return 2.0 * n / (statistics.median(times) * 1e-3)
 
 
 def time_torch(torch, calls, iterations, flush):

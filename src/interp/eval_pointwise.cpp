@@ -2,6 +2,7 @@
 // functions per op, so that a pointwise op added to the table needs no edit in this file.
 #include <array>
 #include <cmath>
+#include <vector>
 
 #include "interp/eval_ops.h"
 #include "ir/infer.h"
@@ -60,11 +61,19 @@ HostTensor eval_pointwise(const Fusion& fusion, const Node& node, const Values& 
   }
 
   const DType compute = pointwise_compute_dtype(node.op, operand_types);
+  // Half types compute in f32. A tensor operand converts to the half type first (PyTorch casts tensors
+  // to the common dtype); a scalar, a Python number, converts straight to f32, the opmath type (as in
+  // nvFuser's kernels: `x - 0.1` never rounds 0.1 to bf16 first). docs/IR.md, "Compute dtype".
+  const bool half = compute == DType::BFloat16 || compute == DType::Float16;
+  std::vector<DType> operand_dtypes;
+  for (const Type& t : operand_types)
+    operand_dtypes.push_back(half && t.is_scalar ? DType::Float32 : compute);
   const PointwiseMath& math = kPointwiseMath[static_cast<size_t>(node.op)];
   const bool floating = is_floating(compute);
   for (int64_t i = 0; i < out.numel(); ++i) {
-    Scalar a = convert_scalar(operand_element(*operands[0], i), compute);
-    Scalar b = operands.size() > 1 ? convert_scalar(operand_element(*operands[1], i), compute) : Scalar{};
+    Scalar a = convert_scalar(operand_element(*operands[0], i), operand_dtypes[0]);
+    Scalar b =
+        operands.size() > 1 ? convert_scalar(operand_element(*operands[1], i), operand_dtypes[1]) : Scalar{};
     if (floating)
       out.set(i, Scalar::of_real(round_compute_result(compute, math.on_double(a.real, b.real))));
     else

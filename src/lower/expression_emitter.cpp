@@ -166,7 +166,12 @@ kir::Var ExpressionEmitter::emit_pointwise(Value v, const Node& node, const Axis
   std::vector<Type> operand_types;
   for (Value operand : node.operands) operand_types.push_back(fusion_.type(operand));
   DType compute = pointwise_compute_dtype(node.op, operand_types);
-  if (compute == DType::BFloat16 || compute == DType::Float16) compute = DType::Float32;
+  auto is_half = [](DType d) { return d == DType::BFloat16 || d == DType::Float16; };
+  // Half types compute in f32: a tensor operand (and either branch of a where) converts to the half
+  // type first, a scalar straight to f32 (docs/IR.md, "Compute dtype").
+  const bool half_compute = is_half(compute);
+  const DType common = compute;
+  if (half_compute) compute = DType::Float32;
   int lanes = 1;
   std::vector<kir::Var> args;
   for (size_t i = 0; i < node.operands.size(); ++i) {
@@ -174,7 +179,12 @@ kir::Var ExpressionEmitter::emit_pointwise(Value v, const Node& node, const Axis
     lanes = std::max(lanes, a.lanes);
     DType target = compute;
     if (node.op == OpKind::Where) target = i == 0 ? DType::Bool : node.type.dtype;
-    if (target == DType::BFloat16 || target == DType::Float16) target = DType::Float32;
+    if (is_half(target)) {
+      a = convert(a, target);
+      target = DType::Float32;
+    } else if (half_compute && node.op != OpKind::Where && !operand_types[i].is_scalar) {
+      a = convert(a, common);
+    }
     args.push_back(convert(a, target));
   }
   if (node.op == OpKind::Where) {
@@ -463,6 +473,23 @@ kir::Var ExpressionEmitter::emit_reshape(Value x, const Shape& in, const Shape& 
   next.index.assign(in.size(), kir::constant(0));
   size_t i = 0, o = 0;
   if (Type::tensor(DType::Bool, out).numel() == 0) return emit(x, next);  // never evaluated
+  // Only unit axes inserted or removed: the other axes pair up in order and keep their indices, with no
+  // divisions, so that a row kernel sees a reduction read at its own row (docs/CODEGEN.md, "Reductions").
+  if (without_unit_axes(in) == without_unit_axes(out) &&
+      (idx.lane_axis < 0 || out[static_cast<size_t>(idx.lane_axis)] != 1)) {
+    size_t o = 0;
+    for (size_t d = 0; d < in.size(); ++d) {
+      if (in[d] == 1) continue;
+      while (out[o] == 1) ++o;
+      if (static_cast<int>(o) == idx.lane_axis) {
+        if (in[d] % lanes_ != 0 || !kir::multiple_of(idx.index[o], lanes_))
+          throw NotVectorizable{"reshape splits a vector across rows"};
+        next.lane_axis = static_cast<int>(d);
+      }
+      next.index[d] = idx.index[o++];
+    }
+    return emit(x, next);
+  }
   while (i < in.size() || o < out.size()) {
     // The smallest group of axes on each side with equal element counts, plus trailing size-1 axes.
     size_t i_end = i, o_end = o;

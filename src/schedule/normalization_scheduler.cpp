@@ -17,30 +17,40 @@ Shape reduced(const ReductionSignature& s) {
   return out;
 }
 
-// A movement op that only toggles a reduction's keepdim: unit axes inserted by a broadcast exactly where
-// a reduction without keepdim removed its axes, or removed by a squeeze from a reduction with keepdim.
-// Its value at an index is the reduction's at the same row (a frontend's `mean(x, -1)` followed by an
-// unsqueeze), and the row kernel's index walk shows it structurally (it drops or inserts the unit axes'
-// indices). A reshape doing the same is not exempt: its index arithmetic (divisions by the extents) is
-// not always folded back to the row's indices, which the row kernel compares.
-bool toggles_keepdim(const Fusion& fusion, const Node& n) {
-  if (n.op != OpKind::Broadcast && n.op != OpKind::Squeeze) return false;
-  const Node& r = fusion.node(n.operands[0]);
-  if (r.category() != OpCategory::Reduction) return false;
-  const Shape& in = fusion.type(r.operands[0]).shape;
-  const std::vector<int64_t> axes = r.attrs.get_ints("axes");
+// The layouts of the reduction's own values: its output with keepdim (reduced axes of extent 1) and
+// without (reduced axes removed).
+struct RowLayouts {
   Shape with_units, without;
-  for (size_t d = 0; d < in.size(); ++d) {
-    const bool reduced = std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(d));
-    with_units.push_back(reduced ? 1 : in[d]);
-    if (!reduced) without.push_back(in[d]);
+};
+
+RowLayouts row_layouts(const ReductionSignature& s) {
+  RowLayouts l;
+  for (size_t d = 0; d < s.input_shape.size(); ++d) {
+    const bool is_reduced = std::binary_search(s.axes.begin(), s.axes.end(), static_cast<int64_t>(d));
+    l.with_units.push_back(is_reduced ? 1 : s.input_shape[d]);
+    if (!is_reduced) l.without.push_back(s.input_shape[d]);
   }
-  const bool keepdim = r.attrs.get_bool("keepdim");
-  if (keepdim != (n.op == OpKind::Squeeze)) return false;
-  return n.attrs.get_ints("axes") == axes && n.type.shape == (keepdim ? without : with_units);
+  return l;
 }
 
-// Whether `movement` (a node of the group other than an Expand) depends on a reduction of the group:
+// A movement op whose value at an index is its operand's at the same row, as the row kernel's index
+// walk shows structurally:
+// - an expand of a value in the keepdim layout (it stretches only the reduced axes);
+// - a broadcast, squeeze or reshape that only inserts or removes unit axes of a value of the rows'
+//   shape, giving either layout: a frontend's `mean(x, -1)` followed by an unsqueeze, a squeeze of
+//   `2 * sum(x, 1, keepdim)`, either written as a reshape (the unit axes' indices are dropped or
+//   inserted as 0; a reshape of unit axes maps axis by axis, lower/expression_emitter.cpp).
+// Other layouts of the rows' values could be expanded across the rows: a [1, M] unsqueeze of a sum over
+// the last axis of [M, N], or the [1, M] sum without keepdim over the last axis of [1, M, M].
+bool keeps_rows_aligned(const Fusion& fusion, const Node& n, const RowLayouts& l) {
+  const Shape& in = fusion.type(n.operands[0]).shape;
+  if (n.op == OpKind::Expand) return in == l.with_units;
+  if (n.op != OpKind::Broadcast && n.op != OpKind::Squeeze && n.op != OpKind::Reshape) return false;
+  const Shape& out = n.type.shape;
+  return without_unit_axes(in) == without_unit_axes(l.without) && (out == l.with_units || out == l.without);
+}
+
+// Whether `movement` (a node of the group) depends on a reduction of the group:
 // such a node reads the reduction at indices a row kernel cannot prove to be its own row's (a permuted
 // or reshaped reduced tensor). Dependence is taken in the fusion, not through the group only, so that
 // the test is on pairs; for the convex groups a segmentation has, the two agree. Node ids are
@@ -101,10 +111,12 @@ bool can_schedule_normalization(const Fusion& fusion, GroupNodes group) {
       first = id;
       break;
     }
+  const Shape full = without_unit_axes(signature->input_shape), part = without_unit_axes(reduced(*signature));
+  const RowLayouts layouts = row_layouts(*signature);
   for (int32_t id : group) {
     const Node& n = fusion.node(Value{id});
-    if (id > first && n.category() == OpCategory::Movement && n.op != OpKind::Expand &&
-        !toggles_keepdim(fusion, n) && reads_reduction_unaligned(fusion, group, id, first))
+    if (id > first && n.category() == OpCategory::Movement && !keeps_rows_aligned(fusion, n, layouts) &&
+        reads_reduction_unaligned(fusion, group, id, first))
       return false;
     // An indexing op reads its data operand at positions the data hold, never provably the row's; its
     // index operand is read at the output's indices, like a pointwise operand.
@@ -113,8 +125,7 @@ bool can_schedule_normalization(const Fusion& fusion, GroupNodes group) {
       return false;
   }
   // The complementary part too: the outer reductions' results, and values of that shape (a weight).
-  Shape full = without_unit_axes(signature->input_shape), part = without_unit_axes(reduced(*signature)),
-        other = complementary_part(*signature);
+  const Shape other = complementary_part(*signature);
   return std::all_of(shapes.begin(), shapes.end(),
                      [&](const Shape& s) { return s == full || s == part || s == other; });
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 namespace seam {
 namespace {
@@ -129,10 +130,37 @@ std::vector<InputView> input_views_read(const Fusion& fusion, const std::vector<
   return out;
 }
 
-int64_t union_bytes(const Fusion& fusion, Value input, std::span<const StridedLayout> views) {
+namespace {
+
+// The views that read elements, each once: an empty view reads nothing, and views of the same elements
+// (equal offsets and distinct axes, in any order) count once. Without this the bound below would depend
+// on how often a caller lists a view: the cost model lists each distinct view once, a group's boundary
+// once per node that reads it.
+std::vector<StridedLayout> distinct_nonempty(std::span<const StridedLayout> views) {
+  using Key =
+      std::pair<int64_t, std::vector<std::pair<int64_t, int64_t>>>;  // offset, sorted (stride, extent)
+  std::vector<StridedLayout> kept;
+  std::vector<Key> keys;
+  for (const StridedLayout& l : views) {
+    if (std::find(l.shape.begin(), l.shape.end(), 0) != l.shape.end()) continue;
+    Key key{l.offset, {}};
+    for (const Dim& d : distinct_dims(l)) key.second.emplace_back(d.stride, d.extent);
+    std::sort(key.second.begin(), key.second.end());
+    if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+    keys.push_back(std::move(key));
+    kept.push_back(l);
+  }
+  return kept;
+}
+
+}  // namespace
+
+int64_t union_bytes(const Fusion& fusion, Value input, std::span<const StridedLayout> all_views) {
   const Type& type = fusion.type(input);
   const int64_t whole = type.bytes();
-  if (type.is_scalar || views.empty()) return views.empty() ? 0 : whole;
+  if (type.is_scalar) return all_views.empty() ? 0 : whole;
+  const std::vector<StridedLayout> views = distinct_nonempty(all_views);
+  if (views.empty()) return 0;
   const int64_t element = dtype_size(type.dtype);
   int64_t sum = 0;
   std::vector<int64_t> place{1};

@@ -30,7 +30,8 @@ std::vector<InputView> input_views_read(const Fusion& fusion, const std::vector<
 // Bytes of the union of `views` of `input`. Exact when every view is a box in one mixed-radix numbering of
 // the input's elements (the radices being the views' strides, as for slices along axes that reshapes
 // split off: the q, k and v parts of qkv); otherwise the smaller of the whole input and the sum of the
-// views, which is never less than the union.
+// views, which is never less than the union. Empty views read nothing, and views of the same elements
+// count once, so the result does not depend on how often a view is listed.
 int64_t union_bytes(const Fusion& fusion, Value input, std::span<const StridedLayout> views);
 
 }  // namespace seam

@@ -7,6 +7,7 @@
 #include "exec/executable.h"
 #include "interp/compare.h"
 #include "interp/interpreter.h"
+#include "ir/builder.h"
 #include "support/error.h"
 #include "testing/random_fusion.h"
 #include "text/printer.h"
@@ -203,6 +204,38 @@ TEST(HostExecutable, RunIntoCallerMemoryMatchesRun) {
     expect_run_into_matches_run(build_rope(rope_config(config), options), 3, covered);
   EXPECT_GT(covered.views, 0);  // RoPE W1's v
   EXPECT_GT(covered.library_steps, 0) << "no random fusion had a matrix product";
+}
+
+// docs/IR.md, "Compute dtype": next to a half tensor a scalar converts straight to f32 (no cancellation
+// to 0 in x - 0.1 where x is 0.1 rounded to bf16), a tensor of another dtype first to the half type
+// (i32 2049 is f16 2048), where's branches to its result dtype. Bit for bit against the interpreter.
+TEST(HostExecutable, HalfOperandConversionsMatchTheInterpreterExactly) {
+  Builder b;
+  Value x = b.input(Type::tensor(DType::BFloat16, {2}), "x");
+  Value i = b.input(Type::tensor(DType::Int32, {2}), "i");
+  Value h = b.input(Type::tensor(DType::Float16, {2}), "h");
+  Value c = b.input(Type::tensor(DType::Bool, {2}), "c");
+  Value tenth = b.constant(Number::of_float(0.1), DType::Float64);
+  Value third = b.constant(Number::of_float(1.0 / 3.0), DType::Float64);
+  Fusion fusion = b.finish({b.sub(x, tenth), b.binary(OpKind::Gt, x, tenth), b.add(i, h), b.sub(h, i),
+                            b.where(c, x, third), b.add(b.where(c, i, h), tenth)});
+  const std::vector<HostTensor> inputs = {HostTensor::from_doubles(DType::BFloat16, {2}, {0.10009765625, 3}),
+                                          HostTensor::from_ints(DType::Int32, {2}, {2049, -4097}),
+                                          HostTensor::from_doubles(DType::Float16, {2}, {1, 0.5}),
+                                          HostTensor::from_ints(DType::Bool, {2}, {0, 1})};
+  ExecutableOptions options;
+  options.backend = Backend::Host;
+  options.poison_outputs = true;
+  auto exe = Executable::compile(fusion, options);
+  std::vector<HostTensor> actual = exe->run(inputs), expected = interpret(fusion, inputs);
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t o = 0; o < actual.size(); ++o) {
+    Comparison cmp = compare_tensors(actual[o], expected[o], Tolerance{0, 0});
+    EXPECT_TRUE(cmp.ok) << "output " << o << ": " << cmp.message;
+  }
+  EXPECT_NE(expected[0].get_double(0), 0.0);  // the cancellation kept its f32 difference
+  EXPECT_EQ(expected[1].to_ints(), (std::vector<int64_t>{1, 1}));
+  EXPECT_EQ(expected[2].get_double(0), 2048);  // f16(2049) + 1 = 2049, a tie to even
 }
 
 }  // namespace

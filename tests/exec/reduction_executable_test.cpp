@@ -247,6 +247,46 @@ TEST(ReductionExecutable, ReductionOfATransposedReductionIsTwoRowKernels) {
   EXPECT_EQ(row_kernels(*exe), 2);
 }
 
+// Per-row values computed from a reduction and squeezed or unsqueezed into the reduction's layout with or
+// without keepdim (by squeeze, broadcast or reshape) are written by the row kernel itself: one launch,
+// as the segmenter counts, and the values the interpreter computes.
+TEST(ReductionExecutable, UnitAxisMovesOfRowValuesStayInTheRowKernel) {
+  for (DType dtype : {Float32, BFloat16})
+    for (const Shape& shape : {Shape{6, 40}, Shape{2, 3, 48}, Shape{1, 5, 16}}) {
+      Builder b("unit_axis_moves");
+      Value x = b.input(Type::tensor(dtype, shape), "x");
+      const int64_t last = static_cast<int64_t>(shape.size()) - 1;
+      Shape rows(shape.begin(), shape.end() - 1), with_unit = rows;
+      with_unit.push_back(1);
+      Value k = b.sum(x, {last}, true);
+      Value twice = b.mul(k, b.constant(Number::of_float(2), Float64));
+      Value squeezed = b.squeeze(twice, {last});  // y = squeeze(2 * sum(x, -1, keepdim))
+      Value flat = b.reshape(twice, rows);        // the same as a reshape
+      // mean(x, -1) as a frontend writes it, then arithmetic, unsqueezed by a reshape and expanded.
+      Value mean = b.div(b.sum(x, {last}), b.constant(Number::of_float(double(shape.back())), Float64));
+      Value centered = b.sub(x, b.expand(b.reshape(b.add(mean, squeezed), with_unit), shape));
+      Fusion fusion = b.finish({squeezed, flat, centered});
+      SCOPED_TRACE(print_fusion(fusion));
+      auto exe = run_and_check(fusion);
+      EXPECT_EQ(exe->segmented().num_kernels(), 1);
+      EXPECT_EQ(exe->steps().size(), 1u);
+      EXPECT_EQ(row_kernels(*exe), 1);
+    }
+}
+
+// A sum without keepdim over the last axis of [1, M, M] is [1, M]; expanded to [M, M] it runs across the
+// rows (row i reads every row's sum), which a row kernel cannot do: the row kernel writes the sums, a
+// pointwise kernel expands them (the plan asserted before the predicate kept the expand apart).
+TEST(ReductionExecutable, ExpandOfASumWithoutKeepdimAcrossTheRowsIsASecondKernel) {
+  Builder b("across");
+  Value x = b.input(Type::tensor(Float32, {1, 8, 8}), "x");
+  Value y = b.input(Type::tensor(Float32, {8, 8}), "y");
+  Fusion fusion = b.finish({b.add(b.expand(b.sum(x, {2}), {8, 8}), y)});
+  auto exe = run_and_check(fusion);
+  EXPECT_EQ(exe->segmented().num_kernels(), 2);
+  EXPECT_EQ(row_kernels(*exe), 1);
+}
+
 // The segmenter puts unrelated outputs into a reduction kernel to save a launch: they run as chunk
 // programs after the rows, in the same launch.
 TEST(ReductionExecutable, UnrelatedOutputsOfOtherShapesShareTheLaunch) {

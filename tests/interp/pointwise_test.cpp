@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "interp/scalar_convert.h"
 #include "interp_test_util.h"
 
 namespace seam {
@@ -79,9 +80,35 @@ TEST(Pointwise, FloatScalarTimesBf16TensorStaysBf16) {
   Value y = b.mul(x, b.constant(Number::of_float(1.0 / 3.0), DType::Float64));
   HostTensor out = run_one(b.finish({y}), {doubles(DType::BFloat16, {3, 1})});
   EXPECT_EQ(out.dtype(), DType::BFloat16);
-  // The scalar becomes bf16 0.333984375 (0x3EAB) first; 3 * that = 1 + 2^-9 rounds down to bf16 1.0;
-  // 1 * that stays 0.333984375.
+  // The scalar becomes f32 1/3; 3 * that rounds to 1 in f32; 1 * that rounds to bf16 0.333984375.
   EXPECT_EQ(out.to_doubles(), (std::vector<double>{1.0, 0.333984375}));
+}
+
+TEST(Pointwise, AScalarNextToAHalfTensorIsNotRoundedToTheHalfType) {
+  // The opmath rule: bf16 x - 0.1 computes x - 0.1f in f32. Rounding 0.1 to bf16 first (0.10009765625)
+  // would cancel to 0 where x is that bf16 value. The same for f16 (0.1 rounds to 0.0999755859375) and
+  // for comparisons.
+  for (DType half : {DType::BFloat16, DType::Float16}) {
+    SCOPED_TRACE(dtype_name(half));
+    Builder b;
+    Value x = b.input(Type::tensor(half, {1}), "x");
+    Value tenth = b.constant(Number::of_float(0.1), DType::Float64);
+    Fusion f = b.finish({b.sub(x, tenth), b.binary(OpKind::Eq, x, tenth)});
+    const double near_tenth = half == DType::BFloat16 ? 0.10009765625 : 0.0999755859375;
+    std::vector<HostTensor> out = interpret(f, {doubles(half, {near_tenth})});
+    EXPECT_EQ(out[0].dtype(), half);
+    const double f32_difference = static_cast<double>(static_cast<float>(near_tenth) - 0.1f);
+    EXPECT_NE(out[0].get_double(0), 0.0);
+    EXPECT_EQ(out[0].get_double(0), round_to_dtype(half, f32_difference));
+    EXPECT_EQ(out[1].to_ints(), (std::vector<int64_t>{0}));
+  }
+}
+
+TEST(Pointwise, ATensorOfAnotherDtypeIsRoundedToTheHalfTypeFirst) {
+  // Unlike a scalar, a tensor converts to the common half type first, as a cast: i32 2049 becomes f16
+  // 2048 (I32PlusF16IsF16WithOperandsConvertedFirst), in a comparison too.
+  HostTensor out = binary(OpKind::Eq, ints(DType::Int32, {2049}), doubles(DType::Float16, {2048}));
+  EXPECT_EQ(out.to_ints(), (std::vector<int64_t>{1}));
 }
 
 TEST(Pointwise, HalfTypesRoundOnceFromF32) {

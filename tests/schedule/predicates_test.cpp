@@ -113,8 +113,8 @@ TEST(Schedulers, NormalizationKeepsUnalignedReadsOfAReductionApart) {
   EXPECT_FALSE(normalization({m.id, aligned.id, z.id, m.id + 3, t.id, t.id + 1, y.id}));
 }
 
-// A reduction without keepdim read through its unsqueeze (a broadcast inserting the reduced axis) is read
-// at its own row: the same group. Inserting the unit axis elsewhere is not; a reshape is kept apart.
+// A reduction without keepdim read through its unsqueeze (a broadcast inserting the reduced axis, or the
+// same as a reshape) is read at its own row: the same group. Inserting the unit axis elsewhere is not.
 TEST(Schedulers, NormalizationAcceptsUnsqueezedReductions) {
   Builder b;
   Value x = b.input(Type::tensor(DType::Float32, {4, 4}), "x");
@@ -131,9 +131,54 @@ TEST(Schedulers, NormalizationAcceptsUnsqueezedReductions) {
     return can_schedule(SchedulerKind::Normalization, f, group, no_inlining);
   };
   EXPECT_TRUE(normalization({s.id, row.id, row.id + 1, y.id}));
-  EXPECT_FALSE(normalization({s.id, flat.id}));  // a reshape: not structurally the row's index
+  EXPECT_TRUE(normalization({s.id, flat.id}));  // a reshape of unit axes maps axis by axis
   EXPECT_FALSE(normalization({s.id, column.id}));
   EXPECT_TRUE(normalization({k.id, squeezed.id}));
+}
+
+// Values of the rows' shape computed from a reduction, squeezed or unsqueezed (by any of broadcast,
+// squeeze, reshape) into the reduction's layout with or without keepdim, stay in the reduction's group;
+// a reshape into another layout of the same values ([1, 4], whose expand runs across the rows) does not.
+TEST(Schedulers, NormalizationAcceptsUnitAxisMovesOfRowValues) {
+  Builder b;
+  Value x = b.input(Type::tensor(DType::Float32, {4, 4}), "x");
+  Value k = b.sum(x, {1}, true);                                            // %1: f32[4, 1]
+  Value twice = b.mul(k, b.constant(Number::of_float(2), DType::Float32));  // %2 const, %3 mul
+  Value squeezed = b.squeeze(twice, {1});                                   // %4: f32[4]
+  Value flat = b.reshape(twice, {4});                                       // %5: f32[4]
+  Value back = b.reshape(b.exp(squeezed), {4, 1});                          // %6 exp, %7: f32[4, 1]
+  Value y = b.sub(x, b.expand(back, {4, 4}));                               // %8 expand, %9 sub
+  Value across = b.reshape(squeezed, {1, 4});                               // %10: f32[1, 4]
+  Value z = b.sub(x, b.expand(across, {4, 4}));                             // %11 expand, %12 sub
+  Fusion f = b.finish({flat, y, z});
+  const ScheduleLimits no_inlining{0};
+  auto normalization = [&](std::vector<int32_t> group) {
+    return can_schedule(SchedulerKind::Normalization, f, group, no_inlining);
+  };
+  EXPECT_TRUE(normalization({k.id, twice.id, squeezed.id}));
+  EXPECT_TRUE(normalization({k.id, twice.id, flat.id}));
+  EXPECT_TRUE(normalization({k.id, twice.id, squeezed.id, squeezed.id + 2, back.id, y.id - 1, y.id}));
+  EXPECT_FALSE(normalization({k.id, twice.id, squeezed.id, across.id}));
+  EXPECT_FALSE(normalization({k.id, twice.id, squeezed.id, across.id, z.id - 1, z.id}));
+}
+
+// An expand of a reduced value stays in the group only from the keepdim layout: the [1, 4] sum without
+// keepdim over the last axis of [1, 4, 4], expanded to [4, 4], puts every row's sum in every row.
+TEST(Schedulers, NormalizationKeepsExpandsOfOtherLayoutsApart) {
+  Builder b;
+  Value x = b.input(Type::tensor(DType::Float32, {1, 4, 4}), "x");
+  Value s = b.sum(x, {2});               // %1: f32[1, 4]
+  Value across = b.expand(s, {4, 4});    // %2
+  Value k = b.sum(x, {2}, true);         // %3: f32[1, 4, 1]
+  Value along = b.expand(k, {1, 4, 4});  // %4
+  Value y = b.sub(x, along);             // %5
+  Fusion f = b.finish({across, y});
+  const ScheduleLimits no_inlining{0};
+  auto normalization = [&](std::vector<int32_t> group) {
+    return can_schedule(SchedulerKind::Normalization, f, group, no_inlining);
+  };
+  EXPECT_FALSE(normalization({s.id, across.id}));
+  EXPECT_TRUE(normalization({k.id, along.id, y.id}));
 }
 
 TEST(MarkCheapOps, DuplicatesOnlyCheapOpsOfInputs) {

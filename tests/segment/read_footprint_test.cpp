@@ -85,6 +85,41 @@ TEST(ReadFootprint, ViewsThatAreNoBoxesAreChargedAnUpperBound) {
   EXPECT_LE(bytes, 8 * 4);
 }
 
+// The cost model lists each distinct view once, a group's boundary once per node that reads it: the
+// bound for views that are no boxes must not depend on repetitions, and an empty view reads nothing.
+TEST(ReadFootprint, RepeatedAndEmptyViewsDoNotChangeTheBound) {
+  Builder b;
+  Value x = b.input(Type::tensor(DType::Float32, {16}), "x");
+  Value even = b.slice(x, {0}, {16}, {2});
+  Value head = b.slice_axis(x, 0, 0, 3);
+  Value none = b.slice_axis(b.reshape(x, {16, 1}), 1, 0, 0);  // [16, 0]
+  Fusion f = b.finish({b.exp(even), b.exp(head), b.exp(none)});
+  auto layout = [&](Value v) { return *view_of_input(f, v); };
+  std::vector<StridedLayout> once{layout(even), layout(head)};
+  std::vector<StridedLayout> repeated{layout(even), layout(head), layout(even), layout(none)};
+  EXPECT_EQ(union_bytes(f, x, once), (8 + 3) * 4);
+  EXPECT_EQ(union_bytes(f, x, repeated), union_bytes(f, x, once));
+  std::vector<StridedLayout> empty{layout(none)};
+  EXPECT_EQ(union_bytes(f, x, empty), 0);
+}
+
+// The whole-tool fuzzer's finding: a kernel reading a slice through several nodes next to a slice of
+// an empty view (no box in the slice's numbering) was charged the slice once by the cost model and once
+// per reader by the segmented fusion, and segment_fusion failed its own consistency check.
+TEST(ReadFootprint, EmptyViewNextToARepeatedSliceSegments) {
+  Builder b;
+  Value x = b.input(Type::tensor(DType::BFloat16, {4, 2}), "x");
+  Value part = b.cast(b.slice_axis(b.reshape(x, {8}), 0, 5, 7), DType::Float32);  // duplicated: 2 elements
+  Value none = b.slice(b.reshape(x, {8, 1}), {2, 0}, {4, 0}, {1, 1});             // [2, 0]
+  Value padded = b.pad(b.exp(none), {0, 0}, {0, 2}, Number::of_float(0.5));       // [2, 2]
+  Value column = b.expand(b.reshape(part, {2, 1}), {2, 2});
+  Fusion f = b.finish({b.exp(part), b.neg(part), b.add(b.cast(padded, DType::Float32), column)});
+  SegmentedFusion s = segment_fusion(f);
+  SCOPED_TRACE(dump_segments(s));
+  ASSERT_EQ(s.num_kernels(), 1);
+  EXPECT_EQ(s.boundary_bytes(), 2 * 2 + (2 + 2 + 4) * 4);  // the slice read once, three f32 outputs
+}
+
 TEST(ReadFootprint, AKernelReadingThroughACastReadsTheView) {
   // cast(slice(x)) duplicated into the kernel: the kernel reads the slice's elements only.
   Builder b;

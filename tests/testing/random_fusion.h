@@ -28,9 +28,8 @@ struct RandomFusionOptions {
   // uniform, normal. Off by default so that adding them changed no seed's fusion; tests of random
   // numbers and the every-op coverage turn it on.
   bool random = false;
-  // index_select, gather, take_along_axis, select (indices in range). Off by default so that the fusions
-  // a seed gives other suites stay the same; tests of indexing and the every-op check turn it on.
-  bool indexing = false;
+  // index_select, gather, take_along_axis, select (indices in range).
+  bool indexing = true;
 
   bool scalar_inputs = true;    // inputs of scalar type
   bool strided_inputs = true;   // inputs with a strides attribute (permuted, padded, broadcast layouts)

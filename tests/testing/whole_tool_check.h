@@ -10,6 +10,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "ir/fusion.h"
 #include "testing/random_fusion.h"
@@ -39,8 +40,7 @@ struct KnownFinding {
   const char* fragment;
   const char* note;
 };
-extern const KnownFinding kKnownFindings[];
-extern const size_t kNumKnownFindings;
+extern const std::vector<KnownFinding> kKnownFindings;
 
 // What the fuzzer's bytes (or a seed) decode to: generator options and a seed.
 struct WholeToolCase {

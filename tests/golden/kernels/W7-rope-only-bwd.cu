@@ -28,14 +28,14 @@ SEAM_KERNEL void __launch_bounds__(128) rope_phi_2_rope_only_bwd_b2_t2048_k0(con
         if ((q0 * 8) < 32) seam_load_keep<8>(in3 + (((i1 + (i4 * 32)) * 32) + (q0 * 8)), v37);
         else seam_zero<8>(v37);
         alignas(16) seam_bf16 v46[8];
-        if ((q0 * 8) < 32) seam_load<8>(in0 + ((q0 * 8) < 16 ? ((((i3 * 5242880) + (((i2 % 3) + (i2 / 3)) * 163840)) + ((i1 + (i4 * 32)) * 80)) + ((q0 * 8) + 16)) : ((((i3 * 5242880) + (((i2 % 3) + (i2 / 3)) * 163840)) + ((i1 + (i4 * 32)) * 80)) + ((q0 * 8) + -16))), v46);
+        if ((q0 * 8) < 32) seam_load<8>(in0 + ((q0 * 8) < 16 ? ((((i3 * 5242880) + ((i2 / 3) * 163840)) + ((i1 + (i4 * 32)) * 80)) + ((q0 * 8) + 16)) : ((((i3 * 5242880) + ((i2 / 3) * 163840)) + ((i1 + (i4 * 32)) * 80)) + ((q0 * 8) + -16))), v46);
         else seam_zero<8>(v46);
         alignas(16) seam_bf16 v48[8];
         if ((q0 * 8) < 32) seam_load_keep<8>(in4 + ((q0 * 8) < 16 ? (((i1 + (i4 * 32)) * 32) + ((q0 * 8) + 16)) : (((i1 + (i4 * 32)) * 32) + ((q0 * 8) + -16))), v48);
         else seam_zero<8>(v48);
         float v55_0 = seam_convert<float>(((seam_i64)0LL));
         alignas(16) seam_bf16 v58[8];
-        seam_load<8>(in0 + ((((i3 * 5242880) + (((i2 % 3) + (i2 / 3)) * 163840)) + ((i1 + (i4 * 32)) * 80)) + (q0 * 8)), v58);
+        seam_load<8>(in0 + ((((i3 * 5242880) + ((i2 / 3) * 163840)) + ((i1 + (i4 * 32)) * 80)) + (q0 * 8)), v58);
         float v36_0 = seam_convert<float>(v58[0]);
         float v36_1 = seam_convert<float>(v58[1]);
         float v36_2 = seam_convert<float>(v58[2]);
@@ -148,14 +148,14 @@ SEAM_KERNEL void __launch_bounds__(128) rope_phi_2_rope_only_bwd_b2_t2048_k0(con
           if ((q0 * 8) < 32) seam_load_keep<8>(in3 + (((i1 + (i4 * 32)) * 32) + (q0 * 8)), v10);
           else seam_zero<8>(v10);
           alignas(16) seam_bf16 v19[8];
-          if ((q0 * 8) < 32) seam_load<8>(in1 + ((q0 * 8) < 16 ? ((((i3 * 5242880) + ((((i2 % 3) + -1) + (i2 / 3)) * 163840)) + ((i1 + (i4 * 32)) * 80)) + ((q0 * 8) + 16)) : ((((i3 * 5242880) + ((((i2 % 3) + -1) + (i2 / 3)) * 163840)) + ((i1 + (i4 * 32)) * 80)) + ((q0 * 8) + -16))), v19);
+          if ((q0 * 8) < 32) seam_load<8>(in1 + ((q0 * 8) < 16 ? ((((i3 * 5242880) + ((i2 / 3) * 163840)) + ((i1 + (i4 * 32)) * 80)) + ((q0 * 8) + 16)) : ((((i3 * 5242880) + ((i2 / 3) * 163840)) + ((i1 + (i4 * 32)) * 80)) + ((q0 * 8) + -16))), v19);
           else seam_zero<8>(v19);
           alignas(16) seam_bf16 v21[8];
           if ((q0 * 8) < 32) seam_load_keep<8>(in4 + ((q0 * 8) < 16 ? (((i1 + (i4 * 32)) * 32) + ((q0 * 8) + 16)) : (((i1 + (i4 * 32)) * 32) + ((q0 * 8) + -16))), v21);
           else seam_zero<8>(v21);
           float v28_0 = seam_convert<float>(((seam_i64)0LL));
           alignas(16) seam_bf16 v31[8];
-          seam_load<8>(in1 + ((((i3 * 5242880) + ((((i2 % 3) + -1) + (i2 / 3)) * 163840)) + ((i1 + (i4 * 32)) * 80)) + (q0 * 8)), v31);
+          seam_load<8>(in1 + ((((i3 * 5242880) + ((i2 / 3) * 163840)) + ((i1 + (i4 * 32)) * 80)) + (q0 * 8)), v31);
           float v9_0 = seam_convert<float>(v31[0]);
           float v9_1 = seam_convert<float>(v31[1]);
           float v9_2 = seam_convert<float>(v31[2]);
@@ -264,7 +264,7 @@ SEAM_KERNEL void __launch_bounds__(128) rope_phi_2_rope_only_bwd_b2_t2048_k0(con
           v5[7] = v33_7;
         } else {
           alignas(16) seam_bf16 v6[8];
-          seam_load<8>(in2 + ((((i3 * 5242880) + ((((i2 % 3) + -2) + (i2 / 3)) * 163840)) + ((i1 + (i4 * 32)) * 80)) + (q0 * 8)), v6);
+          seam_load<8>(in2 + ((((i3 * 5242880) + ((i2 / 3) * 163840)) + ((i1 + (i4 * 32)) * 80)) + (q0 * 8)), v6);
           v5[0] = v6[0];
           v5[1] = v6[1];
           v5[2] = v6[2];
