@@ -418,7 +418,7 @@ class FusionDefinition:
                                      f"{value.dtype}{list(value.shape)}, the input {target.dtype}{list(target.shape)}")
                 aliases.append((fusion_output(value), _input_slot(self, alias)))
                 continue
-            if order and order != list(range(value.rank)):
+            if order:  # the identity too: an output that views an input must still get this layout
                 permuted = ctx.permute(value, order)
                 back = [order.index(d) for d in range(value.rank)]
                 outputs.append(("tensor", fusion_output(permuted), back))
@@ -637,9 +637,8 @@ def _parse_define_tensor(args, kwargs):
         contiguity = [None if c is None else bool(c) for c in contiguity]
         if len(contiguity) != rank:
             raise ValueError(f"define_tensor: {len(contiguity)} contiguity entries for {rank} dims")
-    for position, d in enumerate(order):
-        if contiguity[position] is None and shape[d] not in (1, -1):
-            raise ValueError(f"define_tensor: dim {d} has contiguity None (broadcast) but static extent {shape[d]}")
+    # contiguity None on an extent other than 1 is an expanded broadcast (stride 0): with a static extent,
+    # the input must have that extent (nvFuser's expanded dims of a known size).
     dtype = params.get("dtype", DataType.Float)
     if isinstance(dtype, torch.dtype):
         dtype = dtypes.torch_to_datatype(dtype)

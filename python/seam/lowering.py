@@ -94,6 +94,7 @@ class Lowering:
         self.meta = set()             # flat indices of scalar inputs whose values the fusion depends on
         self.env = {}                 # handle index -> TV | SV | list of SV
         self.where = ""               # the record being lowered, for messages
+        self.unseeded_random_ops = 0  # random ops without rng_seed: each takes a hidden (seed, offset)
 
     # --- resolving handles -------------------------------------------------------------------------
     def resolve(self, x):
@@ -120,6 +121,22 @@ class Lowering:
             return self.b.scalar_input(dtype, f"S{flat_index}")
 
         return SV(value, dtype, (flat_index,), make)
+
+    def random_seed_and_offset(self):
+        """Hidden run-time inputs (seed, offset) of a random op defined without them: they follow the
+        execute() inputs, and each call fills them from torch's generator (random_state.py)."""
+        k = self.unseeded_random_ops
+        self.unseeded_random_ops += 1
+        base = len(self.inputs) + 2 * k
+
+        def hidden(index, name):
+            def make():
+                self.fusion_inputs.append((index, "i64", True))
+                return self.b.scalar_input("i64", name)
+
+            return SV(None, "i64", (), make)
+
+        return hidden(base, f"rng_seed{k}"), hidden(base + 1, f"rng_offset{k}")
 
     def as_sv(self, x):
         if isinstance(x, SV):
