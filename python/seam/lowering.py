@@ -85,7 +85,25 @@ PY_SCALAR = {
 }
 
 
+def _int_fmod(a, b):
+    """C's fmod on integers: the remainder of truncating division, with the dividend's sign."""
+    r = abs(a) % abs(b)
+    return r if a >= 0 else -r
+
+
+# Ops that scalars whose values shape the fusion may go through (nvFuser's dynamic reshapes compute
+# extents with them); their IR ops follow torch's semantics.
+PY_SCALAR.update({
+    "fmod": lambda a, b: _int_fmod(a, b) if isinstance(a, int) and isinstance(b, int) else math.fmod(a, b),
+    "remainder": operator.mod, "reciprocal": lambda a: _true_div(1.0, a),
+    "signbit": lambda a: math.copysign(1.0, a) < 0,
+    "trunc": math.trunc, "floor": math.floor, "ceil": math.ceil, "round": round,
+})
+
+
 class Lowering:
+    unseeded_random_ops = 0  # random ops without rng_seed so far: each takes a hidden (seed, offset)
+
     def __init__(self, name, inputs, device):
         self.b = native.FusionBuilder(name)
         self.inputs = inputs          # the flattened execute() inputs
@@ -94,7 +112,6 @@ class Lowering:
         self.meta = set()             # flat indices of scalar inputs whose values the fusion depends on
         self.env = {}                 # handle index -> TV | SV | list of SV
         self.where = ""               # the record being lowered, for messages
-        self.unseeded_random_ops = 0  # random ops without rng_seed: each takes a hidden (seed, offset)
 
     # --- resolving handles -------------------------------------------------------------------------
     def resolve(self, x):

@@ -85,6 +85,7 @@ class Specialization:
         self.backend = "cuda" if device.type == "cuda" else "host"
         self.inputs = list(ctx.fusion_inputs)  # (flat index, seam dtype, is_scalar)
         self.outputs = outputs                  # ("tensor", fusion output, permutation back) | ("scalar", v, dtype)
+                                                # | ("input", flat input index, None)
         self.aliases = aliases                  # (fusion output, flat input index) written in place
         self.unseeded_random_ops = ctx.unseeded_random_ops  # hidden (seed, offset) inputs after `flat`
         self.output_types = [(dtypes.SEAM_TO_TORCH[d], tuple(shape)) for d, _, shape in fusion.output_types()]
@@ -134,6 +135,8 @@ class Specialization:
         for kind, a, b in self.outputs:
             if kind == "scalar":
                 results.append(torch.tensor(a, dtype=dtypes.SEAM_TO_TORCH[b], device=self.device))
+            elif kind == "input":  # the input an alias_input output was written into
+                results.append(flat[a])
             elif kind == "dense":
                 results.append(outs[a].clone(memory_format=torch.contiguous_format).permute(b))
             else:
