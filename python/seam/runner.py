@@ -85,7 +85,7 @@ class Specialization:
         self.backend = "cuda" if device.type == "cuda" else "host"
         self.inputs = list(ctx.fusion_inputs)  # (flat index, seam dtype, is_scalar)
         self.outputs = outputs                  # ("tensor", fusion output, permutation back) | ("scalar", v, dtype)
-                                                # | ("input", flat input index, None)
+                                                # | ("input", flat input index, None) | ("dense", ...)
         self.aliases = aliases                  # (fusion output, flat input index) written in place
         self.unseeded_random_ops = ctx.unseeded_random_ops  # hidden (seed, offset) inputs after `flat`
         self.output_types = [(dtypes.SEAM_TO_TORCH[d], tuple(shape)) for d, _, shape in fusion.output_types()]
@@ -112,8 +112,8 @@ class Specialization:
                 self._same.append((o, earlier))
         # An output with a stride_order must have that layout: one that is a view of an input (of the
         # input's layout) is copied into a dense tensor of the permuted shape before permuting back.
-        viewed = {o for o, *_ in self._views} | {o for o, earlier in self._same if earlier in
-                                                 {v for v, *_ in self._views}}
+        viewed = {o for o, *_ in self._views}
+        viewed |= {o for o, earlier in self._same if earlier in viewed}
         self.outputs = [("dense", a, b) if kind == "tensor" and b and a in viewed else (kind, a, b)
                         for kind, a, b in self.outputs]
         self._device_kwargs = {"device": device} if self.backend == "cuda" else {}
@@ -133,14 +133,14 @@ class Specialization:
             flat[slot].copy_(outs[out_index])
         results = []
         for kind, a, b in self.outputs:
-            if kind == "scalar":
+            if kind == "tensor":
+                results.append(outs[a].permute(b) if b else outs[a])
+            elif kind == "scalar":
                 results.append(torch.tensor(a, dtype=dtypes.SEAM_TO_TORCH[b], device=self.device))
             elif kind == "input":  # the input an alias_input output was written into
                 results.append(flat[a])
-            elif kind == "dense":
+            else:  # "dense": a view of an input, copied into the layout its stride_order asks for
                 results.append(outs[a].clone(memory_format=torch.contiguous_format).permute(b))
-            else:
-                results.append(outs[a].permute(b) if b else outs[a])
         return results
 
     def _launch(self, flat):
