@@ -11,7 +11,7 @@ docs/PYTHON.md says what is supported and how it maps onto seam's IR."""
 from ._native import SeamError, native
 from .cache import FusionCache
 from .definition import FusionDefinition, Operators, clone
-from .descriptors import compute_tensor_descriptor
+from .descriptors import compute_contiguity, compute_tensor_descriptor
 from .dtypes import DataType
 from .handles import Scalar, Tensor, Vector
 
@@ -21,10 +21,6 @@ from .version import VERSION as __version__
 def version():
     """A version nvFuser's users compare against (Thunder wants at least 0.2.34)."""
     return __version__
-
-
-def compute_contiguity(sizes, strides):
-    return compute_tensor_descriptor(sizes, strides)[0]
 
 
 def cuda_available():

@@ -77,6 +77,20 @@ class Operators:
         return sorted(set(OPS) | set(NOT_IMPLEMENTED))
 
 
+class _ScheduleOperators:
+    """fd.sched: nvFuser's user-schedule ops. seam schedules every kernel itself; each raises."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+
+        def unsupported(*args, **kwargs):
+            raise NotImplementedError(f"fd.sched.{name}: seam schedules every kernel itself; nvFuser's user "
+                                      "schedules are not supported (a schedule() method is not called)")
+
+        return unsupported
+
+
 class FusionDefinition:
     """nvFuser's FusionDefinition on seam. Use `with FusionDefinition() as fd:` or subclass it with a
     `definition(self)` method; then `fd.execute(inputs)`."""
@@ -85,6 +99,7 @@ class FusionDefinition:
         self._reset()
         self._selected_device = None
         self.ops = Operators(self)
+        self.sched = _ScheduleOperators()
         if id is not None:  # the definition the cache holds under this id
             body = FusionCache.get().body_of(id)
             namespace = {"FusionDefinition": FusionDefinition, "DataType": DataType}
@@ -146,12 +161,17 @@ class FusionDefinition:
 
     def _add_record(self, record):
         if self._entry is not None and not self._defining:
-            raise RuntimeError("this FusionDefinition is complete; define a new one to add operations")
+            raise RuntimeError("Attempting to add to a completed definition! This FusionDefinition is complete; "
+                               "define a new one to add operations")
         self._records.append(record)
         return record
 
     def define_tensor(self, *args, **kwargs):
         shape, contiguity, dtype, is_cpu, stride_order = _parse_define_tensor(args, kwargs)
+        if is_cpu and shape:
+            raise ValueError(f"define_tensor: CPU non-scalar tensor is not supported! is_cpu=True declares a "
+                             f"0-dim CPU tensor, got shape {shape} (CPU tensors of any rank run with is_cpu=False "
+                             "on seam's host backend)")
         seam_dtype = dtypes.to_seam(dtype, "define_tensor dtype")
         t = self._new(Tensor, len(shape))
         rec = Record("define_tensor", (shape, contiguity, dtype, is_cpu, stride_order), [t],
@@ -327,6 +347,11 @@ class FusionDefinition:
         """seam's segmentation for `inputs` (nvFuser splits the definition; seam only reports)."""
         return self.segmentation_for(inputs)
 
+    @property
+    def segment_index_space_maps(self):
+        raise NotImplementedError("segment_index_space_maps: seam does not split a FusionDefinition into "
+                                  "per-segment definitions; fd.segment(inputs) returns seam's segmentation report")
+
     def repro_script_for(self, inputs):
         return self._script(inputs)
 
@@ -347,6 +372,12 @@ class FusionDefinition:
         if entry is None:
             self._ensure_defined()
             entry = self._entry
+        if profile:
+            raise NotImplementedError("execute(profile=True): seam has no fusion profiler; time kernels with "
+                                      "torch.profiler or Nsight Systems")
+        if capture_debug_output:
+            return self._execute_capturing(inputs, device=device, print_repro=print_repro,
+                                           save_repro_inputs=save_repro_inputs)
         if print_repro:
             print(self._script(inputs))
         if save_repro_inputs:
@@ -369,6 +400,26 @@ class FusionDefinition:
             if not getattr(sys, "_seam_quiet", False):
                 print(self._repro_error_str("executing", inputs), file=sys.stderr)
             raise
+
+    _capturing = None     # the dump texts of the execute(capture_debug_output=True) under way
+    _debug_output = None
+
+    def _execute_capturing(self, inputs, **kwargs):
+        self._capturing = []
+        try:
+            return self.execute(inputs, **kwargs)
+        finally:
+            self._debug_output = "\n".join(self._capturing)
+            self._capturing = None
+
+    def debug_output(self):
+        """What seam's dumps (NVFUSER_DUMP) printed during the last execute(capture_debug_output=True)
+        ("" when it compiled nothing or nothing was asked for); None before any such execute."""
+        return self._debug_output
+
+    def profile(self):
+        raise NotImplementedError("FusionDefinition.profile(): seam has no fusion profiler; time kernels with "
+                                  "torch.profiler or Nsight Systems")
 
     def _specialization(self, flat, device=None):
         if len(flat) != len(self._slots):
@@ -418,12 +469,17 @@ class FusionDefinition:
                                      f"{value.dtype}{list(value.shape)}, the input {target.dtype}{list(target.shape)}")
                 aliases.append((fusion_output(value), _input_slot(self, alias)))
                 continue
-            if order and order != list(range(value.rank)):
+            if order:  # the identity too: an output that views an input must still get this layout
                 permuted = ctx.permute(value, order)
                 back = [order.index(d) for d in range(value.rank)]
                 outputs.append(("tensor", fusion_output(permuted), back))
             else:
                 outputs.append(("tensor", fusion_output(value), None))
+        # An output whose value is also written into an input (alias_input) is returned as that input,
+        # as nvFuser does: one tensor, not a second copy of the values.
+        written_into = {o: slot for o, slot in aliases}
+        outputs = [("input", written_into[a], None) if kind == "tensor" and b is None and a in written_into
+                   else (kind, a, b) for kind, a, b in outputs]
         if fusion_outputs:
             fusion = ctx.b.finish([("", tv.id) for tv in fusion_outputs])
         else:
@@ -473,6 +529,12 @@ class FusionDefinition:
     def outputs(self):
         return [h.index for h, alias, _ in self._outputs if alias is None]
 
+    def extents(self):
+        """nvFuser's ids of the symbolic extents (shape -1) of the tensor inputs: -1, -2, ... in input and
+        dim order (static extents are constants, not values of the definition)."""
+        count = sum(1 for r, _ in self._slots if r.kind == "define_tensor" for e in r.args[0] if e == -1)
+        return list(range(-1, -count - 1, -1))
+
     def validate(self, inputs, reference_outputs=None, **kwargs):
         """Runs the fusion and compares with `reference_outputs` (torch.testing.assert_close). Without
         them, CUDA results are compared with seam's host backend on copies of the inputs."""
@@ -492,22 +554,28 @@ class FusionDefinition:
 
 def _dump(fd, spec):
     """NVFUSER_DUMP (or SEAM_PYTHON_DUMP) = comma-separated python_definition, fusion_ir,
-    scheduled_fusion_ir, segmented_fusion, cuda_kernel: printed when a specialization is compiled."""
+    scheduled_fusion_ir, segmented_fusion, cuda_kernel: printed when a specialization is compiled, and
+    kept for debug_output() when execute(capture_debug_output=True) compiled it."""
     wanted = set((os.environ.get("SEAM_PYTHON_DUMP") or os.environ.get("NVFUSER_DUMP") or "").split(","))
     if not wanted - {""}:
         return
+    parts = []
     if "python_definition" in wanted:
-        print(fd._script(), file=sys.stderr)
+        parts.append(fd._script())
     if "fusion_ir" in wanted:
-        print(spec.fusion.text(), file=sys.stderr)
+        parts.append(spec.fusion.text())
     if spec.output_types:
         exe = spec.executable()
         if "scheduled_fusion_ir" in wanted:
-            print(exe.optimized_fusion(), file=sys.stderr)
+            parts.append(exe.optimized_fusion())
         if "segmented_fusion" in wanted:
-            print(exe.segmentation(), file=sys.stderr)
+            parts.append(exe.segmentation())
         if "cuda_kernel" in wanted:
-            print(exe.cuda_source(), file=sys.stderr)
+            parts.append(exe.cuda_source())
+    for text in parts:
+        print(text, file=sys.stderr)
+    if fd._capturing is not None:
+        fd._capturing.extend(parts)
 
 
 def clone(source, destination):
@@ -603,9 +671,9 @@ def _parse_define_tensor(args, kwargs):
         contiguity, stride_order = compute_tensor_descriptor(sizes, strides)
         static = bool(params.get("static_sizes", False))
         shape = [s if static or s == 1 else -1 for s in sizes]
-        is_row_major = stride_order == list(range(len(sizes) - 1, -1, -1))
+        # The stride_order is kept (printed) even when row-major, as nvFuser prints from_pytorch inputs.
         return (shape, contiguity, params.get("dtype", DataType.Float), bool(params.get("is_cpu", False)),
-                [] if is_row_major else stride_order)
+                stride_order)
     names = ["shape", "contiguity", "dtype", "is_cpu", "stride_order"]
     params = dict(zip(names, args))
     if len(args) > len(names):
@@ -637,9 +705,8 @@ def _parse_define_tensor(args, kwargs):
         contiguity = [None if c is None else bool(c) for c in contiguity]
         if len(contiguity) != rank:
             raise ValueError(f"define_tensor: {len(contiguity)} contiguity entries for {rank} dims")
-    for position, d in enumerate(order):
-        if contiguity[position] is None and shape[d] not in (1, -1):
-            raise ValueError(f"define_tensor: dim {d} has contiguity None (broadcast) but static extent {shape[d]}")
+    # contiguity None on an extent other than 1 is an expanded broadcast (stride 0): with a static extent,
+    # the input must have that extent (nvFuser's expanded dims of a known size).
     dtype = params.get("dtype", DataType.Float)
     if isinstance(dtype, torch.dtype):
         dtype = dtypes.torch_to_datatype(dtype)
@@ -653,13 +720,17 @@ def _lower_record(ctx, rec, flat, slots):
         t = flat[rec.slot]
         label = slots[rec.slot][1]
         if not isinstance(t, torch.Tensor):
-            raise TypeError(f"{label} must be a torch.Tensor, got {type(t).__name__} {t!r}")
+            got = f"scalar {t!r}" if isinstance(t, (bool, int, float, complex)) else f"{type(t).__name__} {t!r}"
+            raise TypeError(f"Expected {_nv_label(label)} to be an at::Tensor but got {got} ({label} must be a "
+                            "torch.Tensor)")
         if t.dim() != len(shape):
             raise ValueError(f"{label}: expected a tensor of rank {len(shape)}, got rank {t.dim()} "
                              f"(shape {list(t.shape)})")
         want = dtypes.SEAM_TO_TORCH[rec.spec]
         if t.dtype != want:
-            raise ValueError(f"{label}: expected dtype {want} ({dtype!r}), got {t.dtype}")
+            raise ValueError(f"Expected {_nv_label(label)} to be bound to a tensor of dtype {_cpp_name(want)}, "
+                             f"but got a tensor of dtype {_cpp_name(t.dtype)} ({label}: expected dtype {want} "
+                             f"({dtype!r}), got {t.dtype})")
         if is_cpu and (t.device.type != "cpu" or t.dim() != 0):
             raise ValueError(f"{label}: declared is_cpu=True, which is for 0-dim CPU tensors; got a "
                              f"{t.dim()}-dim tensor on {t.device}")
@@ -715,12 +786,30 @@ class _NoFusion:
 
 def _check_scalar(label, x, dtype):
     if isinstance(x, torch.Tensor):
-        if x.dim() != 0:
-            raise TypeError(f"{label} must be a number, got a tensor of shape {list(x.shape)}")
-        raise TypeError(f"{label} must be a Python number, got a 0-dim tensor (define it with define_tensor)")
+        what = "a 0-dim tensor (define it with define_tensor)" if x.dim() == 0 else "a tensor"
+        raise TypeError(f"Expected {_nv_label(label)} to be a scalar but got {_cpp_name(x.dtype)} tensor of rank "
+                        f"{x.dim()} ({label} must be a Python number, got {what} of shape {list(x.shape)})")
+    if isinstance(x, complex):
+        raise TypeError(f"{label}: Scalar value ({x.real:g},{x.imag:g}) is not compatible with the expected data "
+                        f"type: {_cpp_name(dtypes.SEAM_TO_TORCH[dtype])}.")
     if not isinstance(x, (bool, int, float)):
         raise TypeError(f"{label} must be a number, got {type(x).__name__} {x!r}")
     if dtype in dtypes.INTEGER and isinstance(x, float):
         raise TypeError(f"{label} is an integer scalar, got the float {x!r}")
     if dtype == "bool" and not isinstance(x, bool):
         raise TypeError(f"{label} is a Bool scalar, got {type(x).__name__} {x!r}")
+
+
+# The C++ names nvFuser's messages give dtypes.
+_CPP_NAMES = {torch.float64: "double", torch.float32: "float", torch.float16: "__half",
+              torch.bfloat16: "__bfloat", torch.int64: "int64_t", torch.int32: "int", torch.bool: "bool"}
+
+
+def _cpp_name(torch_dtype):
+    return _CPP_NAMES.get(torch_dtype, str(torch_dtype))
+
+
+def _nv_label(label):
+    """"input 1 (S1, a DataType.Double scalar)" as nvFuser's messages name an input: "input 1, S1,"."""
+    position, _, rest = label.partition(" (")
+    return f"{position}, {rest.split(',')[0].rstrip(')')},"

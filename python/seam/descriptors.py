@@ -31,6 +31,23 @@ def compute_tensor_descriptor(sizes, strides):
     return contiguity, stride_order
 
 
+def compute_contiguity(sizes, strides):
+    """Contiguity per logical axis, in logical order (no reordering by stride, unlike
+    compute_tensor_descriptor): None for a broadcast axis (extent 1 or stride 0), else whether its stride
+    is the extent times the stride of the next inner non-broadcast axis (1 for the innermost)."""
+    sizes, strides = list(sizes), list(strides)
+    if len(sizes) != len(strides):
+        raise ValueError(f"compute_contiguity: {len(sizes)} sizes and {len(strides)} strides")
+    contiguity = [None] * len(sizes)
+    expected = 1
+    for axis in range(len(sizes) - 1, -1, -1):
+        if sizes[axis] == 1 or strides[axis] == 0:
+            continue
+        contiguity[axis] = strides[axis] == expected
+        expected = sizes[axis] * strides[axis]
+    return contiguity
+
+
 def row_major_strides(shape):
     """The strides of a contiguous tensor of `shape`, in elements."""
     strides, step = [], 1

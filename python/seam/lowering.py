@@ -85,7 +85,25 @@ PY_SCALAR = {
 }
 
 
+def _int_fmod(a, b):
+    """C's fmod on integers: the remainder of truncating division, with the dividend's sign."""
+    r = abs(a) % abs(b)
+    return r if a >= 0 else -r
+
+
+# Ops that scalars whose values shape the fusion may go through (nvFuser's dynamic reshapes compute
+# extents with them); their IR ops follow torch's semantics.
+PY_SCALAR.update({
+    "fmod": lambda a, b: _int_fmod(a, b) if isinstance(a, int) and isinstance(b, int) else math.fmod(a, b),
+    "remainder": operator.mod, "reciprocal": lambda a: _true_div(1.0, a),
+    "signbit": lambda a: math.copysign(1.0, a) < 0,
+    "trunc": math.trunc, "floor": math.floor, "ceil": math.ceil, "round": round,
+})
+
+
 class Lowering:
+    unseeded_random_ops = 0  # random ops without rng_seed so far: each takes a hidden (seed, offset)
+
     def __init__(self, name, inputs, device):
         self.b = native.FusionBuilder(name)
         self.inputs = inputs          # the flattened execute() inputs
@@ -120,6 +138,22 @@ class Lowering:
             return self.b.scalar_input(dtype, f"S{flat_index}")
 
         return SV(value, dtype, (flat_index,), make)
+
+    def random_seed_and_offset(self):
+        """Hidden run-time inputs (seed, offset) of a random op defined without them: they follow the
+        execute() inputs, and each call fills them from torch's generator (random_state.py)."""
+        k = self.unseeded_random_ops
+        self.unseeded_random_ops += 1
+        base = len(self.inputs) + 2 * k
+
+        def hidden(index, name):
+            def make():
+                self.fusion_inputs.append((index, "i64", True))
+                return self.b.scalar_input("i64", name)
+
+            return SV(None, "i64", (), make)
+
+        return hidden(base, f"rng_seed{k}"), hidden(base + 1, f"rng_offset{k}")
 
     def as_sv(self, x):
         if isinstance(x, SV):

@@ -499,7 +499,23 @@ def alloc_order(ctx, stride_order, rank):
     return sorted(range(rank), key=lambda d: -order[d])
 
 
-@op("slice", first_out)
+def _slice_out(arg, start_indices, end_indices, strides=None, manual_normalization=False):
+    """Mismatched lengths raise when the op is defined, in nvFuser's words."""
+    lengths = [len(v) if isinstance(v, (list, Vector)) else None for v in (start_indices, end_indices, strides)]
+    start, end, stride = lengths
+    if start is not None and start != _ndim(arg):
+        raise ValueError(f"fd.ops.slice: Number of tensor dimensions does not match slice dimensions! "
+                         f"Tensor-dims: {_ndim(arg)} Slice-dims: {start}")
+    if None not in (start, end) and start != end:
+        raise ValueError(f"fd.ops.slice: Slice indexing attribute dimensions don't match! Start Indices: {start} "
+                         f"End Indices: {end}")
+    if None not in (start, stride) and start != stride:
+        raise ValueError(f"fd.ops.slice: Slice start_indices and strides don't match! Start Indices: {start} "
+                         f"Strides: {stride}")
+    return first_out(arg)
+
+
+@op("slice", _slice_out)
 def _slice(ctx, arg, start_indices, end_indices, strides=None, manual_normalization=False):
     x = ctx.tensor(arg)
     starts = ctx.ints(start_indices, "start_indices")

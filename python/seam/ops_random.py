@@ -1,6 +1,7 @@
 """fd.ops random numbers: uniform, normal, rand_like and randn_like on seam's IR ops `uniform` and
 `normal` (docs/RANDOM.md). Values are a function of (rng_seed, rng_offset, element index): deterministic
-for a seed, another stream per offset, the same on CUDA and CPU tensors, but not PyTorch's numbers."""
+for a seed, another stream per offset, the same on CUDA and CPU tensors, but not PyTorch's numbers.
+Without rng_seed and rng_offset, each execute takes them from torch's generator (random_state.py)."""
 
 from . import dtypes
 from .dtypes import DataType
@@ -11,12 +12,8 @@ _U64 = 1 << 64
 
 
 def _check_seeded(name, rng_seed, rng_offset):
-    """At definition time: seam needs both (it draws nothing from PyTorch's generator per call)."""
-    if rng_seed is None and rng_offset is None:
-        raise NotImplementedError(
-            f"fd.ops.{name} without rng_seed and rng_offset: seam does not draw a seed from PyTorch's "
-            "generator per call; pass both (numbers, or define_scalar inputs to change them per call)")
-    if rng_seed is None or rng_offset is None:
+    """At definition time: both or neither (neither: execute draws them from torch's generator)."""
+    if (rng_seed is None) != (rng_offset is None):
         raise ValueError(f"fd.ops.{name}: rng_seed and rng_offset must be given together")
 
 
@@ -39,8 +36,11 @@ def _number_scalar(ctx, name, what, x):
 
 
 def _random(ctx, keyword, name, a, b, shape, rng_seed, rng_offset, dtype, roles):
-    seed = _integer_scalar(ctx, name, "rng_seed", rng_seed)
-    offset = _integer_scalar(ctx, name, "rng_offset", rng_offset)
+    if rng_seed is None:
+        seed, offset = ctx.random_seed_and_offset()
+    else:
+        seed = _integer_scalar(ctx, name, "rng_seed", rng_seed)
+        offset = _integer_scalar(ctx, name, "rng_offset", rng_offset)
     lo = _number_scalar(ctx, name, roles[0], a)
     hi = _number_scalar(ctx, name, roles[1], b)
     d = dtypes.to_seam(dtype, f"{name} dtype") if not isinstance(dtype, str) else dtype

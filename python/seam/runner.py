@@ -3,7 +3,7 @@ out), CUDA tensors on the device with no copy, launched on PyTorch's current str
 
 import torch
 
-from . import dtypes
+from . import dtypes, random_state
 from ._native import native
 
 _cuda_state = None
@@ -85,7 +85,9 @@ class Specialization:
         self.backend = "cuda" if device.type == "cuda" else "host"
         self.inputs = list(ctx.fusion_inputs)  # (flat index, seam dtype, is_scalar)
         self.outputs = outputs                  # ("tensor", fusion output, permutation back) | ("scalar", v, dtype)
+                                                # | ("input", flat input index, None) | ("dense", ...)
         self.aliases = aliases                  # (fusion output, flat input index) written in place
+        self.unseeded_random_ops = ctx.unseeded_random_ops  # hidden (seed, offset) inputs after `flat`
         self.output_types = [(dtypes.SEAM_TO_TORCH[d], tuple(shape)) for d, _, shape in fusion.output_types()]
         # A definition whose outputs are all scalars (or that has none) runs nothing.
         self._executable = native.compile(fusion, self.backend) if self.output_types else None
@@ -114,6 +116,12 @@ class Specialization:
                 self._views.append((o, input, tuple(shape), tuple(strides), offset))
             else:
                 self._same.append((o, earlier))
+        # An output with a stride_order must have that layout: one that is a view of an input (of the
+        # input's layout) is copied into a dense tensor of the permuted shape before permuting back.
+        viewed = {o for o, *_ in self._views}
+        viewed |= {o for o, earlier in self._same if earlier in viewed}
+        self.outputs = [("dense", a, b) if kind == "tensor" and b and a in viewed else (kind, a, b)
+                        for kind, a, b in self.outputs]
         self._device_kwargs = {"device": device} if self.backend == "cuda" else {}
         self._stream = _raw_stream_getter() if self.backend == "cuda" else None
         self._stream_index = device.index if self.backend == "cuda" else None
@@ -124,15 +132,21 @@ class Specialization:
         return self._executable
 
     def run(self, flat):
+        if self.unseeded_random_ops:
+            flat = flat + random_state.draw(self.device, self.unseeded_random_ops)
         outs = self._launch(flat) if self._runner is not None else []
         for out_index, slot in self.aliases:
             flat[slot].copy_(outs[out_index])
         results = []
         for kind, a, b in self.outputs:
-            if kind == "scalar":
-                results.append(torch.tensor(a, dtype=dtypes.SEAM_TO_TORCH[b], device=self.device))
-            else:
+            if kind == "tensor":
                 results.append(outs[a].permute(b) if b else outs[a])
+            elif kind == "scalar":
+                results.append(torch.tensor(a, dtype=dtypes.SEAM_TO_TORCH[b], device=self.device))
+            elif kind == "input":  # the input an alias_input output was written into
+                results.append(flat[a])
+            else:  # "dense": a view of an input, copied into the layout its stride_order asks for
+                results.append(outs[a].clone(memory_format=torch.contiguous_format).permute(b))
         return results
 
     def _launch(self, flat):

@@ -1,6 +1,7 @@
 """Every way an execute() input can disagree with its definition raises before anything runs, naming
 the input and what differs; misused ops raise at definition or specialization with seam's message."""
 
+import re
 import threading
 
 import pytest
@@ -67,7 +68,8 @@ def test_expanded_declaration_needs_stride_zero():
 
 
 def test_wrong_input_kinds():
-    with pytest.raises(TypeError, match=r"input 0 \(T0\) must be a torch.Tensor, got float"):
+    with pytest.raises(TypeError, match=r"Expected input 0, T0, to be an at::Tensor but got scalar 1.0 "
+                                        r"\(input 0 \(T0\) must be a torch.Tensor\)"):
         simple().execute([1.0])
     with FusionDefinition() as fd:
         s = fd.define_scalar(None, dtype=DataType.Int)
@@ -75,8 +77,19 @@ def test_wrong_input_kinds():
         fd.add_output(fd.ops.add(t, s))
     with pytest.raises(TypeError, match="input 0 .S0, a DataType.Int scalar. is an integer scalar, got the float"):
         fd.execute([1.5, make((3,))])
-    with pytest.raises(TypeError, match="must be a number, got a tensor"):
+    with pytest.raises(TypeError, match="Expected input 0, S0, to be a scalar but got float tensor of rank 1"):
         fd.execute([make((3,)), make((3,))])
+    with pytest.raises(TypeError, match="0-dim tensor"):
+        fd.execute([make(()), make((3,))])
+    with pytest.raises(TypeError, match=re.escape("Scalar value (2,1) is not compatible with the expected data "
+                                                  "type: int64_t.")):
+        fd.execute([2 + 1j, make((3,))])
+
+
+def test_dtype_mismatch_in_nvfusers_words():
+    with pytest.raises(ValueError, match="Expected input 0, T0, to be bound to a tensor of dtype float, but got "
+                                         "a tensor of dtype __half"):
+        simple().execute([make((2, 2), torch.float16)])
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a GPU in torch")

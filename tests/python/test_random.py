@@ -1,6 +1,7 @@
 """Random numbers: fd.ops.uniform, normal, rand_like, randn_like (docs/RANDOM.md). Values are seam's own
 (Philox-4x32-10 per element), not torch's: the tests check determinism, streams, distributions, shapes,
-dtypes, bad arguments, and that CUDA and CPU tensors give the same bits."""
+dtypes, bad arguments, and that CUDA and CPU tensors give the same bits. Ops without a seed take it from
+torch's generator per execute (test_random_seeds.py)."""
 
 import math
 
@@ -145,13 +146,11 @@ def test_values_are_not_torchs():
 
 def test_bad_arguments_raise_messages():
     with FusionDefinition() as fd:
-        with pytest.raises(NotImplementedError, match="without rng_seed and rng_offset"):
-            fd.ops.uniform(0.0, 1.0, [4])
         with pytest.raises(ValueError, match="must be given together"):
             fd.ops.normal(0.0, 1.0, [4], rng_seed=1)
         t = fd.define_tensor([-1], [True])
-        with pytest.raises(NotImplementedError, match="fd.ops.rand_like without rng_seed"):
-            fd.ops.rand_like(t)
+        with pytest.raises(ValueError, match="must be given together"):
+            fd.ops.rand_like(t, rng_offset=2)
     cases = [
         (lambda fd: fd.ops.uniform(0.0, 1.0, [4], rng_seed=1.5, rng_offset=0), "rng_seed must be an integer"),
         (lambda fd: fd.ops.uniform(0.0, 1.0, [4], rng_seed=1, rng_offset=True), "rng_offset must be an integer"),
