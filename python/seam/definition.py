@@ -424,6 +424,7 @@ class FusionDefinition:
                 outputs.append(("tensor", fusion_output(permuted), back))
             else:
                 outputs.append(("tensor", fusion_output(value), None))
+        aliases += [(fusion_output(value), slot) for value, slot in ctx.input_updates]
         if fusion_outputs:
             fusion = ctx.b.finish([("", tv.id) for tv in fusion_outputs])
         else:
@@ -671,6 +672,7 @@ def _lower_record(ctx, rec, flat, slots):
             strides = []  # the IR's default; keeps fusion_ir() short
         tid = ctx.b.input(rec.spec, list(t.shape), strides, rec.outputs[0].name)
         ctx.fusion_inputs.append((rec.slot, rec.spec, False))
+        ctx.input_slots[tid] = rec.slot
         ctx.env[rec.outputs[0].index] = TV(tid, rec.spec, t.shape)
     elif kind == "define_scalar":
         value, dtype = rec.args
