@@ -35,7 +35,8 @@ Scalar operand_element(const HostTensor& operand, int64_t i) {
 // double and int64_t) cannot see: f32's next float, the 32-bit logical shift and gcd (whose most
 // negative value differs). Empty for every other op and compute type.
 std::optional<Scalar> width_dependent(OpKind op, DType compute, const Scalar& a, const Scalar& b) {
-  if (compute == DType::Float32 && op == OpKind::Nextafter)
+  const bool f32_math = compute == DType::Float32 || compute == DType::Float16 || compute == DType::BFloat16;
+  if (f32_math && op == OpKind::Nextafter)
     return Scalar::of_real(std::nextafter(static_cast<float>(a.real), static_cast<float>(b.real)));
   if (compute != DType::Int32) return std::nullopt;
   const auto x = static_cast<int32_t>(a.integer), y = static_cast<int32_t>(b.integer);

@@ -145,32 +145,39 @@ SEAM_FN double seam_sigmoid(double a) { return 1.0 / (1.0 + exp(-a)); }
 SEAM_FN float seam_erf(float a) { return erff(a); }
 SEAM_FN double seam_erf(double a) { return erf(a); }
 SEAM_FN bool seam_logical_not(bool a) { return !a; }
-SEAM_FN float seam_acos(float a) { return acosf(a); }
+// The f32 forms of these run in f32 on the GPU; on the host in f64, rounded once, as the interpreter does:
+// some inputs are ill-conditioned (frac or remainder of a large sinh), where an ulp apart is far apart.
+#ifdef __CUDA_ARCH__
+#define SEAM_F32_MATH(f, a) f##f(a)
+#else
+#define SEAM_F32_MATH(f, a) (float)f((double)(a))
+#endif
+SEAM_FN float seam_acos(float a) { return SEAM_F32_MATH(acos, a); }
 SEAM_FN double seam_acos(double a) { return acos(a); }
-SEAM_FN float seam_acosh(float a) { return acoshf(a); }
+SEAM_FN float seam_acosh(float a) { return SEAM_F32_MATH(acosh, a); }
 SEAM_FN double seam_acosh(double a) { return acosh(a); }
-SEAM_FN float seam_asin(float a) { return asinf(a); }
+SEAM_FN float seam_asin(float a) { return SEAM_F32_MATH(asin, a); }
 SEAM_FN double seam_asin(double a) { return asin(a); }
-SEAM_FN float seam_asinh(float a) { return asinhf(a); }
+SEAM_FN float seam_asinh(float a) { return SEAM_F32_MATH(asinh, a); }
 SEAM_FN double seam_asinh(double a) { return asinh(a); }
-SEAM_FN float seam_atan(float a) { return atanf(a); }
+SEAM_FN float seam_atan(float a) { return SEAM_F32_MATH(atan, a); }
 SEAM_FN double seam_atan(double a) { return atan(a); }
-SEAM_FN float seam_atanh(float a) { return atanhf(a); }
+SEAM_FN float seam_atanh(float a) { return SEAM_F32_MATH(atanh, a); }
 SEAM_FN double seam_atanh(double a) { return atanh(a); }
-SEAM_FN float seam_cosh(float a) { return coshf(a); }
+SEAM_FN float seam_cosh(float a) { return SEAM_F32_MATH(cosh, a); }
 SEAM_FN double seam_cosh(double a) { return cosh(a); }
-SEAM_FN float seam_sinh(float a) { return sinhf(a); }
+SEAM_FN float seam_sinh(float a) { return SEAM_F32_MATH(sinh, a); }
 SEAM_FN double seam_sinh(double a) { return sinh(a); }
-SEAM_FN float seam_exp2(float a) { return exp2f(a); }
+SEAM_FN float seam_exp2(float a) { return SEAM_F32_MATH(exp2, a); }
 SEAM_FN double seam_exp2(double a) { return exp2(a); }
-SEAM_FN float seam_expm1(float a) { return expm1f(a); }
+SEAM_FN float seam_expm1(float a) { return SEAM_F32_MATH(expm1, a); }
 SEAM_FN double seam_expm1(double a) { return expm1(a); }
-SEAM_FN float seam_log1p(float a) { return log1pf(a); }
+SEAM_FN float seam_log1p(float a) { return SEAM_F32_MATH(log1p, a); }
 SEAM_FN double seam_log1p(double a) { return log1p(a); }
-SEAM_FN float seam_erfc(float a) { return erfcf(a); }
+SEAM_FN float seam_erfc(float a) { return SEAM_F32_MATH(erfc, a); }
 SEAM_FN double seam_erfc(double a) { return erfc(a); }
 // seam_erfinv and seam_erfcinv are per backend (CUDA has them, the host has support/erfinv.h).
-SEAM_FN float seam_lgamma(float a) { return lgammaf(a); }
+SEAM_FN float seam_lgamma(float a) { return SEAM_F32_MATH(lgamma, a); }
 SEAM_FN double seam_lgamma(double a) { return lgamma(a); }
 // Rounding keeps integers as they are (torch.ceil etc. on integer tensors); round is half to even.
 SEAM_FN float seam_ceil(float a) { return ceilf(a); }
@@ -318,7 +325,11 @@ SEAM_FN T seam_remainder(T a, T b) {
   const T m = seam_fmod(a, b);
   return (m != 0 && ((b < 0) != (m < 0))) ? m + b : m;
 }
+#ifdef __CUDA_ARCH__
 SEAM_FN float seam_atan2(float a, float b) { return atan2f(a, b); }
+#else
+SEAM_FN float seam_atan2(float a, float b) { return (float)atan2((double)a, (double)b); }
+#endif
 SEAM_FN double seam_atan2(double a, double b) { return atan2(a, b); }
 SEAM_FN float seam_nextafter(float a, float b) { return nextafterf(a, b); }
 SEAM_FN double seam_nextafter(double a, double b) { return nextafter(a, b); }
