@@ -475,6 +475,7 @@ class FusionDefinition:
                 outputs.append(("tensor", fusion_output(permuted), back))
             else:
                 outputs.append(("tensor", fusion_output(value), None))
+        aliases += [(fusion_output(value), slot) for value, slot in ctx.input_updates]
         # An output whose value is also written into an input (alias_input) is returned as that input,
         # as nvFuser does: one tensor, not a second copy of the values.
         written_into = {o: slot for o, slot in aliases}
@@ -742,6 +743,7 @@ def _lower_record(ctx, rec, flat, slots):
             strides = []  # the IR's default; keeps fusion_ir() short
         tid = ctx.b.input(rec.spec, list(t.shape), strides, rec.outputs[0].name)
         ctx.fusion_inputs.append((rec.slot, rec.spec, False))
+        ctx.input_slots[tid] = rec.slot
         ctx.env[rec.outputs[0].index] = TV(tid, rec.spec, t.shape)
     elif kind == "define_scalar":
         value, dtype = rec.args

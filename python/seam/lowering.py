@@ -112,6 +112,16 @@ class Lowering:
         self.meta = set()             # flat indices of scalar inputs whose values the fusion depends on
         self.env = {}                 # handle index -> TV | SV | list of SV
         self.where = ""               # the record being lowered, for messages
+        self.input_slots = {}         # node id of a tensor input -> its flat input index
+        self.input_updates = []       # (TV, flat input index): values an op writes into an input in place
+
+    def update_input(self, target, value, what):
+        """Writes `value` into the input tensor `target` after the run (ops that update state in place,
+        like batch_norm's running stats)."""
+        slot = self.input_slots.get(target.id)
+        if slot is None:
+            raise self.error(f"{what} must be an input tensor of the definition to be updated in place")
+        self.input_updates.append((value, slot))
 
     # --- resolving handles -------------------------------------------------------------------------
     def resolve(self, x):

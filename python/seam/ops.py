@@ -34,10 +34,7 @@ def op(name, out):
 # Ops of nvFuser's API that seam has no IR for yet, with the reason given to the user.
 _NO_IR = "seam's IR has no op for it yet"
 NOT_IMPLEMENTED = {
-    **{n: _NO_IR for n in (
-        "acos acosh asin asinh atan atanh ceil cosh exp2 expm1 erfc erfinv erfcinv floor frac lgamma log1p "
-        "round sign signbit sinh trunc fmod mod remainder atan2 nextafter gcd prod cumsum cummax cummin "
-        "cumprod argsort topk bitwise_left_shift bitwise_right_shift logical_right_shift batch_norm").split()},
+    **{n: _NO_IR for n in "cumsum cummax cummin cumprod argsort topk".split()},
     **{n: "seam's IR has gather-style indexing ops but no scatter or embedding op yet" for n in (
         "scatter index_put_accumulate embedding_fwd").split()},
     **{n: "attention and scaled/grouped products are not part of seam" for n in (
@@ -90,8 +87,29 @@ def _len(shape):
 
 # --- pointwise ------------------------------------------------------------------------------------
 
-for _name in "exp log sqrt rsqrt reciprocal sin cos tanh sigmoid erf".split():
+# Float math: integer operands compute in Float, Half/BFloat16 ones in (and return) Float.
+for _name in ("exp log sqrt rsqrt reciprocal sin cos tanh sigmoid erf acos acosh asin asinh atan atanh cosh "
+              "sinh exp2 expm1 log1p erfc erfinv erfcinv lgamma").split():
     op(_name, pointwise_out)((lambda kw: lambda ctx, arg: ctx.float_unary(kw, arg))(_name))
+# Rounding keeps the dtype (integers unchanged; frac refuses them, as torch does); round is half to even.
+for _name in "ceil floor trunc round frac".split():
+    op(_name, pointwise_out)((lambda kw: lambda ctx, arg: ctx.pointwise(kw, [arg]))(_name))
+
+
+@op("signbit", pointwise_out)
+def _signbit(ctx, arg):
+    return ctx.pointwise("signbit", [arg])
+
+
+@op("sign", pointwise_out)
+def _sign(ctx, arg):
+    """nvFuser's composition: 1, -1 or 0 (also for NaN and -0) in the operand's dtype."""
+    dtype = ctx.dtype_of(arg)
+    if dtype == "bool":
+        return arg
+    negative = ctx.pointwise("where", ctx.broadcast_all([ctx.pointwise("lt", [arg, 0]), -1, 0]))
+    return ctx.cast(ctx.pointwise("where", ctx.broadcast_all([ctx.pointwise("gt", [arg, 0]), 1, negative])),
+                    dtype)
 
 
 @op("tan", pointwise_out)
@@ -138,9 +156,7 @@ def _logical_not(ctx, arg):
 
 @op("bitwise_not", pointwise_out)
 def _bitwise_not(ctx, arg):
-    if ctx.dtype_of(arg) != "bool":
-        raise NotImplementedError("fd.ops.bitwise_not: seam has no bitwise ops on integers yet (bool works)")
-    return ctx.pointwise("logical_not", [arg])
+    return ctx.pointwise("logical_not" if ctx.dtype_of(arg) == "bool" else "bitwise_not", [arg])
 
 
 @op("isnan", pointwise_out)
@@ -201,9 +217,14 @@ def _binary(keyword, arith=True):
     return lower
 
 
+# `mod` is nvFuser's C-style remainder (fmod); `remainder` is Python's (the divisor's sign).
 for _name, _kw in (("add", "add"), ("sub", "sub"), ("mul", "mul"), ("truediv", "div"), ("pow", "pow"),
-                   ("maximum", "maximum"), ("minimum", "minimum")):
+                   ("maximum", "maximum"), ("minimum", "minimum"), ("fmod", "fmod"), ("mod", "fmod"),
+                   ("remainder", "remainder"), ("atan2", "atan2"), ("nextafter", "nextafter")):
     op(_name, pointwise_out)(_binary(_kw))
+# Integer operands only (the IR refuses others).
+for _name in "bitwise_left_shift bitwise_right_shift logical_right_shift gcd".split():
+    op(_name, pointwise_out)(_binary(_name, arith=False))
 # Comparisons of Half/BFloat16 operands compare in Float, as nvFuser's do (a scalar like 0.1 is not
 # rounded to the tensor's dtype first).
 for _name in "eq ne lt le gt ge".split():
@@ -220,21 +241,23 @@ def _div(ctx, lhs, rhs):
     return _binary("div")(ctx, lhs, rhs)
 
 
-def _bitwise(keyword, name):
+def _bitwise(logical, name):
+    """On two bools the logical op; otherwise the integer op, a bool operand taking the other's dtype."""
     def lower(ctx, lhs, rhs):
-        if ctx.dtype_of(lhs) != "bool" or ctx.dtype_of(rhs) != "bool":
-            raise NotImplementedError(f"fd.ops.{name}: seam has no bitwise ops on integers yet (bool works)")
-        operands = ctx.broadcast_all([lhs, rhs])
-        if keyword == "xor":
-            return ctx.pointwise("ne", operands)
-        return ctx.pointwise(keyword, operands)
+        kinds = [ctx.dtype_of(x) for x in (lhs, rhs)]
+        if kinds == ["bool", "bool"]:
+            return ctx.pointwise(logical, ctx.broadcast_all([lhs, rhs]))
+        if "bool" in kinds:
+            other = kinds[1 - kinds.index("bool")]
+            lhs, rhs = [ctx.cast(x, other) if k == "bool" else x for x, k in zip((lhs, rhs), kinds)]
+        return ctx.pointwise(name, ctx.broadcast_all([lhs, rhs]))
 
     return lower
 
 
 op("bitwise_and", pointwise_out)(_bitwise("logical_and", "bitwise_and"))
 op("bitwise_or", pointwise_out)(_bitwise("logical_or", "bitwise_or"))
-op("bitwise_xor", pointwise_out)(_bitwise("xor", "bitwise_xor"))
+op("bitwise_xor", pointwise_out)(_bitwise("ne", "bitwise_xor"))
 
 
 @op("add_alpha", pointwise_out)
@@ -307,16 +330,20 @@ def _reduce(ctx, keyword, x, axes, keepdim):
     return ctx.op(keyword, [x], [("axes", axes), ("keepdim", bool(keepdim))])
 
 
-def _sum(ctx, arg, dims=None, keepdim=False, dtype=DataType.Null):
-    x = ctx.tensor(arg)
-    if dtype is not None and dtype != DataType.Null:
-        x = ctx.cast(x, dtypes.to_seam(dtype))
-    elif x.dtype in ("bool", "i32"):
-        x = ctx.cast(x, "i64")  # integer sums accumulate in Int, as nvFuser's do
-    return _reduce(ctx, "sum", x, _reduced_axes(ctx, x, dims), keepdim)
+def _sum_prod(keyword):
+    def lower(ctx, arg, dims=None, keepdim=False, dtype=DataType.Null):
+        x = ctx.tensor(arg)
+        if dtype is not None and dtype != DataType.Null:
+            x = ctx.cast(x, dtypes.to_seam(dtype))
+        elif x.dtype in ("bool", "i32"):
+            x = ctx.cast(x, "i64")  # integer sums and products accumulate in Int, as nvFuser's do
+        return _reduce(ctx, keyword, x, _reduced_axes(ctx, x, dims), keepdim)
+
+    return lower
 
 
-op("sum", reduction_out)(_sum)
+op("sum", reduction_out)(_sum_prod("sum"))
+op("prod", reduction_out)(_sum_prod("prod"))
 
 
 def _max_min(keyword):
@@ -678,6 +705,7 @@ def _linear(ctx, arg1, arg2, bias=None):
 
 # Random numbers live in their own module, which registers itself here.
 from . import ops_random  # noqa: E402,F401
+from . import ops_batch_norm  # noqa: E402,F401
 # --- indexing -------------------------------------------------------------------------------------
 # seam's indexing ops (docs/IR.md, "Indexing"): an index in [-n, n) of an axis of extent n reads
 # position i (i < 0: i + n); any other index raises an error naming the op and the index when the fusion

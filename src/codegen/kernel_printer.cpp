@@ -166,9 +166,10 @@ class BodyPrinter {
       case Stmt::Kind::RowReduce: {  // helpers in seam_device.cuh / seam_host.h
         // The lanes of a vector first, then the row's threads.
         std::string folded = lane(s.source, 0);
-        const std::string combine = s.expr.op == OpKind::Sum   ? "seam_add"
-                                    : s.expr.op == OpKind::Max ? "seam_maximum"
-                                                               : "seam_minimum";
+        const std::string combine = s.expr.op == OpKind::Sum    ? "seam_add"
+                                    : s.expr.op == OpKind::Prod ? "seam_mul"
+                                    : s.expr.op == OpKind::Max  ? "seam_maximum"
+                                                                : "seam_minimum";
         for (int l = 1; l < s.source.lanes; ++l)
           folded = combine + "(" + folded + ", " + lane(s.source, l) + ")";
         if (is_array(s.var)) declare(s.var, depth);

@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <vector>
+#include <optional>
 
 #include "interp/eval_ops.h"
 #include "ir/infer.h"
@@ -29,6 +30,20 @@ constexpr std::array<PointwiseMath, kNumOpKinds> kPointwiseMath = {{
 // Element i of an operand: scalars (and rank-0 operands mixed with scalars) broadcast.
 Scalar operand_element(const HostTensor& operand, int64_t i) {
   return operand.get(operand.numel() == 1 ? 0 : i);
+}
+
+// The ops whose result depends on the width of the compute type, which the table's expressions (on
+// double and int64_t) cannot see: f32's next float, the 32-bit logical shift and gcd (whose most
+// negative value differs). Empty for every other op and compute type.
+std::optional<Scalar> width_dependent(OpKind op, DType compute, const Scalar& a, const Scalar& b) {
+  const bool f32_math = compute == DType::Float32 || compute == DType::Float16 || compute == DType::BFloat16;
+  if (f32_math && op == OpKind::Nextafter)
+    return Scalar::of_real(std::nextafter(static_cast<float>(a.real), static_cast<float>(b.real)));
+  if (compute != DType::Int32) return std::nullopt;
+  const auto x = static_cast<int32_t>(a.integer), y = static_cast<int32_t>(b.integer);
+  if (op == OpKind::LogicalShiftRight) return Scalar::of_int(math::logical_shift_right(x, y));
+  if (op == OpKind::Gcd) return Scalar::of_int(math::gcd(x, y));
+  return std::nullopt;
 }
 
 // Rounds a floating result the way a GPU computes it: half types compute in f32.
@@ -74,7 +89,9 @@ HostTensor eval_pointwise(const Fusion& fusion, const Node& node, const Values& 
     Scalar a = convert_scalar(operand_element(*operands[0], i), operand_dtypes[0]);
     Scalar b =
         operands.size() > 1 ? convert_scalar(operand_element(*operands[1], i), operand_dtypes[1]) : Scalar{};
-    if (floating)
+    if (std::optional<Scalar> special = width_dependent(node.op, compute, a, b))
+      out.set(i, *special);
+    else if (floating)
       out.set(i, Scalar::of_real(round_compute_result(compute, math.on_double(a.real, b.real))));
     else
       out.set(i, Scalar::of_int(math.on_int(a.integer, b.integer)));

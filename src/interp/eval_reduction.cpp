@@ -1,5 +1,5 @@
-// Reductions sum, max, min over a set of axes. Sums accumulate in double (floating dtypes, rounded
-// once at the end) or wrapping int64 (integer and bool dtypes); max and min propagate NaN.
+// Reductions sum, prod, max, min over a set of axes. Sums and products accumulate in double (floating
+// dtypes, rounded once at the end) or wrapping int64 (integer and bool dtypes); max and min propagate NaN.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -19,8 +19,13 @@ HostTensor eval_reduction(const Node& node, const Values& values) {
   // Every input element folds into the output element at its index with reduced axes removed (or
   // set to 0 with keepdim).
   const int64_t out_numel = Type::tensor(node.type.dtype, node.type.shape).numel();
-  std::vector<double> real(static_cast<size_t>(out_numel), node.op == OpKind::Sum ? 0.0 : std::nan(""));
-  std::vector<int64_t> integer(static_cast<size_t>(out_numel), 0);
+  const bool prod = node.op == OpKind::Prod;
+  // The fold starts from the identity of sum and prod; max and min start from their first element.
+  double real_start = std::nan("");
+  if (node.op == OpKind::Sum) real_start = 0.0;
+  if (prod) real_start = 1.0;
+  std::vector<double> real(static_cast<size_t>(out_numel), real_start);
+  std::vector<int64_t> integer(static_cast<size_t>(out_numel), prod ? 1 : 0);
   std::vector<bool> seen(static_cast<size_t>(out_numel), false);
   for (int64_t i = 0; i < in.numel(); ++i) {
     const std::vector<int64_t> index = unravel_index(i, in.shape());
@@ -40,6 +45,7 @@ HostTensor eval_reduction(const Node& node, const Values& values) {
       double& acc = real[o];
       switch (node.op) {
         case OpKind::Sum: acc += x; break;
+        case OpKind::Prod: acc *= x; break;
         case OpKind::Max: acc = first ? x : math::nan_max(acc, x); break;
         case OpKind::Min: acc = first ? x : math::nan_min(acc, x); break;
         default: SEAM_ASSERT(false, "not a reduction");
@@ -49,6 +55,7 @@ HostTensor eval_reduction(const Node& node, const Values& values) {
       int64_t& acc = integer[o];
       switch (node.op) {
         case OpKind::Sum: acc = math::wrapping_add(acc, x); break;
+        case OpKind::Prod: acc = math::wrapping_mul(acc, x); break;
         case OpKind::Max: acc = first || x > acc ? x : acc; break;
         case OpKind::Min: acc = first || x < acc ? x : acc; break;
         default: SEAM_ASSERT(false, "not a reduction");

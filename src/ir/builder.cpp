@@ -37,7 +37,8 @@ void count_axes_from_start(OpKind op, const std::vector<Type>& operands, Attrs& 
     case OpKind::Squeeze:
     case OpKind::Sum:
     case OpKind::Max:
-    case OpKind::Min: fix_list("axes", in_rank); break;
+    case OpKind::Min:
+    case OpKind::Prod: fix_list("axes", in_rank); break;
     case OpKind::Permute: fix_list("perm", in_rank); break;
     case OpKind::Cat:
       if (const AttrValue* axis = attrs.find("axis"); axis && std::holds_alternative<int64_t>(*axis)) {

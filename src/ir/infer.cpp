@@ -134,6 +134,17 @@ Type infer_pointwise(OpKind op, const std::vector<Type>& operands) {
                  dtype_name(operands[0].dtype));
       result.dtype = promoted(operands, 1);
       break;
+    case DTypeRule::FloatingOnly:
+      result.dtype = promoted(operands);
+      SEAM_CHECK(is_floating(result.dtype), "op '", name, "' needs floating operands, got ",
+                 dtype_name(result.dtype));
+      break;
+    case DTypeRule::IntegerOnly:
+      for (const Type& t : operands)
+        SEAM_CHECK(is_integer(t.dtype), "op '", name, "' needs integer operands, got ", t.to_string());
+      result.dtype = promoted(operands);
+      break;
+    case DTypeRule::Predicate: result.dtype = DType::Bool; break;
     case DTypeRule::None: SEAM_ASSERT(false, "pointwise op without a dtype rule");
   }
   return result;
@@ -311,7 +322,7 @@ Type infer_reduction(OpKind op, const std::vector<Type>& operands, const Attrs& 
   Shape out;
   for (int i = 0; i < in.rank(); ++i) {
     bool reduced = std::binary_search(axes.begin(), axes.end(), i);
-    if (reduced && op != OpKind::Sum)
+    if (reduced && op != OpKind::Sum && op != OpKind::Prod)
       SEAM_CHECK(in.shape[i] > 0, "op '", name, "': cannot reduce axis ", i, " of extent 0");
     if (!reduced)
       out.push_back(in.shape[i]);
@@ -319,7 +330,7 @@ Type infer_reduction(OpKind op, const std::vector<Type>& operands, const Attrs& 
       out.push_back(1);
   }
   DType dtype = in.dtype;
-  if (op == OpKind::Sum && !is_floating(dtype)) dtype = DType::Int64;  // like torch.sum
+  if ((op == OpKind::Sum || op == OpKind::Prod) && !is_floating(dtype)) dtype = DType::Int64;  // like torch
   return Type::tensor(dtype, out);
 }
 
@@ -444,6 +455,7 @@ DType pointwise_compute_dtype(OpKind op, const std::vector<Type>& operands) {
   const OpInfo& info = op_info(op);
   switch (info.dtype_rule) {
     case DTypeRule::Compare: return promoted(operands);
+    case DTypeRule::Predicate: return operands[0].dtype;
     case DTypeRule::Logical:
     case DTypeRule::ToBool: return DType::Bool;
     default: return infer_pointwise(op, operands).dtype;

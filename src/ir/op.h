@@ -44,6 +44,9 @@ enum class DTypeRule : uint8_t {
   Compare,       // operands promoted for comparison, result bool
   Logical,       // result bool, any operand dtypes
   Where,         // condition bool, result = result_type(then, else)
+  FloatingOnly,  // result = result_type(operands), which must be floating (frac, nextafter)
+  IntegerOnly,   // result = result_type(operands); every operand must be an integer (bitwise, shifts, gcd)
+  Predicate,     // result bool, computed in the operand's dtype (signbit)
 };
 
 enum class AttrKind : uint8_t { Int, Ints, Number, DType, Bool, String };

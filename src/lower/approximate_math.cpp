@@ -21,7 +21,8 @@ Need operand_need(const Node& user, size_t operand_index, Need need) {
     case OpCategory::Binary:
     case OpCategory::Ternary: {
       const DTypeRule rule = user.info().dtype_rule;
-      if (rule == DTypeRule::Compare || rule == DTypeRule::Logical || rule == DTypeRule::ToBool)
+      if (rule == DTypeRule::Compare || rule == DTypeRule::Logical || rule == DTypeRule::ToBool ||
+          rule == DTypeRule::Predicate)
         return Need::Exact;
       if (user.op == OpKind::Where && operand_index == 0) return Need::Exact;
       if (user.op == OpKind::Log && need == Need::Exact) return Need::LogOfSum;

@@ -194,7 +194,8 @@ kir::Var ExpressionEmitter::emit_pointwise(Value v, const Node& node, const Axis
     return convert(define(math, lanes, std::move(e)), node.type.dtype);
   }
   const DTypeRule rule = node.info().dtype_rule;
-  DType math_result = (rule == DTypeRule::Compare || rule == DTypeRule::Logical || rule == DTypeRule::ToBool)
+  DType math_result = (rule == DTypeRule::Compare || rule == DTypeRule::Logical ||
+                       rule == DTypeRule::ToBool || rule == DTypeRule::Predicate)
                           ? DType::Bool
                           : compute;
   kir::Expr e{kir::Expr::Kind::Call};
@@ -557,9 +558,10 @@ kir::Var ExpressionEmitter::emit_reduction(Value v, const Node& node, const Axis
              max_inlined_reduction_, ": ScheduleLimits::max_inlined_reduction)");
   DType compute = node.type.dtype;
   if (compute == DType::BFloat16 || compute == DType::Float16) compute = DType::Float32;
-  const OpKind combine = node.op == OpKind::Sum   ? OpKind::Add
-                         : node.op == OpKind::Max ? OpKind::Maximum
-                                                  : OpKind::Minimum;
+  const OpKind combine = node.op == OpKind::Sum    ? OpKind::Add
+                         : node.op == OpKind::Prod ? OpKind::Mul
+                         : node.op == OpKind::Max  ? OpKind::Maximum
+                                                   : OpKind::Minimum;
   // The operand at reduced element r (row-major over the reduced axes; a constant or the loop variable):
   // the output's indices on kept axes, r's coordinates on reduced ones.
   auto term = [&](const Index& r) {

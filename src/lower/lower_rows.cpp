@@ -48,6 +48,7 @@ Number identity(OpKind op, DType accumulator) {
   const double inf = std::numeric_limits<double>::infinity();
   switch (op) {
     case OpKind::Sum: return Number::of_int(0);
+    case OpKind::Prod: return Number::of_int(1);
     case OpKind::Max:
       return floating ? Number::of_float(-inf) : Number::of_int(std::numeric_limits<int64_t>::min());
     case OpKind::Min:
@@ -59,6 +60,7 @@ Number identity(OpKind op, DType accumulator) {
 OpKind combine_op(OpKind reduction) {
   switch (reduction) {
     case OpKind::Sum: return OpKind::Add;
+    case OpKind::Prod: return OpKind::Mul;
     case OpKind::Max: return OpKind::Maximum;
     case OpKind::Min: return OpKind::Minimum;
     default: SEAM_ASSERT(false, "not a reduction");

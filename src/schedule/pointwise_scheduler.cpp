@@ -9,7 +9,8 @@ bool is_pointwise_kernel_op(OpKind op) {
 }
 
 bool is_inlinable_reduction(const Node& node, const Fusion& fusion, int64_t limit) {
-  if (node.op != OpKind::Sum && node.op != OpKind::Max && node.op != OpKind::Min) return false;
+  if (node.op != OpKind::Sum && node.op != OpKind::Prod && node.op != OpKind::Max && node.op != OpKind::Min)
+    return false;
   const Shape& in = fusion.type(node.operands[0]).shape;
   int64_t count = 1;
   for (int64_t axis : node.attrs.get_ints("axes")) count *= in[static_cast<size_t>(axis)];

@@ -11,6 +11,7 @@
 #include "runtime/nvrtc_compiler.h"
 #include "support/error.h"
 #include "testing/random_fusion.h"
+#include "text/parser.h"
 #include "workloads/rope.h"
 
 namespace seam {
@@ -74,6 +75,48 @@ TEST(NvrtcCodegen, InlinedReductionLoopsCompileForSm90) {
   EXPECT_NE(request.source.find("SEAM_UNROLL(2)"), std::string::npos);
   CompiledKernel compiled = compile_cuda(request);
   EXPECT_EQ(compiled.symbols.size(), kernels.size());
+}
+
+// Every math op of the table in each compute type it allows (f32, f64, bf16 through f32, i32, i64): the
+// device helpers (seam_<keyword>) exist for each and compile.
+TEST(NvrtcCodegen, MathOpsCompileForSm90InEveryComputeType) {
+  if (!nvrtc_available()) GTEST_SKIP() << "built without NVRTC";
+  std::string text = "fusion math_ops {\n";
+  int next = 0;
+  auto line = [&](const std::string& op, const std::string& operands, const std::string& type) {
+    const std::string id = "%v" + std::to_string(next++);
+    text += "  " + id + " = " + op + " " + operands + " : " + type + "[8]\n";
+    return id;
+  };
+  std::vector<std::string> outputs;
+  for (const char* dtype : {"f32", "f64", "bf16"}) {
+    const std::string x = line("input", "", dtype), y = line("input", "", dtype);
+    for (const char* op :
+         {"acos",  "acosh", "asin",   "asinh",   "atan",   "atanh", "cosh",  "sinh",  "exp2",  "expm1",
+          "log1p", "erfc",  "erfinv", "erfcinv", "lgamma", "ceil",  "floor", "trunc", "round", "frac"})
+      outputs.push_back(line(op, x, dtype));
+    for (const char* op : {"fmod", "remainder", "atan2", "nextafter"})
+      outputs.push_back(line(op, x + ", " + y, dtype));
+    outputs.push_back(line("signbit", x, "bool"));
+  }
+  for (const char* dtype : {"i32", "i64"}) {
+    const std::string x = line("input", "", dtype), y = line("input", "", dtype);
+    for (const char* op : {"ceil", "round", "bitwise_not"}) outputs.push_back(line(op, x, dtype));
+    for (const char* op : {"fmod", "remainder", "bitwise_and", "bitwise_or", "bitwise_xor",
+                           "bitwise_left_shift", "bitwise_right_shift", "logical_right_shift", "gcd"})
+      outputs.push_back(line(op, x + ", " + y, dtype));
+    outputs.push_back(line("signbit", x, "bool"));
+  }
+  text += "  return ";
+  for (size_t i = 0; i < outputs.size(); ++i) text += (i ? ", " : "") + outputs[i];
+  text += "\n}\n";
+  LoweringOptions lowering;
+  lowering.kernel_name = "math_ops";
+  const std::vector<kir::Kernel> kernels = {plan_and_lower_pointwise(parse_fusion(text), lowering)};
+  const CompileRequest request = request_for(kernels);
+  for (const char* helper : {"seam_erfcinv(", "seam_gcd(", "seam_logical_right_shift(", "seam_nextafter("})
+    EXPECT_NE(request.source.find(helper), std::string::npos) << helper;
+  EXPECT_EQ(compile_cuda(request).symbols.size(), 1u);
 }
 
 TEST(NvrtcCodegen, BrokenSourceReportsTheLog) {

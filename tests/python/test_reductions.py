@@ -1,5 +1,7 @@
 """Reductions and the compositions built on them (mean, var, var_mean, welford) against torch eager."""
 
+import math
+
 import pytest
 import torch
 
@@ -43,6 +45,50 @@ def test_sum_all_dims_and_dtype_argument(device):
     outs = reduce_fd(x, lambda fd, t: (fd.ops.sum(t), fd.ops.sum(t, [0], dtype=DataType.Float)), device)
     close(outs[0], x.sum())
     close(outs[1], x.float().sum(0))
+
+
+def _prod_over(x, dims, keepdim=False):
+    """torch.prod takes one dim: the product over several, one at a time (outermost last)."""
+    for d in sorted({d % x.dim() for d in dims}, reverse=True):
+        x = x.prod(d, keepdim=keepdim)
+    return x
+
+
+@pytest.mark.parametrize("dims", [[0], [1], [-1, 0], [0, 1, 2]])
+@pytest.mark.parametrize("keepdim", [False, True])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16, torch.float16])
+def test_prod(dims, keepdim, dtype, device):
+    x = make((3, 4, 5), dtype, low=0.6, high=1.4)
+    out, = reduce_fd(x, lambda fd, t: fd.ops.prod(t, dims, keepdim), device)
+    # Half and BFloat16 accumulate in Float and round once at the end.
+    expected = _prod_over(x.double(), dims, keepdim).to(dtype)
+    close(out, expected)
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.int64, torch.bool])
+def test_prod_of_integers_gives_int(dtype, device):
+    x = make((4, 6), dtype, low=-3, high=4)
+    x[0, 0] = 0 if dtype != torch.bool else x[0, 0]
+    out, = reduce_fd(x, lambda fd, t: fd.ops.prod(t, [1]), device)
+    close(out, x.prod(1))  # int64, wrapping
+    big = torch.full((2, 70), 3, dtype=torch.int64)
+    out, = reduce_fd(big, lambda fd, t: fd.ops.prod(t, [1]), device)
+    close(out, big.prod(1))
+
+
+def test_prod_edges_and_row_kernels(device):
+    x = torch.tensor([[0.0, -0.0, 2.0], [math.inf, 0.0, 1.0], [math.nan, 1.0, 1.0], [-1.0, -2.0, -3.0]])
+    outs = reduce_fd(x, lambda fd, t: (fd.ops.prod(t, [1]), fd.ops.prod(t)), device)
+    close(outs[0], x.prod(1))
+    close(outs[1], x.prod())
+    empty = torch.empty(3, 0)
+    out, = reduce_fd(empty, lambda fd, t: fd.ops.prod(t, [1]), device)
+    close(out, torch.ones(3))  # an empty product is 1
+    rows = make((16, 3000), torch.float32, low=0.999, high=1.001, seed=5)  # rows long enough for row kernels
+    out, = reduce_fd(rows, lambda fd, t: fd.ops.prod(t, [1], dtype=DataType.Double), device)
+    torch.testing.assert_close(out.cpu(), rows.double().prod(1), rtol=1e-12, atol=0)
+    out, = reduce_fd(rows, lambda fd, t: fd.ops.prod(t, [1]), device)
+    torch.testing.assert_close(out.cpu(), rows.prod(1), rtol=1e-4, atol=0)
 
 
 def test_max_rejects_dtype_and_empty_axis():

@@ -279,6 +279,14 @@ class Generator {
         Value x = pick();
         if (info.dtype_rule == DTypeRule::Same && type(x).dtype == DType::Bool)
           x = builder_.cast(x, random_non_bool_dtype());
+        if (info.dtype_rule == DTypeRule::FloatingOnly && !is_floating(type(x).dtype))
+          x = builder_.cast(x, random_float_dtype());
+        if (info.dtype_rule == DTypeRule::IntegerOnly && !is_integer(type(x).dtype))
+          x = builder_.cast(x, chance(0.5) ? DType::Int32 : DType::Int64);
+        // The sign bit of a computed NaN is the hardware's in kernels, one quiet NaN's in the
+        // interpreter: random operands keep signbit to integers (tests/interp covers floats).
+        if (info.dtype_rule == DTypeRule::Predicate && is_floating(type(x).dtype))
+          x = builder_.cast(x, DType::Int64);
         return builder_.add(op, {x});
       }
       case OpCategory::Binary: {
@@ -287,6 +295,14 @@ class Generator {
         if (info.dtype_rule == DTypeRule::Promote && type(a).dtype == DType::Bool &&
             type(b).dtype == DType::Bool)
           a = builder_.cast(a, random_non_bool_dtype());
+        if (info.dtype_rule == DTypeRule::IntegerOnly) {
+          for (Value* v : {&a, &b})
+            if (!is_integer(type(*v).dtype))
+              *v = builder_.cast(*v, chance(0.5) ? DType::Int32 : DType::Int64);
+        }
+        if (info.dtype_rule == DTypeRule::FloatingOnly && !is_floating(type(a).dtype) &&
+            !is_floating(type(b).dtype))
+          a = builder_.cast(a, random_float_dtype());
         return builder_.add(op, {a, b});
       }
       case OpCategory::Ternary: {
@@ -486,7 +502,7 @@ class Generator {
     std::vector<int64_t> all_axes(static_cast<size_t>(type(x).rank()));
     std::iota(all_axes.begin(), all_axes.end(), int64_t{0});
     std::vector<int64_t> axes = random_subset(all_axes, true);
-    if (op != OpKind::Sum) {  // max and min need every reduced axis non-empty
+    if (op == OpKind::Max || op == OpKind::Min) {  // they need every reduced axis non-empty
       Shape shape = type(x).shape;
       for (int64_t a : axes)
         shape[static_cast<size_t>(a)] = std::max<int64_t>(shape[static_cast<size_t>(a)], 1);

@@ -145,6 +145,73 @@ SEAM_FN double seam_sigmoid(double a) { return 1.0 / (1.0 + exp(-a)); }
 SEAM_FN float seam_erf(float a) { return erff(a); }
 SEAM_FN double seam_erf(double a) { return erf(a); }
 SEAM_FN bool seam_logical_not(bool a) { return !a; }
+// The f32 forms of these run in f32 on the GPU; on the host in f64, rounded once, as the interpreter does:
+// some inputs are ill-conditioned (frac or remainder of a large sinh), where an ulp apart is far apart.
+#ifdef __CUDA_ARCH__
+#define SEAM_F32_MATH(f, a) f##f(a)
+#else
+#define SEAM_F32_MATH(f, a) (float)f((double)(a))
+#endif
+SEAM_FN float seam_acos(float a) { return SEAM_F32_MATH(acos, a); }
+SEAM_FN double seam_acos(double a) { return acos(a); }
+SEAM_FN float seam_acosh(float a) { return SEAM_F32_MATH(acosh, a); }
+SEAM_FN double seam_acosh(double a) { return acosh(a); }
+SEAM_FN float seam_asin(float a) { return SEAM_F32_MATH(asin, a); }
+SEAM_FN double seam_asin(double a) { return asin(a); }
+SEAM_FN float seam_asinh(float a) { return SEAM_F32_MATH(asinh, a); }
+SEAM_FN double seam_asinh(double a) { return asinh(a); }
+SEAM_FN float seam_atan(float a) { return SEAM_F32_MATH(atan, a); }
+SEAM_FN double seam_atan(double a) { return atan(a); }
+SEAM_FN float seam_atanh(float a) { return SEAM_F32_MATH(atanh, a); }
+SEAM_FN double seam_atanh(double a) { return atanh(a); }
+SEAM_FN float seam_cosh(float a) { return SEAM_F32_MATH(cosh, a); }
+SEAM_FN double seam_cosh(double a) { return cosh(a); }
+SEAM_FN float seam_sinh(float a) { return SEAM_F32_MATH(sinh, a); }
+SEAM_FN double seam_sinh(double a) { return sinh(a); }
+SEAM_FN float seam_exp2(float a) { return SEAM_F32_MATH(exp2, a); }
+SEAM_FN double seam_exp2(double a) { return exp2(a); }
+SEAM_FN float seam_expm1(float a) { return SEAM_F32_MATH(expm1, a); }
+SEAM_FN double seam_expm1(double a) { return expm1(a); }
+SEAM_FN float seam_log1p(float a) { return SEAM_F32_MATH(log1p, a); }
+SEAM_FN double seam_log1p(double a) { return log1p(a); }
+SEAM_FN float seam_erfc(float a) { return SEAM_F32_MATH(erfc, a); }
+SEAM_FN double seam_erfc(double a) { return erfc(a); }
+// seam_erfinv and seam_erfcinv are per backend (CUDA has them, the host has support/erfinv.h).
+SEAM_FN float seam_lgamma(float a) { return SEAM_F32_MATH(lgamma, a); }
+SEAM_FN double seam_lgamma(double a) { return lgamma(a); }
+// Rounding keeps integers as they are (torch.ceil etc. on integer tensors); round is half to even.
+SEAM_FN float seam_ceil(float a) { return ceilf(a); }
+SEAM_FN double seam_ceil(double a) { return ceil(a); }
+SEAM_FN float seam_floor(float a) { return floorf(a); }
+SEAM_FN double seam_floor(double a) { return floor(a); }
+SEAM_FN float seam_trunc(float a) { return truncf(a); }
+SEAM_FN double seam_trunc(double a) { return trunc(a); }
+SEAM_FN float seam_round(float a) { return nearbyintf(a); }
+SEAM_FN double seam_round(double a) { return nearbyint(a); }
+template <class Int>
+SEAM_FN Int seam_ceil(Int a) {
+  return a;
+}
+template <class Int>
+SEAM_FN Int seam_floor(Int a) {
+  return a;
+}
+template <class Int>
+SEAM_FN Int seam_trunc(Int a) {
+  return a;
+}
+template <class Int>
+SEAM_FN Int seam_round(Int a) {
+  return a;
+}
+SEAM_FN float seam_frac(float a) { return a - truncf(a); }
+SEAM_FN double seam_frac(double a) { return a - trunc(a); }
+// The sign bit, also of -0 and NaN.
+SEAM_FN bool seam_signbit(float a) { return copysignf(1.0f, a) < 0.0f; }
+SEAM_FN bool seam_signbit(double a) { return copysign(1.0, a) < 0.0; }
+SEAM_FN bool seam_signbit(int a) { return a < 0; }
+SEAM_FN bool seam_signbit(seam_i64 a) { return a < 0; }
+SEAM_FN bool seam_signbit(bool) { return false; }
 
 template <class T>
 SEAM_FN T seam_add(T a, T b) {
@@ -244,6 +311,84 @@ SEAM_FN bool seam_ge(T a, T b) {
 }
 SEAM_FN bool seam_logical_and(bool a, bool b) { return a && b; }
 SEAM_FN bool seam_logical_or(bool a, bool b) { return a || b; }
+
+// fmod: the remainder has the dividend's sign; remainder: the divisor's (Python's %). Integer division
+// by zero gives 0, and x % -1 is computed as 0 (INT_MIN % -1 overflows).
+SEAM_FN float seam_fmod(float a, float b) { return fmodf(a, b); }
+SEAM_FN double seam_fmod(double a, double b) { return fmod(a, b); }
+template <class Int>
+SEAM_FN Int seam_fmod(Int a, Int b) {
+  return (b == 0 || b == -1) ? 0 : a % b;
+}
+template <class T>
+SEAM_FN T seam_remainder(T a, T b) {
+  const T m = seam_fmod(a, b);
+  return (m != 0 && ((b < 0) != (m < 0))) ? m + b : m;
+}
+#ifdef __CUDA_ARCH__
+SEAM_FN float seam_atan2(float a, float b) { return atan2f(a, b); }
+#else
+SEAM_FN float seam_atan2(float a, float b) { return (float)atan2((double)a, (double)b); }
+#endif
+SEAM_FN double seam_atan2(double a, double b) { return atan2(a, b); }
+SEAM_FN float seam_nextafter(float a, float b) { return nextafterf(a, b); }
+SEAM_FN double seam_nextafter(double a, double b) { return nextafter(a, b); }
+
+// Shifts read the amount as unsigned; an amount of the width or more shifts every bit out (0, or the
+// sign for the arithmetic right shift). Unsigned arithmetic avoids C++'s undefined cases.
+template <class Int>
+struct seam_unsigned;
+template <>
+struct seam_unsigned<int> {
+  typedef unsigned int type;
+};
+template <>
+struct seam_unsigned<seam_i64> {
+  typedef unsigned long long type;
+};
+template <class Int>
+SEAM_FN Int seam_bitwise_left_shift(Int a, Int b) {
+  typedef typename seam_unsigned<Int>::type U;
+  return (U)b >= sizeof(Int) * 8 ? 0 : (Int)((U)a << (U)b);
+}
+template <class Int>
+SEAM_FN Int seam_bitwise_right_shift(Int a, Int b) {
+  typedef typename seam_unsigned<Int>::type U;
+  return (U)b >= sizeof(Int) * 8 ? (a < 0 ? -1 : 0) : (Int)(a >> (U)b);
+}
+template <class Int>
+SEAM_FN Int seam_logical_right_shift(Int a, Int b) {
+  typedef typename seam_unsigned<Int>::type U;
+  return (U)b >= sizeof(Int) * 8 ? 0 : (Int)((U)a >> (U)b);
+}
+template <class Int>
+SEAM_FN Int seam_bitwise_not(Int a) {
+  return ~a;
+}
+template <class Int>
+SEAM_FN Int seam_bitwise_and(Int a, Int b) {
+  return a & b;
+}
+template <class Int>
+SEAM_FN Int seam_bitwise_or(Int a, Int b) {
+  return a | b;
+}
+template <class Int>
+SEAM_FN Int seam_bitwise_xor(Int a, Int b) {
+  return a ^ b;
+}
+// torch.gcd: Euclid on wrapped absolute values (the most negative value stays itself).
+template <class Int>
+SEAM_FN Int seam_gcd(Int a, Int b) {
+  a = seam_abs(a);
+  b = seam_abs(b);
+  while (a != 0) {
+    const Int c = a;
+    a = a == -1 ? 0 : b % a;
+    b = c;
+  }
+  return b;
+}
 
 // ---- random numbers (docs/RANDOM.md) ------------------------------------------------------------------
 // Element `index` of uniform/normal with (seed, offset), as the storage type T. The words and the float

@@ -51,6 +51,11 @@ SEAM_FN void seam_record_index_error(long long* error, int op, long long index, 
 
 #include "seam_common.h"
 
+SEAM_FN float seam_erfinv(float a) { return erfinvf(a); }
+SEAM_FN double seam_erfinv(double a) { return erfinv(a); }
+SEAM_FN float seam_erfcinv(float a) { return erfcinvf(a); }
+SEAM_FN double seam_erfcinv(double a) { return erfcinv(a); }
+
 // Approximate f32 math by the special-function unit, for values that only reach 16-bit floating outputs
 // (kir::Expr::approximate, docs/CODEGEN.md "Approximate math"). The .ftz forms are one instruction each;
 // without .ftz the compiler wraps each in a subnormal range check and two scalings, which made
@@ -227,6 +232,12 @@ struct seam_sum_op {
     return seam_add(a, b);
   }
 };
+struct seam_prod_op {
+  template <class T>
+  SEAM_FN static T apply(T a, T b) {
+    return seam_mul(a, b);
+  }
+};
 struct seam_max_op {
   template <class T>
   SEAM_FN static T apply(T a, T b) {
@@ -303,6 +314,10 @@ SEAM_FN T seam_row_reduce(T v, const seam_rows<R, P, C, Cluster>& rows) {
 template <class T, class Rows>
 SEAM_FN T seam_row_reduce_sum(T v, const Rows& rows) {
   return seam_row_reduce<seam_sum_op>(v, rows);
+}
+template <class T, class Rows>
+SEAM_FN T seam_row_reduce_prod(T v, const Rows& rows) {
+  return seam_row_reduce<seam_prod_op>(v, rows);
 }
 template <class T, class Rows>
 SEAM_FN T seam_row_reduce_max(T v, const Rows& rows) {

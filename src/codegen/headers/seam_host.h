@@ -43,6 +43,12 @@ SEAM_FN void seam_record_index_error(long long* error, int op, long long index, 
 }
 
 #include "seam_common.h"
+#include "support/erfinv.h"
+
+SEAM_FN float seam_erfinv(float a) { return (float)seam::erfinv(a); }
+SEAM_FN double seam_erfinv(double a) { return seam::erfinv(a); }
+SEAM_FN float seam_erfcinv(float a) { return (float)seam::erfcinv(a); }
+SEAM_FN double seam_erfcinv(double a) { return seam::erfcinv(a); }
 
 // The GPU's approximate math (seam_device.cuh) is exact on the host.
 SEAM_FN float seam_exp_approx(float a) { return seam_exp(a); }
@@ -103,6 +109,10 @@ struct seam_row_cache {
 struct seam_rows {};
 template <class T>
 SEAM_FN T seam_row_reduce_sum(T v, const seam_rows&) {
+  return v;
+}
+template <class T>
+SEAM_FN T seam_row_reduce_prod(T v, const seam_rows&) {
   return v;
 }
 template <class T>
