@@ -148,9 +148,9 @@ SEAM_FN bool seam_logical_not(bool a) { return !a; }
 // The f32 forms of these run in f32 on the GPU; on the host in f64, rounded once, as the interpreter does:
 // some inputs are ill-conditioned (frac or remainder of a large sinh), where an ulp apart is far apart.
 #ifdef __CUDA_ARCH__
-#define SEAM_F32_MATH(f, a) f##f(a)
+#define SEAM_F32_MATH(fn, a) fn##f(a)
 #else
-#define SEAM_F32_MATH(f, a) (float)f((double)(a))
+#define SEAM_F32_MATH(fn, a) (float)fn((double)(a))
 #endif
 SEAM_FN float seam_acos(float a) { return SEAM_F32_MATH(acos, a); }
 SEAM_FN double seam_acos(double a) { return acos(a); }
