@@ -44,7 +44,7 @@ fi
 # The GPU suite under compute-sanitizer memcheck: the whole suite but its largest cases.
 memcheck_suite() {
   SEAM_GPU_QUICK=1 /usr/local/cuda/bin/compute-sanitizer --tool memcheck --error-exitcode 3 gpu-bin/seam_gpu_tests \
-    --gtest_filter='GpuSuite.*:GpuDeviceApi.*:-GpuSuite.RopeFullSizeSampledRows:GpuDeviceApi.BadInputsAreRejectedBeforeAnyLaunch'
+    --gtest_filter='GpuSuite.*:GpuDeviceApi.*:GpuOuterReduction.*:GpuRowEdges.*:-GpuSuite.RopeFullSizeSampledRows:GpuDeviceApi.BadInputsAreRejectedBeforeAnyLaunch'
 }
 
 # seam next to PyTorch eager and torch.compile on the reduction benchmark (bench/README.md): the set, or with
