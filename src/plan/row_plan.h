@@ -21,7 +21,7 @@ struct RowPlanInput {
   bool persistent = true;            // LaunchParams::row_persistent
   bool peel = true;                  // LaunchParams::row_peel (plan/row_peel.h)
   int cluster_max = 8;               // LaunchParams::row_cluster_max (plan/row_cluster.h)
-  int cluster_above = 256;           // LaunchParams::row_cluster_above
+  int cluster_above = 1024;          // LaunchParams::row_cluster_above
   int outer_reductions = 0;          // lower/outer_reductions.h: an f32 accumulator per element each
 };
 

@@ -111,6 +111,15 @@ bool can_schedule_normalization(const Fusion& fusion, GroupNodes group) {
       first = id;
       break;
     }
+  // Row values are the row reductions' (over the innermost axis), also when the group's first
+  // reduction is an outer one (normalization backward's weight gradient).
+  for (Value r : reductions) {
+    ReductionSignature rs = reduction_signature(fusion, r);
+    if (!rs.axes.empty() && rs.axes.back() == static_cast<int64_t>(rs.input_shape.size()) - 1) {
+      signature = std::move(rs);
+      break;
+    }
+  }
   const Shape full = without_unit_axes(signature->input_shape), part = without_unit_axes(reduced(*signature));
   const RowLayouts layouts = row_layouts(*signature);
   for (int32_t id : group) {

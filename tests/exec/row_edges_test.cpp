@@ -123,8 +123,9 @@ TEST(RowEdges, RowsOverClusters) {
 // The plan's clusters at the benchmark's long rows (bf16 softmax, one input cached): 256-thread blocks of
 // 64 elements each where 8 blocks suffice, else 512 threads; none where the row fits 256 threads.
 TEST(RowEdges, PlanSplitsLongRowsOverClusters) {
-  auto layout_of = [](int64_t m, int64_t n) {
+  auto layout_of = [](int64_t m, int64_t n, int cluster_above = 1024) {
     RowPlanInput in;
+    in.cluster_above = cluster_above;
     in.shape.shape = {m, n};
     in.shape.axes = {1};
     in.shape.rows = m;
@@ -137,7 +138,12 @@ TEST(RowEdges, PlanSplitsLongRowsOverClusters) {
   const RowLayout fits = layout_of(4096, 16384);
   EXPECT_EQ(fits.cluster, 1);
   EXPECT_EQ(fits.threads_per_row, 256);
-  const RowLayout two = layout_of(2048, 32768);
+  // One block holds 32768 (512 threads x 64 elements): no cluster by default (on the H200 the
+  // single block ran at 95% of the floor, 2 x 256 at 74%); forced with row_cluster_above.
+  const RowLayout one = layout_of(2048, 32768);
+  EXPECT_EQ(one.cluster, 1);
+  EXPECT_EQ(one.threads_per_row, 512);
+  const RowLayout two = layout_of(2048, 32768, 256);
   EXPECT_EQ(two.cluster, 2);
   EXPECT_EQ(two.threads_per_row, 256);
   EXPECT_EQ(two.iterations, 8);
