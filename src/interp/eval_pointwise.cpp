@@ -2,8 +2,8 @@
 // functions per op, so that a pointwise op added to the table needs no edit in this file.
 #include <array>
 #include <cmath>
-#include <vector>
 #include <optional>
+#include <vector>
 
 #include "interp/eval_ops.h"
 #include "ir/infer.h"

@@ -669,8 +669,8 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
   const std::vector<Value> outer = outer_reductions(fusion, rs);
   SEAM_ASSERT(outer.empty() || (!layout.peel && layout.cluster == 1), "kernel ", options.kernel_name,
               ": outer reductions in a peeled or clustered row layout");
-  RowEmitter emitter(fusion, kernel, input_param, counter, shape, axes, layout.vector, persistent, layout.peel,
-                     outer);
+  RowEmitter emitter(fusion, kernel, input_param, counter, shape, axes, layout.vector, persistent,
+                     layout.peel, outer);
   kir::RowLaunch launch;
   launch.rows = emitter.rows();
   launch.reduced = rs.reduced;

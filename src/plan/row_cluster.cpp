@@ -35,8 +35,8 @@ std::optional<RowLayout> plan_row_cluster(const RowPlanInput& in, int vector, in
   };
   std::optional<RowLayout> chosen;
   for (int cluster = 2; cluster <= in.cluster_max && !chosen; cluster *= 2)
-    for (int64_t threads = 32; threads <= std::min<int64_t>(in.cluster_above, kClusterBlockThreads) && !chosen;
-         threads *= 2)
+    for (int64_t threads = 32;
+         threads <= std::min<int64_t>(in.cluster_above, kClusterBlockThreads) && !chosen; threads *= 2)
       chosen = layout(cluster, threads, kPreferredRowElements);
   for (int64_t elements : {kPreferredRowElements, 2 * kPreferredRowElements})
     for (int64_t threads = 32; threads <= 1024 && !chosen; threads *= 2)
