@@ -5,8 +5,6 @@
 namespace seam {
 namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 // A clustered block's preferred threads: 256 x 64 elements, what runs RMSNorm at 94-99% for N = 4096-16384.
 constexpr int64_t kClusterBlockThreads = 256;
 

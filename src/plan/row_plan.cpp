@@ -18,8 +18,6 @@ int64_t power_of_two_at_least(int64_t n) {
   return p;
 }
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 int element_bytes(DType dtype) { return static_cast<int>(dtype_size(dtype)); }
 
 // The grid of a row kernel with outer reductions: the blocks the multiprocessors hold at once (by the

@@ -31,6 +31,9 @@ struct RowPlanInput {
 constexpr int64_t kPreferredRowElements = 64;
 constexpr int64_t kReservedRegisters = 40;
 
+// Whole units of `b` that hold `a` (vectors per thread, threads per row); a, b > 0.
+inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 // The layout for `in` at vector width `vector` (a divisor of the innermost reduced extent, or 1).
 // Inner reductions: vectors of `vector` elements; threads per row the fewest (at least 8, or one per
 // vector of a shorter row) whose share
