@@ -429,9 +429,7 @@ std::string print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& 
   return out.str();
 }
 
-std::string print_host_kernel(const kir::Kernel& kernel) {
-  if (kernel.rows) return print_host_row_kernel(kernel);
-  std::ostringstream out;
+void print_host_entry(const kir::Kernel& kernel, std::ostringstream& out) {
   out << "SEAM_KERNEL void " << kernel.name << "(void** args) {\n";
   out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
   for (size_t p = 0; p < kernel.params.size(); ++p) {
@@ -444,6 +442,18 @@ std::string print_host_kernel(const kir::Kernel& kernel) {
       out << "  " << param_type(param) << " " << param.name << " = static_cast<" << param_type(param)
           << ">(args[" << p << "]);\n";
   }
+  // The same trailing arguments as on the GPU, in the same order (kir::trailing_slots).
+  const kir::TrailingSlots slots = kir::trailing_slots(kernel);
+  if (slots.index_error >= 0)
+    out << "  seam_i64* seam_index_error = static_cast<seam_i64*>(args[" << slots.index_error << "]);\n";
+  if (slots.workspace >= 0)
+    out << "  float* seam_workspace = static_cast<float*>(args[" << slots.workspace << "]);\n";
+}
+
+std::string print_host_kernel(const kir::Kernel& kernel) {
+  if (kernel.rows) return print_host_row_kernel(kernel);
+  std::ostringstream out;
+  print_host_entry(kernel, out);
   out << "  for (idx_t g = 0; g < " << kernel.total_chunks() << "; ++g) {\n";
   print_dispatch(kernel, out, 2);
   out << "  }\n}\n";

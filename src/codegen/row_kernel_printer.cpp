@@ -81,7 +81,6 @@ void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out) {
   const kir::RowLaunch& rows = *kernel.rows;
   const kir::OuterWorkspace w = kir::outer_workspace(rows);
   const int64_t blocks = rows.partial_blocks, per_block = rows.rows_per_block;
-  out << "  float* seam_workspace = static_cast<float*>(args[" << kernel.params.size() << "]);\n";
   out << "  for (idx_t seam_block = 0; seam_block < " << blocks << "; ++seam_block) {\n";
   for (size_t j = 0; j < rows.outer.size(); ++j) {
     const std::string& acc = rows.outer[j].accumulator;
@@ -163,18 +162,7 @@ std::string print_host_row_kernel(const kir::Kernel& kernel) {
   SEAM_ASSERT(kernel.rows.has_value());
   const kir::RowLaunch& rows = *kernel.rows;
   std::ostringstream out;
-  out << "SEAM_KERNEL void " << kernel.name << "(void** args) {\n";
-  out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
-  for (size_t p = 0; p < kernel.params.size(); ++p) {
-    const kir::Param& param = kernel.params[p];
-    const std::string type = kir::c_type(param.dtype), pointer = kernel_param_type(param);
-    if (param.kind == kir::Param::Kind::Scalar)
-      out << "  const " << type << " " << param.name << " = *static_cast<const " << type << "*>(args[" << p
-          << "]);\n";
-    else
-      out << "  " << pointer << " " << param.name << " = static_cast<" << pointer << ">(args[" << p
-          << "]);\n";
-  }
+  print_host_entry(kernel, out);
   out << "  const seam_rows seam_row_ctx{};\n";
   out << "  const int seam_lane = 0, seam_lanes = 1;\n";
   if (!rows.peel) {

@@ -19,6 +19,9 @@ std::string print_host_row_kernel(const kir::Kernel& kernel);
 void print_kernel_block(const kir::Kernel& kernel, const kir::Block& block, std::ostringstream& out,
                         int depth);
 std::string kernel_param_type(const kir::Param& param);
+// `SEAM_KERNEL void NAME(void** args) {`, the idx_t typedef and the parameters read from their slots,
+// the index error record and the workspace included (kir::trailing_slots).
+void print_host_entry(const kir::Kernel& kernel, std::ostringstream& out);
 // The per-chunk dispatch over kernel.outputs, reading the chunk index `g`.
 void print_kernel_dispatch(const kir::Kernel& kernel, std::ostringstream& out, int depth);
 

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -23,10 +24,8 @@ HostModule::Entry HostModule::entry(const std::string& kernel_name) const {
   return reinterpret_cast<Entry>(symbol);
 }
 
-void HostModule::set_index_error(int64_t* record) const {
-  void* symbol = dlsym(handle_, "seam_set_index_error");
-  SEAM_CHECK(symbol != nullptr, "host module ", path_, " has no seam_set_index_error");
-  reinterpret_cast<void (*)(long long*)>(symbol)(reinterpret_cast<long long*>(record));
+void HostModule::probe(int64_t* r) const {
+  reinterpret_cast<void (*)(long long*)>(dlsym(handle_, "seam_probe"))(reinterpret_cast<long long*>(r));
 }
 
 namespace {
@@ -49,6 +48,8 @@ std::shared_ptr<HostModule> compile_host_kernels(const std::vector<std::string>&
   std::string source = "#include \"seam_host.h\"\n\n";
   for (const std::string& s : sources) source += s + "\n";
   write_file(dir / "kernels.cpp", source);
+  static std::atomic<uint64_t> modules{0};
+  const std::filesystem::path library = dir / ("kernels-" + std::to_string(modules++) + ".so");
   if (!reproducer.empty()) write_file(dir / "reproducer.txt", reproducer);
 
   // SEAM_HOST_CXX may name a wrapper and a compiler ("ccache g++"): words, never a shell command line.
@@ -57,7 +58,7 @@ std::shared_ptr<HostModule> compile_host_kernels(const std::vector<std::string>&
   SEAM_CHECK(!command.empty(), "SEAM_HOST_CXX names no compiler");
   for (std::string arg : {std::string("-std=c++20"), std::string("-O0"), std::string("-fPIC"),
                           std::string("-shared"), std::string("-w"), "-I" + dir.string(), std::string("-o"),
-                          (dir / "kernels.so").string(), (dir / "kernels.cpp").string()})
+                          library.string(), (dir / "kernels.cpp").string()})
     command.push_back(std::move(arg));
   const ProcessResult compiled = run_process(command);
   if (compiled.exit_code != 0) {
@@ -67,12 +68,14 @@ std::shared_ptr<HostModule> compile_host_kernels(const std::vector<std::string>&
                                compiled.exit_code, "):\n", compiled.output, "\nsource kept in ",
                                dir.string()));
   }
-  void* handle = dlopen((dir / "kernels.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+  // dlopen returns an already loaded object of the same path instead of loading the file: a name no
+  // earlier module of this process had, even where a removed temporary directory's name comes back.
+  void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   SEAM_CHECK(handle != nullptr, "cannot load host kernels: ", dlerror());
   // The loaded object stays mapped; the files are no longer needed.
   std::error_code ignored;
   std::filesystem::remove_all(dir, ignored);
-  return std::make_shared<HostModule>(handle, (dir / "kernels.so").string());
+  return std::make_shared<HostModule>(handle, library.string());
 }
 
 }  // namespace seam

@@ -20,8 +20,7 @@ class HostModule {
 
   // The entry point of a kernel printed by print_host_kernel; throws when absent.
   Entry entry(const std::string& kernel_name) const;
-  // Points this thread's kernels at an index error record (seam_host.h, seam_set_index_error).
-  void set_index_error(int64_t* record) const;
+  void probe(int64_t* r) const;
 
  private:
   void* handle_;

@@ -122,18 +122,15 @@ class HostExecutable final : public Executable {
           args.push_back(from);
         }
       }
-      // The kernel's workspace (outer reductions), its counter zero: the last parameter.
-      std::vector<float> workspace(static_cast<size_t>(step.workspace_bytes) / sizeof(float), 0.0f);
-      if (!workspace.empty()) args.push_back(workspace.data());
-      // A kernel with checked indices records the first bad one here (seam_host.h); thrown after it.
+      // After the parameters, as on the GPU (kir::trailing_slots): the record a kernel with checked
+      // indices writes the first bad one to (thrown after it), then the workspace, its counter zero.
       int64_t index_error[kir::kIndexErrorWords] = {};
       const bool checks = kir::checks_indices(step.kernel);
-      if (checks) module_->set_index_error(index_error);
+      if (checks) args.push_back(index_error);
+      std::vector<float> workspace(static_cast<size_t>(step.workspace_bytes) / sizeof(float), 0.0f);
+      if (!workspace.empty()) args.push_back(workspace.data());
       module_->entry(step.kernel.name)(args.data());
-      if (checks) {
-        module_->set_index_error(nullptr);
-        throw_if_index_error(index_error, "kernel " + step.kernel.name);
-      }
+      if (checks) throw_if_index_error(index_error, "kernel " + step.kernel.name);
     }
   }
 

@@ -31,17 +31,15 @@ std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Ker
       args.push_back(const_cast<std::byte*>(inputs[i].storage().data()));
     }
   }
-  // The workspace of a kernel with outer reductions, its counter zero: the last parameter.
-  std::vector<float> workspace(static_cast<size_t>(kir::workspace_bytes(kernel)) / sizeof(float), 0.0f);
-  if (!workspace.empty()) args.push_back(workspace.data());
+  // After the parameters, as on the GPU (kir::trailing_slots): the record a kernel with checked indices
+  // writes the first bad one to, then the workspace of outer reductions, its counter zero.
   int64_t index_error[kir::kIndexErrorWords] = {};
   const bool checks = kir::checks_indices(kernel);
-  if (checks) module.set_index_error(index_error);
+  if (checks) args.push_back(index_error);
+  std::vector<float> workspace(static_cast<size_t>(kir::workspace_bytes(kernel)) / sizeof(float), 0.0f);
+  if (!workspace.empty()) args.push_back(workspace.data());
   module.entry(kernel.name)(args.data());
-  if (checks) {
-    module.set_index_error(nullptr);
-    throw_if_index_error(index_error, "kernel " + kernel.name);
-  }
+  if (checks) throw_if_index_error(index_error, "kernel " + kernel.name);
   return outputs;
 }
 

@@ -112,6 +112,14 @@ bool checks_indices(const Kernel& kernel) {
                      [](const OutputProgram& o) { return has_checked_index(o.body); });
 }
 
+TrailingSlots trailing_slots(const Kernel& kernel) {
+  TrailingSlots slots;
+  int next = static_cast<int>(kernel.params.size());
+  if (checks_indices(kernel)) slots.index_error = next++;
+  if (workspace_bytes(kernel) > 0) slots.workspace = next++;
+  return slots;
+}
+
 void rename_vars(Block& block, const std::map<std::string, std::string>& renamed) {
   auto rename = [&](Var& v) {
     auto it = renamed.find(v.name);

@@ -35,8 +35,8 @@ struct Param {
 
 // A kernel with CheckedIndex values (checks_indices) writes the first index out of range it meets into
 // `seam_index_error`, an i64[4] record {op + 1 (0: none), index, extent, axis} that the runtime zeroes
-// and reads after the launch (docs/CODEGEN.md, "Indexing"): on the GPU one more parameter after
-// `params`, on the host a per-thread pointer the runner sets (seam_set_index_error).
+// and reads after the launch (docs/CODEGEN.md, "Indexing"): one more argument after `params`
+// (trailing_slots).
 constexpr int kIndexErrorWords = 4;
 
 // lo <= index < hi, either bound optional; a condition is a conjunction of these.
@@ -302,6 +302,14 @@ int64_t workspace_bytes(const Kernel& kernel);
 
 // Whether the kernel has CheckedIndex values, so that it takes the index error record.
 bool checks_indices(const Kernel& kernel);
+
+// The positions of the arguments after `params` (-1: absent): the index error record, then the
+// workspace. GPU parameters and host argument slots follow the same order.
+struct TrailingSlots {
+  int index_error = -1;
+  int workspace = -1;
+};
+TrailingSlots trailing_slots(const Kernel& kernel);
 
 // Adds every value `block` (nested blocks included) gives a value to: definitions, declarations,
 // assignments and row reductions.

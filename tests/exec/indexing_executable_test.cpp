@@ -3,8 +3,10 @@
 // cross-entropy pick inside a row kernel, indices inside branch-free cat pieces, and the error an index
 // out of range raises from a compiled kernel.
 #include <gtest/gtest.h>
+#include <link.h>
 
 #include <random>
+#include <string_view>
 
 #include "exec/executable.h"
 #include "interp/compare.h"
@@ -205,6 +207,32 @@ TEST(IndexingExecutable, OutOfRangeIndexIsAnErrorNamingOpAndIndex) {
   HostTensor good = HostTensor::from_ints(DType::Int64, {4}, {0, 9, -10, -1});
   std::vector<HostTensor> inputs = {random_data(DType::BFloat16, {4, 10}, rng), good};
   expect_same(fusion, exe->run(inputs), interpret(fusion, inputs));
+}
+
+// The record travels as an argument, never as thread-local state of the module: the thread storage of a
+// module unloaded later stayed in LeakSanitizer's exit scan, which crashed reading it (CI, 2026-12-02).
+TEST(IndexingExecutable, HostModulesHoldNoThreadLocalStorage) {
+  Fusion fusion = cross_entropy(4, 10, DType::Int64);
+  auto exe = compile_host(fusion);
+  std::mt19937_64 rng(2);
+  HostTensor targets = HostTensor::from_ints(DType::Int64, {4}, {0, 1, 2, 3});
+  exe->run({random_data(DType::BFloat16, {4, 10}, rng), targets});
+  struct Seen {
+    int modules = 0, with_tls = 0;
+  } seen;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) {
+        auto* seen = static_cast<Seen*>(data);
+        if (info->dlpi_name == nullptr ||
+            std::string_view(info->dlpi_name).find("seam-host-") == std::string_view::npos)
+          return 0;
+        ++seen->modules;
+        for (int h = 0; h < info->dlpi_phnum; ++h) seen->with_tls += info->dlpi_phdr[h].p_type == PT_TLS;
+        return 0;
+      },
+      &seen);
+  EXPECT_GT(seen.modules, 0) << "no loaded host module found";
+  EXPECT_EQ(seen.with_tls, 0);
 }
 
 }  // namespace

@@ -49,7 +49,9 @@ void check(const Fusion& fusion, size_t outer_sums, int sm_count, bool persisten
     EXPECT_EQ(step.grid.blocks, rows.partial_blocks) << context;
     EXPECT_LE(rows.partial_blocks, (rows.rows + rows.rows_per_block - 1) / rows.rows_per_block) << context;
     EXPECT_EQ(step.workspace_bytes, kir::workspace_bytes(step.kernel)) << context;
-    if (!persistent) EXPECT_EQ(rows.iterations, 0) << context;
+    if (!persistent) {
+      EXPECT_EQ(rows.iterations, 0) << context;
+    }
   }
   const std::vector<HostTensor> inputs = random_inputs(fusion, 7);
   const std::vector<HostTensor> expected = interpret(fusion, inputs);

@@ -87,7 +87,9 @@ void check(const Fusion& fusion, bool persistent) {
     if (!step.kernel.rows) continue;
     rows = true;
     // The plan keeps its word: persistent where it may and the row fits, streamed when told.
-    if (!persistent) EXPECT_EQ(step.kernel.rows->iterations, 0) << context;
+    if (!persistent) {
+      EXPECT_EQ(step.kernel.rows->iterations, 0) << context;
+    }
   }
   EXPECT_TRUE(rows) << context;
   ASSERT_EQ(actual.size(), expected.size());

@@ -28,11 +28,6 @@ SEAM_FN double seam_double_from_bits(unsigned long long bits) {
   return out;
 }
 
-// The index error record of the kernel this thread runs (kir::kIndexErrorWords words), set by the runner
-// before each kernel: on the GPU it is a kernel parameter of the same name.
-static thread_local long long* seam_index_error = nullptr;
-extern "C" void seam_set_index_error(long long* record) { seam_index_error = record; }
-
 // The first index out of range wins (docs/CODEGEN.md, "Indexing"); host kernels run on one thread.
 SEAM_FN void seam_record_index_error(long long* error, int op, long long index, long long extent, int axis) {
   if (error[0] != 0) return;
