@@ -12,8 +12,10 @@ DT = {torch.float32: DataType.Float, torch.bfloat16: DataType.BFloat16, torch.fl
 
 
 def batch_norm_fd(x, weight, bias, running_mean, running_var, momentum, eps, training, channels_last, device):
-    """Runs fd.ops.batch_norm; the running stats are updated in place on the tensors passed."""
+    """Runs fd.ops.batch_norm on tensors the caller put on `device`; the running stats are updated in
+    place on the tensors passed."""
     tensors = [t for t in (x, weight, bias, running_mean, running_var) if t is not None]
+    assert all(t.device.type == torch.device(device).type for t in tensors), "inputs must be on " + device
     with FusionDefinition() as fd:
         handles = iter([fd.define_tensor([-1] * t.dim(), [True] * t.dim(), dtype=DT[t.dtype]) for t in tensors])
         args = [next(handles) if t is not None else None for t in (x, weight, bias, running_mean, running_var)]
@@ -42,9 +44,10 @@ def test_training_updates_running_stats(dtype, affine, channels_last, device):
     ref_rm, ref_rv = rm.clone(), rv.clone()
     xf = x.to(stats_dtype)
     y_ref, mean_ref, invstd_ref = torch.native_batch_norm(xf, weight, bias, ref_rm, ref_rv, True, 0.1, 1e-5)
-    x_in = x.permute(0, 2, 3, 1).contiguous() if channels_last else x
+    x_in = (x.permute(0, 2, 3, 1).contiguous() if channels_last else x).to(device)
+    w_dev, b_dev = (None if t is None else t.to(device) for t in (weight, bias))
     rm_dev, rv_dev = rm.to(device), rv.to(device)
-    y, mean, invstd = batch_norm_fd(x_in, weight, bias, rm_dev, rv_dev, 0.1, 1e-5, True, channels_last, device)
+    y, mean, invstd = batch_norm_fd(x_in, w_dev, b_dev, rm_dev, rv_dev, 0.1, 1e-5, True, channels_last, device)
     if channels_last:
         y = y.permute(0, 3, 1, 2)
     t = tol(dtype)
@@ -59,7 +62,7 @@ def test_training_updates_running_stats(dtype, affine, channels_last, device):
 def test_training_without_running_stats(dtype, device):
     x = make((6, 4, 7), dtype, seed=6)
     y_ref, mean_ref, invstd_ref = torch.native_batch_norm(x, None, None, None, None, True, 0.1, 1e-3)
-    y, mean, invstd = batch_norm_fd(x, None, None, None, None, 0.1, 1e-3, True, False, device)
+    y, mean, invstd = batch_norm_fd(x.to(device), None, None, None, None, 0.1, 1e-3, True, False, device)
     close(y, y_ref)
     close(mean, mean_ref)
     close(invstd, invstd_ref)
@@ -72,11 +75,13 @@ def test_inference_uses_running_stats(dtype, device):
     rm, rv = make((3,), dtype, seed=10), make((3,), dtype, low=0.5, high=2.0, seed=11)
     before = (rm.clone(), rv.clone())
     y_ref = torch.nn.functional.batch_norm(x, rm.clone(), rv.clone(), weight, bias, False, 0.1, 1e-5)
-    y, mean, invstd = batch_norm_fd(x, weight, bias, rm, rv, 0.1, 1e-5, False, False, device)
+    rm_dev, rv_dev = rm.to(device), rv.to(device)
+    y, mean, invstd = batch_norm_fd(x.to(device), weight.to(device), bias.to(device), rm_dev, rv_dev, 0.1, 1e-5,
+                                    False, False, device)
     close(y, y_ref)
     close(mean, before[0])
     close(invstd, torch.rsqrt(before[1] + 1e-5))
-    assert torch.equal(rm, before[0]) and torch.equal(rv, before[1])  # inference leaves them alone
+    assert torch.equal(rm_dev.cpu(), before[0]) and torch.equal(rv_dev.cpu(), before[1])  # left alone
 
 
 def test_rejects_unpaired_stats_and_bad_shapes():
