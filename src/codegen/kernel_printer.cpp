@@ -180,6 +180,21 @@ class BodyPrinter {
              << ";\n";
         return;
       }
+      case Stmt::Kind::RowReduceOnline: {  // seam_common.h, seam_device.cuh / seam_host.h
+        // The lanes' pairs in lane order, then the row's threads'.
+        const kir::Var &max = s.var, &sum = s.expr.args.at(1);
+        const std::string approx = s.expr.approximate ? "<true>" : "<false>";
+        for (const kir::Var* v : {&max, &sum})
+          if (is_array(*v)) declare(*v, depth);
+        out_ << pad(depth) << define_lane(max, 0, lane(s.source, 0)) << ";\n";
+        out_ << pad(depth) << define_lane(sum, 0, lane(s.expr.args.at(0), 0)) << ";\n";
+        for (int l = 1; l < s.source.lanes; ++l)
+          out_ << pad(depth) << "seam_online_combine" << approx << "(" << lane(max, 0) << ", " << lane(sum, 0)
+               << ", " << lane(s.source, l) << ", " << lane(s.expr.args.at(0), l) << ");\n";
+        out_ << pad(depth) << "seam_row_reduce_online" << approx << "(" << lane(max, 0) << ", "
+             << lane(sum, 0) << ", seam_row_ctx);\n";
+        return;
+      }
       case Stmt::Kind::OuterAccumulate: {
         // The accumulator at this thread's vector: registers by iteration (persistent), or the block's
         // workspace row by vector index (streamed; on the host iteration and vector index are one).

@@ -50,8 +50,9 @@ void collect_assigned(const Block& block, std::set<std::string>& names) {
 void collect_defined(const Block& block, std::set<std::string>& names) {
   for (const Stmt& s : block) {
     if (s.kind == Stmt::Kind::Define || s.kind == Stmt::Kind::Declare || s.kind == Stmt::Kind::Assign ||
-        s.kind == Stmt::Kind::RowReduce)
+        s.kind == Stmt::Kind::RowReduce || s.kind == Stmt::Kind::RowReduceOnline)
       names.insert(s.var.name);
+    if (s.kind == Stmt::Kind::RowReduceOnline) names.insert(s.expr.args.at(1).name);
     collect_defined(s.then_block, names);
     collect_defined(s.else_block, names);
   }

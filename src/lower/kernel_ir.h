@@ -134,6 +134,10 @@ struct Stmt {
     // Row kernels (see RowLaunch):
     RowLoop,  // for index variable `name` over this thread's share of the row's reduced elements: then_block
     RowReduce,  // var (1 lane) = source combined over the threads of the row by expr.op (Sum, Max or Min)
+    // The online pair of a row (seam_online_combine): this thread's pair (source = max, expr.args[0] =
+    // sum of exp(x - max), f32, lanes) combined over the lanes and the row's threads into var (the row's
+    // max) and expr.args[1] (its sum), both 1 lane; expr.approximate: the exp may be approximate
+    RowReduceOnline,
     // Inside a row loop `name`: the outer reduction accumulator `var` (RowLaunch::outer) at this
     // thread's vector += source, lane by lane
     OuterAccumulate,

@@ -104,6 +104,11 @@ void print_block(const kir::Block& block, int depth, std::ostringstream& out) {
       case kir::Stmt::Kind::RowReduce:
         out << pad << var(s.var) << " = row_" << op_name(s.expr.op) << "(" << s.source.name << ")\n";
         break;
+      case kir::Stmt::Kind::RowReduceOnline:
+        out << pad << var(s.var) << ", " << var(s.expr.args.at(1)) << " = row_online"
+            << (s.expr.approximate ? "_approx" : "") << "(" << s.source.name << ", " << s.expr.args.at(0).name
+            << ")\n";
+        break;
       case kir::Stmt::Kind::OuterAccumulate:
         out << pad << "outer_" << op_name(s.expr.op) << " " << var(s.var) << " += " << s.source.name << "\n";
         break;

@@ -16,6 +16,10 @@ void collect_written(const kir::Stmt& s, std::set<std::string>& names) {
     case kir::Stmt::Kind::Declare:
     case kir::Stmt::Kind::Assign:
     case kir::Stmt::Kind::RowReduce: names.insert(s.var.name); break;
+    case kir::Stmt::Kind::RowReduceOnline:
+      names.insert(s.var.name);
+      names.insert(s.expr.args.at(1).name);
+      break;
     default: break;
   }
   for (const kir::Block* inner : {&s.then_block, &s.else_block})

@@ -268,6 +268,18 @@ class RowEmitter : public ExpressionEmitter {
     return define(m.dtype, m.lanes, std::move(e));
   }
 
+  // The online sum of a row whose max is -inf: the fusion's sum of exp(-inf - -inf) is NaN, which the
+  // shifted sum (finite_shift) would give as 0.
+  kir::Var literal_online_sum(const kir::Var& sum, const kir::Var& row_max) {
+    const kir::Var minus_inf =
+        literal(row_max.dtype, Number::of_float(-std::numeric_limits<double>::infinity()));
+    const kir::Var is_minus_inf = call(OpKind::Eq, {row_max, minus_inf}, DType::Bool);
+    kir::Expr e{kir::Expr::Kind::Select};
+    e.args = {is_minus_inf, literal(sum.dtype, Number::of_float(std::numeric_limits<double>::quiet_NaN())),
+              sum};
+    return define(sum.dtype, 1, std::move(e));
+  }
+
   // A sum over the row of exp(y - m), m the row's max of y (softmax, log-sum-exp, cross-entropy): the
   // max reduction `max` and the sum `sum` (whose operand is that exp) of the online pair.
   struct OnlinePair {
@@ -296,13 +308,20 @@ class RowEmitter : public ExpressionEmitter {
 
   // One loop over the row accumulating every reduction of `level` (acc = combine over this thread's
   // elements, one accumulator per lane of the vector), then each combined over the row's threads
-  // (RowReduce folds the lanes first). A streamed kernel also accumulates the sums that form online
-  // pairs with this level's maxima (online_pair), taking them out of the next level.
+  // (RowReduce folds the lanes first). The sums that form online pairs with this level's maxima
+  // (online_pair) are taken out of the next level: a streamed kernel accumulates them in the same loop
+  // (max and sum updated together), a persistent one in a second loop over the registers from this
+  // thread's max; f32 pairs then cross the row's threads in one exchange (RowReduceOnline), not two.
   void reduce_level(const std::vector<Value>& level) {
+    if (std::all_of(level.begin(), level.end(), [&](Value v) { return taken_.count(v.id) > 0; })) return;
     std::vector<OnlinePair> pairs;
-    if (!persistent_ && next_level_ != nullptr)
+    if (next_level_ != nullptr)
       for (Value v : level)
-        if (auto pair = online_pair(v, *next_level_)) pairs.push_back(*pair);
+        if (auto pair = online_pair(v, *next_level_)) {
+          const bool f32 =
+              accumulator_dtype(fusion_.type(fusion_.node(v).operands[0]).dtype) == DType::Float32;
+          if (!persistent_ || f32) pairs.push_back(*pair);  // a persistent f64 row reads registers twice
+        }
     std::vector<kir::Var> accs;
     std::vector<kir::Var> sums;  // per pair: the running sum (the pair's max is in accs)
     for (Value v : level) {
@@ -313,56 +332,109 @@ class RowEmitter : public ExpressionEmitter {
     }
     for (const OnlinePair& p : pairs)
       sums.push_back(declare(accumulator_dtype(fusion_.type(p.max).dtype), lanes_, Number::of_int(0)));
-    kir::Stmt loop = open_loop();
-    blocks_.push_back(&loop.then_block);
-    memo_.emplace_back();
-    const AxisIndex idx = element_index(loop.name);
-    size_t a = 0;
     std::map<int32_t, size_t> acc_of;
+    auto pair_of = [&](Value v) {
+      return std::find_if(pairs.begin(), pairs.end(), [&](const OnlinePair& p) { return p.max == v; });
+    };
+    // A row element of `operand` as the accumulator's type; past a peeled row's edge: `identity`.
+    auto element = [&](Value operand, const AxisIndex& idx, DType dtype, OpKind op) {
+      kir::Var x = convert(emit(operand, idx), dtype);
+      if (peeled_rows_) x = define(dtype, lanes_, row_edge(x, identity(op, dtype)));
+      return x;
+    };
+    in_row_loop([&](const AxisIndex& idx) {
+      size_t a = 0;
+      for (Value v : level) {
+        if (taken_.count(v.id)) continue;
+        const Node& node = fusion_.node(v);
+        kir::Var& acc = accs[a];
+        acc_of[v.id] = a++;
+        const kir::Var x = element(node.operands[0], idx, acc.dtype, node.op);
+        auto pair = pair_of(v);
+        if (pair != pairs.end() && !persistent_) {  // m' = max(m, x); s = s * exp(m - m') + exp(x - m')
+          kir::Var& s = sums[static_cast<size_t>(pair - pairs.begin())];
+          const bool approximate = approximable_[static_cast<size_t>(pair->exp.id)];
+          const kir::Var m = call(OpKind::Maximum, {acc, x}, acc.dtype);
+          const kir::Var shift = finite_shift(m);
+          const kir::Var scale =
+              call(OpKind::Exp, {call(OpKind::Sub, {acc, shift}, acc.dtype)}, acc.dtype, approximate);
+          const kir::Var e =
+              call(OpKind::Exp, {call(OpKind::Sub, {x, shift}, acc.dtype)}, acc.dtype, approximate);
+          assign(s, call(OpKind::Add, {call(OpKind::Mul, {s, scale}, s.dtype), e}, s.dtype));
+          assign(acc, m);
+          continue;
+        }
+        assign(acc, call(combine_op(node.op), {acc, x}, acc.dtype));
+      }
+    });
+    if (persistent_ && !pairs.empty()) {  // s = sum of exp(x - m) over this thread's registers
+      in_row_loop([&](const AxisIndex& idx) {
+        for (size_t p = 0; p < pairs.size(); ++p) {
+          const kir::Var& m = accs[acc_of.at(pairs[p].max.id)];
+          const kir::Var x = element(fusion_.node(pairs[p].max).operands[0], idx, m.dtype, OpKind::Max);
+          const bool approximate = approximable_[static_cast<size_t>(pairs[p].exp.id)];
+          const kir::Var e =
+              call(OpKind::Exp, {call(OpKind::Sub, {x, finite_shift(m)}, m.dtype)}, m.dtype, approximate);
+          assign(sums[p], call(OpKind::Add, {sums[p], e}, m.dtype));
+        }
+      });
+    }
     for (Value v : level) {
       if (taken_.count(v.id)) continue;
-      const Node& node = fusion_.node(v);
-      kir::Var& acc = accs[a];
-      acc_of[v.id] = a++;
-      kir::Var x = convert(emit(node.operands[0], idx), acc.dtype);
-      if (peeled_rows_) x = define(acc.dtype, lanes_, row_edge(x, identity(node.op, acc.dtype)));
-      auto pair = std::find_if(pairs.begin(), pairs.end(), [&](const OnlinePair& p) { return p.max == v; });
-      if (pair != pairs.end()) {  // m' = max(m, x); s = s * exp(m - m') + exp(x - m'); m = m'
-        kir::Var& s = sums[static_cast<size_t>(pair - pairs.begin())];
-        const bool approximate = approximable_[static_cast<size_t>(pair->exp.id)];
-        const kir::Var m = call(OpKind::Maximum, {acc, x}, acc.dtype);
-        const kir::Var shift = finite_shift(m);
-        const kir::Var scale =
-            call(OpKind::Exp, {call(OpKind::Sub, {acc, shift}, acc.dtype)}, acc.dtype, approximate);
-        const kir::Var e =
-            call(OpKind::Exp, {call(OpKind::Sub, {x, shift}, acc.dtype)}, acc.dtype, approximate);
-        assign(s, call(OpKind::Add, {call(OpKind::Mul, {s, scale}, s.dtype), e}, s.dtype));
-        assign(acc, m);
+      auto pair = pair_of(v);
+      if (pair != pairs.end() && accs[acc_of.at(v.id)].dtype == DType::Float32) {
+        const size_t p = static_cast<size_t>(pair - pairs.begin());
+        const auto [row_max, row_sum] = row_reduce_online(accs[acc_of.at(v.id)], sums[p],
+                                                          approximable_[static_cast<size_t>(pair->exp.id)]);
+        reduction_value_[v.id] = convert(row_max, fusion_.node(v).type.dtype);
+        reduction_value_[pair->sum.id] =
+            convert(literal_online_sum(row_sum, row_max), fusion_.type(pair->sum).dtype);
         continue;
       }
-      assign(acc, call(combine_op(node.op), {acc, x}, acc.dtype));
-    }
-    memo_.pop_back();
-    blocks_.pop_back();
-    block().push_back(std::move(loop));
-    for (Value v : level) {
-      if (taken_.count(v.id)) continue;
       const kir::Var combined = row_reduce(fusion_.node(v).op, accs[acc_of.at(v.id)]);
       reduction_value_[v.id] = convert(combined, fusion_.node(v).type.dtype);
     }
-    for (size_t p = 0; p < pairs.size(); ++p) {  // s * exp(m - row max) over the lanes and threads
-      const kir::Var row_max = reduction_value_.at(pairs[p].max.id);
-      const kir::Var& m = accs[acc_of.at(pairs[p].max.id)];
-      const bool approximate = approximable_[static_cast<size_t>(pairs[p].exp.id)];
-      const kir::Var shift = finite_shift(convert(row_max, m.dtype));
-      const kir::Var scaled =
-          call(OpKind::Mul,
-               {sums[p], call(OpKind::Exp, {call(OpKind::Sub, {m, shift}, m.dtype)}, m.dtype, approximate)},
-               m.dtype);
-      reduction_value_[pairs[p].sum.id] =
-          convert(row_reduce(OpKind::Sum, scaled), fusion_.type(pairs[p].sum).dtype);
+    for (size_t p = 0; p < pairs.size(); ++p) {
+      if (reduction_value_.count(pairs[p].sum.id) == 0) {  // f64: s * exp(m - row max) over the row
+        const kir::Var row_max = reduction_value_.at(pairs[p].max.id);
+        const kir::Var& m = accs[acc_of.at(pairs[p].max.id)];
+        const bool approximate = approximable_[static_cast<size_t>(pairs[p].exp.id)];
+        const kir::Var shift = finite_shift(convert(row_max, m.dtype));
+        const kir::Var scaled =
+            call(OpKind::Mul,
+                 {sums[p], call(OpKind::Exp, {call(OpKind::Sub, {m, shift}, m.dtype)}, m.dtype, approximate)},
+                 m.dtype);
+        const kir::Var row_sum = row_reduce(OpKind::Sum, scaled);
+        reduction_value_[pairs[p].sum.id] =
+            convert(literal_online_sum(row_sum, convert(row_max, m.dtype)), fusion_.type(pairs[p].sum).dtype);
+      }
       taken_.insert(pairs[p].sum.id);
     }
+  }
+
+  // A loop over this thread's share of the row, its body written by `body` from the element index.
+  template <typename F>
+  void in_row_loop(F body) {
+    kir::Stmt loop = open_loop();
+    blocks_.push_back(&loop.then_block);
+    memo_.emplace_back();
+    body(element_index(loop.name));
+    memo_.pop_back();
+    blocks_.pop_back();
+    block().push_back(std::move(loop));
+  }
+
+  // The row's online pair (max, sum) from this thread's (RowReduceOnline).
+  std::pair<kir::Var, kir::Var> row_reduce_online(const kir::Var& max, const kir::Var& sum,
+                                                  bool approximate) {
+    kir::Stmt across{kir::Stmt::Kind::RowReduceOnline};
+    across.var = fresh(max.dtype, 1);
+    across.source = max;
+    across.expr.args = {sum, fresh(sum.dtype, 1)};
+    across.expr.approximate = approximate;
+    std::pair<kir::Var, kir::Var> combined{across.var, across.expr.args[1]};
+    block().push_back(std::move(across));
+    return combined;
   }
 
   kir::Var row_reduce(OpKind op, const kir::Var& source) {

@@ -193,6 +193,24 @@ TEST(RowKernel, CudaKernelsCompileForSm90) {
   Value xf = b.cast(x, Float32);
   Value e = b.exp(b.sub(xf, b.expand(b.reduce(OpKind::Max, xf, {1}, true), {4, 1024})));
   add_steps(b.finish({b.cast(b.div(e, b.expand(b.sum(e, {1}, true), {4, 1024})), BFloat16)}), kernels);
+  // Online max and sum pairs (softmax, log-sum-exp): f32 pairs in one exchange over every layout
+  // (several rows per block, several warps, a cluster, lanes strided), persistent and streamed;
+  // f64 pairs the old way.
+  for (DType dtype : {Float32, Float64})
+    for (const auto& [shape, axis] : std::vector<std::pair<Shape, int64_t>>{
+             {{64, 100}, 1}, {{16, 2048}, 1}, {{2, 131072}, 1}, {{512, 64}, 0}})
+      for (bool persistent : {true, false}) {
+        Builder sb("online");
+        Value v = sb.input(Type::tensor(dtype, shape), "x");
+        Value m = sb.expand(sb.reduce(OpKind::Max, v, {axis}, true), shape);
+        Value s = sb.sum(sb.exp(sb.sub(v, m)), {axis}, true);
+        Fusion fusion =
+            sb.finish({sb.add(sb.unary(OpKind::Log, s), sb.reduce(OpKind::Max, v, {axis}, true))});
+        RowLoweringOptions options;
+        options.kernel_name = "online_" + std::to_string(kernels.size());
+        options.row_persistent = persistent;
+        kernels.push_back(plan_and_lower_rows(fusion, options).kernel);
+      }
   RopeOptions rope;
   rope.seq_len = 8;
   rope.direction = Direction::Backward;

@@ -128,6 +128,52 @@ TEST(ReductionExecutable, NanPropagatesThroughMaxAndMin) {
   }
 }
 
+// log(sum(exp(x - max))) + max: the max and the sum form an online pair (one exchange across the row's
+// threads for f32 accumulators), whose shift keeps exp(-inf - -inf) out of the sum. Rows of NaN, of -inf
+// only, with +inf and with -inf among finite values give what the fusion says (the interpreter),
+// persistent and streamed, every dtype.
+TEST(ReductionExecutable, OnlinePairsKeepNanAndInfinities) {
+  const double nan = std::nan(""), inf = std::numeric_limits<double>::infinity();
+  const int64_t n = 300;
+  std::vector<double> values;
+  for (int64_t row = 0; row < 6; ++row)
+    for (int64_t i = 0; i < n; ++i) {
+      const double finite = std::sin(static_cast<double>(row * n + i)) * 4.0;
+      switch (row) {
+        case 0: values.push_back(finite); break;
+        case 1: values.push_back(i == 17 ? nan : finite); break;
+        case 2: values.push_back(-inf); break;
+        case 3: values.push_back(i == n - 1 ? inf : finite); break;
+        case 4: values.push_back(i % 3 == 0 ? -inf : finite); break;
+        default: values.push_back(i == 5 ? 80.0 : -80.0); break;  // one element dominates
+      }
+    }
+  for (DType dtype : {Float32, BFloat16, Float64})
+    for (bool persistent : {true, false}) {
+      Builder b("log_sum_exp");
+      const Shape shape{6, n};
+      Value x = b.input(Type::tensor(dtype, shape), "x");
+      Value xf = dtype == BFloat16 ? b.cast(x, Float32) : x;
+      Value m = b.reduce(OpKind::Max, xf, {1}, true);
+      Value s = b.sum(b.exp(b.sub(xf, b.expand(m, {6, n}))), {1}, true);
+      Fusion fusion = b.finish({b.add(b.unary(OpKind::Log, s), m)});
+      ExecutableOptions options;
+      options.backend = Backend::Host;
+      options.poison_outputs = true;
+      options.segment.rules.limits.max_inlined_reduction = 0;
+      options.launch.row_persistent = persistent;
+      auto exe = Executable::compile(fusion, options);
+      HostTensor input = tensor_of(dtype, shape, values);
+      const std::vector<HostTensor> actual = exe->run({input});
+      expect_outputs_match(fusion, actual, interpret(fusion, {input}),
+                           persistent ? " (persistent)" : " (streamed)");
+      EXPECT_TRUE(std::isnan(actual[0].get_double(1)));
+      EXPECT_TRUE(std::isnan(actual[0].get_double(2)));  // exp(-inf - -inf): the fusion's NaN, not -inf
+      EXPECT_TRUE(std::isnan(actual[0].get_double(3)));  // exp(inf - inf), as PyTorch
+      EXPECT_NEAR(actual[0].get_double(5), 80.0, 1e-3);
+    }
+}
+
 TEST(ReductionExecutable, IntegerExtremesAndWrapping) {
   const double lowest = static_cast<double>(std::numeric_limits<int64_t>::min());
   Builder b("extremes");

@@ -448,3 +448,24 @@ SEAM_FN seam_i64 seam_checked_index(T i, seam_i64 extent, bool active, seam_i64*
   if (active) seam_record_index_error(error, op, (seam_i64)i, extent, axis);
   return 0;
 }
+
+// ---- online max and sum (softmax, log-sum-exp, cross-entropy) -----------------------------------------
+// A part of a row as the pair (m, s): its max m and the sum of exp(x - m) over it. Two parts combine into
+// (M, s1 * exp(m1 - M) + s2 * exp(m2 - M)) with M = max(m1, m2); a part of -inf values is (-inf, 0), and
+// the shift is 0 where M is -inf so that it stays (-inf, 0) rather than NaN. Approx: the backend's
+// approximate exp (where the lowering allows it for the exp it replaces).
+SEAM_FN float seam_exp_approx(float a);
+template <bool Approx>
+SEAM_FN float seam_online_exp(float a) {
+  if constexpr (Approx)
+    return seam_exp_approx(a);
+  else
+    return seam_exp(a);
+}
+template <bool Approx>
+SEAM_FN void seam_online_combine(float& m, float& s, float m2, float s2) {
+  const float top = seam_maximum(m, m2);
+  const float shift = top < -3.40282347e38f ? 0.0f : top;  // -inf: below the lowest finite float
+  s = s * seam_online_exp<Approx>(m - shift) + s2 * seam_online_exp<Approx>(m2 - shift);
+  m = top;
+}

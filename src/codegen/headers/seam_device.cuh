@@ -328,6 +328,74 @@ SEAM_FN T seam_row_reduce_min(T v, const Rows& rows) {
   return seam_row_reduce<seam_min_op>(v, rows);
 }
 
+// The online pair (m, s) of this thread's part of the row (seam_online_combine) combined over the row's
+// threads (and the cluster's blocks) in one exchange: every thread of the row ends with the row's pair.
+// Same rules as seam_row_reduce; the pair takes the 8 bytes per thread of scratch.
+template <bool Approx, int R, int P, bool C, int Cluster>
+SEAM_FN void seam_row_reduce_online(float& m, float& s, const seam_rows<R, P, C, Cluster>& rows) {
+  float* shared = reinterpret_cast<float*>(rows.scratch);
+  if constexpr (Cluster > 1) {
+    seam_row_reduce_online<Approx>(m, s, seam_rows<R, P, C>(rows.scratch));
+    float* published = reinterpret_cast<float*>(rows.scratch + blockDim.x * 8 - 8);
+    seam_cluster_sync();  // every block is done reading the previous pair
+    if (threadIdx.x == 0) {
+      published[0] = m;
+      published[1] = s;
+    }
+    seam_cluster_sync();
+    const float* first = seam_cluster_peer(published, 0);
+    m = first[0];
+    s = first[1];
+#pragma unroll
+    for (unsigned rank = 1; rank < Cluster; ++rank) {
+      const float* other = seam_cluster_peer(published, rank);
+      seam_online_combine<Approx>(m, s, other[0], other[1]);
+    }
+  } else if constexpr (P == 1) {
+    return;
+  } else if constexpr (C) {
+    constexpr int in_warp = P < 32 ? P : 32;
+#pragma unroll
+    for (int offset = in_warp / 2; offset > 0; offset >>= 1) {
+      const float m2 = __shfl_xor_sync(0xffffffffu, m, offset), s2 = __shfl_xor_sync(0xffffffffu, s, offset);
+      seam_online_combine<Approx>(m, s, m2, s2);
+    }
+    if constexpr (P > 32) {
+      constexpr int warps = P / 32;
+      __syncthreads();  // earlier readers of the scratch are done
+      if (threadIdx.x % 32 == 0) {
+        shared[2 * (threadIdx.x / 32)] = m;
+        shared[2 * (threadIdx.x / 32) + 1] = s;
+      }
+      __syncthreads();
+      const float* mine = shared + 2 * rows.slot * warps;
+      m = mine[0];
+      s = mine[1];
+#pragma unroll
+      for (int w = 1; w < warps; ++w) seam_online_combine<Approx>(m, s, mine[2 * w], mine[2 * w + 1]);
+    }
+  } else {
+    // A tree over the row's threads, RowsPerBlock apart: maxima in the scratch's first half, sums after.
+    float* sums = shared + blockDim.x;
+    __syncthreads();
+    shared[threadIdx.x] = m;
+    sums[threadIdx.x] = s;
+    __syncthreads();
+#pragma unroll
+    for (int offset = P / 2; offset > 0; offset >>= 1) {
+      if (rows.lane < offset) {
+        float mm = shared[threadIdx.x], ss = sums[threadIdx.x];
+        seam_online_combine<Approx>(mm, ss, shared[threadIdx.x + offset * R], sums[threadIdx.x + offset * R]);
+        shared[threadIdx.x] = mm;
+        sums[threadIdx.x] = ss;
+      }
+      __syncthreads();
+    }
+    m = shared[rows.slot];
+    s = sums[rows.slot];
+  }
+}
+
 // Peeled row loops' stores (aligned: outputs are laid out like the row kernel's reduced tensor).
 template <int N, bool Stream, class T>
 SEAM_FN void seam_store_edge(T* __restrict__ dst, const T* src, unsigned lanes) {

@@ -119,6 +119,9 @@ SEAM_FN T seam_row_reduce_min(T v, const seam_rows&) {
   return v;
 }
 
+template <bool Approx>
+SEAM_FN void seam_row_reduce_online(float&, float&, const seam_rows&) {}
+
 // Outer reductions of row kernels (seam_device.cuh has the GPU's): the host runs the grid's blocks one
 // after the other, with the same workspace layout, counters and order of the sums.
 inline float* seam_outer_partials(float* workspace, int reduction, long long columns, long long blocks,

@@ -20,6 +20,10 @@ SEAM_KERNEL void __launch_bounds__(256) softmax_k0(const float* __restrict__ in0
     float v1_1 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
     float v1_2 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
     float v1_3 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
+    float v2_0 = seam_convert<float>(((seam_i64)0LL));
+    float v2_1 = seam_convert<float>(((seam_i64)0LL));
+    float v2_2 = seam_convert<float>(((seam_i64)0LL));
+    float v2_3 = seam_convert<float>(((seam_i64)0LL));
     SEAM_UNROLL(1)
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
@@ -31,78 +35,88 @@ SEAM_KERNEL void __launch_bounds__(256) softmax_k0(const float* __restrict__ in0
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        alignas(16) float v2[4];
-        v2[0] = seam_cache0[seam_it][0];
-        v2[1] = seam_cache0[seam_it][1];
-        v2[2] = seam_cache0[seam_it][2];
-        v2[3] = seam_cache0[seam_it][3];
-        float v3_0 = seam_maximum(v1_0, v2[0]);
-        float v3_1 = seam_maximum(v1_1, v2[1]);
-        float v3_2 = seam_maximum(v1_2, v2[2]);
-        float v3_3 = seam_maximum(v1_3, v2[3]);
-        v1_0 = v3_0;
-        v1_1 = v3_1;
-        v1_2 = v3_2;
-        v1_3 = v3_3;
+        alignas(16) float v3[4];
+        v3[0] = seam_cache0[seam_it][0];
+        v3[1] = seam_cache0[seam_it][1];
+        v3[2] = seam_cache0[seam_it][2];
+        v3[3] = seam_cache0[seam_it][3];
+        float v4_0 = seam_maximum(v1_0, v3[0]);
+        float v4_1 = seam_maximum(v1_1, v3[1]);
+        float v4_2 = seam_maximum(v1_2, v3[2]);
+        float v4_3 = seam_maximum(v1_3, v3[3]);
+        v1_0 = v4_0;
+        v1_1 = v4_1;
+        v1_2 = v4_2;
+        v1_3 = v4_3;
       }
     }
-    float v4_0 = seam_row_reduce_max(seam_maximum(seam_maximum(seam_maximum(v1_0, v1_1), v1_2), v1_3), seam_row_ctx);
-    float v5_0 = seam_convert<float>(((seam_i64)0LL));
-    float v5_1 = seam_convert<float>(((seam_i64)0LL));
-    float v5_2 = seam_convert<float>(((seam_i64)0LL));
-    float v5_3 = seam_convert<float>(((seam_i64)0LL));
     SEAM_UNROLL(1)
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        alignas(16) float v6[4];
-        v6[0] = seam_cache0[seam_it][0];
-        v6[1] = seam_cache0[seam_it][1];
-        v6[2] = seam_cache0[seam_it][2];
-        v6[3] = seam_cache0[seam_it][3];
-        float v7_0 = (v6[0] - v4_0);
-        float v7_1 = (v6[1] - v4_0);
-        float v7_2 = (v6[2] - v4_0);
-        float v7_3 = (v6[3] - v4_0);
-        float v8_0 = seam_exp(v7_0);
-        float v8_1 = seam_exp(v7_1);
-        float v8_2 = seam_exp(v7_2);
-        float v8_3 = seam_exp(v7_3);
-        float v9_0 = (v5_0 + v8_0);
-        float v9_1 = (v5_1 + v8_1);
-        float v9_2 = (v5_2 + v8_2);
-        float v9_3 = (v5_3 + v8_3);
-        v5_0 = v9_0;
-        v5_1 = v9_1;
-        v5_2 = v9_2;
-        v5_3 = v9_3;
+        alignas(16) float v5[4];
+        v5[0] = seam_cache0[seam_it][0];
+        v5[1] = seam_cache0[seam_it][1];
+        v5[2] = seam_cache0[seam_it][2];
+        v5[3] = seam_cache0[seam_it][3];
+        float v6_0 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
+        bool v7_0 = seam_eq(v1_0, v6_0);
+        bool v7_1 = seam_eq(v1_1, v6_0);
+        bool v7_2 = seam_eq(v1_2, v6_0);
+        bool v7_3 = seam_eq(v1_3, v6_0);
+        float v8_0 = seam_convert<float>(0.0);
+        float v9_0 = (v7_0 ? v8_0 : v1_0);
+        float v9_1 = (v7_1 ? v8_0 : v1_1);
+        float v9_2 = (v7_2 ? v8_0 : v1_2);
+        float v9_3 = (v7_3 ? v8_0 : v1_3);
+        float v10_0 = (v5[0] - v9_0);
+        float v10_1 = (v5[1] - v9_1);
+        float v10_2 = (v5[2] - v9_2);
+        float v10_3 = (v5[3] - v9_3);
+        float v11_0 = seam_exp(v10_0);
+        float v11_1 = seam_exp(v10_1);
+        float v11_2 = seam_exp(v10_2);
+        float v11_3 = seam_exp(v10_3);
+        float v12_0 = (v2_0 + v11_0);
+        float v12_1 = (v2_1 + v11_1);
+        float v12_2 = (v2_2 + v11_2);
+        float v12_3 = (v2_3 + v11_3);
+        v2_0 = v12_0;
+        v2_1 = v12_1;
+        v2_2 = v12_2;
+        v2_3 = v12_3;
       }
     }
-    float v10_0 = seam_row_reduce_sum(seam_add(seam_add(seam_add(v5_0, v5_1), v5_2), v5_3), seam_row_ctx);
-    float v10_rcp0_0 = seam_reciprocal(v10_0);
+    float v13_0 = v1_0;
+    float v14_0 = v2_0;
+    seam_online_combine<false>(v13_0, v14_0, v1_1, v2_1);
+    seam_online_combine<false>(v13_0, v14_0, v1_2, v2_2);
+    seam_online_combine<false>(v13_0, v14_0, v1_3, v2_3);
+    seam_row_reduce_online<false>(v13_0, v14_0, seam_row_ctx);
+    float v14_rcp0_0 = seam_reciprocal(v14_0);
     SEAM_UNROLL(1)
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        alignas(16) float v11[4];
-        v11[0] = seam_cache0[seam_it][0];
-        v11[1] = seam_cache0[seam_it][1];
-        v11[2] = seam_cache0[seam_it][2];
-        v11[3] = seam_cache0[seam_it][3];
-        float v12_0 = (v11[0] - v4_0);
-        float v12_1 = (v11[1] - v4_0);
-        float v12_2 = (v11[2] - v4_0);
-        float v12_3 = (v11[3] - v4_0);
-        float v13_0 = seam_exp(v12_0);
-        float v13_1 = seam_exp(v12_1);
-        float v13_2 = seam_exp(v12_2);
-        float v13_3 = seam_exp(v12_3);
-        alignas(16) float v14[4];
-        v14[0] = (v13_0 * v10_rcp0_0);
-        v14[1] = (v13_1 * v10_rcp0_0);
-        v14[2] = (v13_2 * v10_rcp0_0);
-        v14[3] = (v13_3 * v10_rcp0_0);
-        seam_store<4>(out0 + ((k * 4) + (row * 1024)), v14);
+        alignas(16) float v15[4];
+        v15[0] = seam_cache0[seam_it][0];
+        v15[1] = seam_cache0[seam_it][1];
+        v15[2] = seam_cache0[seam_it][2];
+        v15[3] = seam_cache0[seam_it][3];
+        float v16_0 = (v15[0] - v13_0);
+        float v16_1 = (v15[1] - v13_0);
+        float v16_2 = (v15[2] - v13_0);
+        float v16_3 = (v15[3] - v13_0);
+        float v17_0 = seam_exp(v16_0);
+        float v17_1 = seam_exp(v16_1);
+        float v17_2 = seam_exp(v16_2);
+        float v17_3 = seam_exp(v16_3);
+        alignas(16) float v18[4];
+        v18[0] = (v17_0 * v14_rcp0_0);
+        v18[1] = (v17_1 * v14_rcp0_0);
+        v18[2] = (v17_2 * v14_rcp0_0);
+        v18[3] = (v17_3 * v14_rcp0_0);
+        seam_store<4>(out0 + ((k * 4) + (row * 1024)), v18);
       }
     }
   }
