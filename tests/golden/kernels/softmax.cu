@@ -93,30 +93,34 @@ SEAM_KERNEL void __launch_bounds__(256) softmax_k0(const float* __restrict__ in0
     seam_online_combine<false>(v13_0, v14_0, v1_2, v2_2);
     seam_online_combine<false>(v13_0, v14_0, v1_3, v2_3);
     seam_row_reduce_online<false>(v13_0, v14_0, seam_row_ctx);
-    float v14_rcp0_0 = seam_reciprocal(v14_0);
+    float v15_0 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
+    bool v16_0 = seam_eq(v13_0, v15_0);
+    float v17_0 = seam_convert<float>(seam_double_from_bits(9221120237041090560ULL));
+    float v18_0 = (v16_0 ? v17_0 : v14_0);
+    float v18_rcp0_0 = seam_reciprocal(v18_0);
     SEAM_UNROLL(1)
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        alignas(16) float v15[4];
-        v15[0] = seam_cache0[seam_it][0];
-        v15[1] = seam_cache0[seam_it][1];
-        v15[2] = seam_cache0[seam_it][2];
-        v15[3] = seam_cache0[seam_it][3];
-        float v16_0 = (v15[0] - v13_0);
-        float v16_1 = (v15[1] - v13_0);
-        float v16_2 = (v15[2] - v13_0);
-        float v16_3 = (v15[3] - v13_0);
-        float v17_0 = seam_exp(v16_0);
-        float v17_1 = seam_exp(v16_1);
-        float v17_2 = seam_exp(v16_2);
-        float v17_3 = seam_exp(v16_3);
-        alignas(16) float v18[4];
-        v18[0] = (v17_0 * v14_rcp0_0);
-        v18[1] = (v17_1 * v14_rcp0_0);
-        v18[2] = (v17_2 * v14_rcp0_0);
-        v18[3] = (v17_3 * v14_rcp0_0);
-        seam_store<4>(out0 + ((k * 4) + (row * 1024)), v18);
+        alignas(16) float v19[4];
+        v19[0] = seam_cache0[seam_it][0];
+        v19[1] = seam_cache0[seam_it][1];
+        v19[2] = seam_cache0[seam_it][2];
+        v19[3] = seam_cache0[seam_it][3];
+        float v20_0 = (v19[0] - v13_0);
+        float v20_1 = (v19[1] - v13_0);
+        float v20_2 = (v19[2] - v13_0);
+        float v20_3 = (v19[3] - v13_0);
+        float v21_0 = seam_exp(v20_0);
+        float v21_1 = seam_exp(v20_1);
+        float v21_2 = seam_exp(v20_2);
+        float v21_3 = seam_exp(v20_3);
+        alignas(16) float v22[4];
+        v22[0] = (v21_0 * v18_rcp0_0);
+        v22[1] = (v21_1 * v18_rcp0_0);
+        v22[2] = (v21_2 * v18_rcp0_0);
+        v22[3] = (v21_3 * v18_rcp0_0);
+        seam_store<4>(out0 + ((k * 4) + (row * 1024)), v22);
       }
     }
   }
