@@ -106,7 +106,8 @@ class StreamWorkspaces {
   // Forgets the workspace of a stream about to be destroyed: its memory returns to that stream's pool.
   void drop(CUstream stream) {
     std::lock_guard<std::mutex> lock(mutex_);
-    std::erase_if(workspaces_, [&](const std::unique_ptr<StreamWorkspace>& w) { return w->stream == stream; });
+    std::erase_if(workspaces_,
+                  [&](const std::unique_ptr<StreamWorkspace>& w) { return w->stream == stream; });
   }
 
  private:
@@ -227,6 +228,7 @@ class CudaExecutable final : public Executable {
   }
 
   std::vector<DeviceTensor> run_device(const std::vector<DeviceTensor>& inputs, CUstream stream) override {
+    check_stream(stream);
     const int alignment = check_device_inputs(inputs);
     device_.make_current();
     const Fusion& f = segmented_.fusion;
@@ -262,6 +264,7 @@ class CudaExecutable final : public Executable {
 
   void run_into(const std::vector<DeviceTensor>& inputs, const std::vector<DeviceTensor>& outputs,
                 CUstream stream) override {
+    check_stream(stream);
     check_caller_buffers(inputs, outputs);
     int alignment = options_.launch.max_vector_bytes;
     for (size_t i = 0; i < inputs.size(); ++i)
@@ -320,6 +323,13 @@ class CudaExecutable final : public Executable {
   }
 
  private:
+  // Runs are told apart by their stream's handle (its pool of intermediates, its workspaces).
+  void check_stream(CUstream stream) const {
+    SEAM_CHECK(!is_per_thread_stream(stream), "fusion '", fusion_.name(),
+               "': the per-thread default stream (CU_STREAM_PER_THREAD) is not supported; pass a stream "
+               "handle, or 0 for the legacy default stream");
+  }
+
   // Checks count, dtype, shape, strides, device and alignment of device inputs before anything runs;
   // returns the alignment class (bytes, at most max_vector_bytes) that selects the plan.
   int check_device_inputs(const std::vector<DeviceTensor>& inputs) const {
@@ -420,8 +430,9 @@ class CudaExecutable final : public Executable {
           const Value v = step.kernel_fusion.outputs[i];
           const Type& t = f.type(v);
           if (!bindings.is_bound(v))  // a caller's buffer is bound already (run_into)
-            bindings.own(v, std::make_shared<DeviceBuffer>(
-                                device_allocator(), static_cast<size_t>(std::max<int64_t>(t.bytes(), 1)), stream));
+            bindings.own(
+                v, std::make_shared<DeviceBuffer>(
+                       device_allocator(), static_cast<size_t>(std::max<int64_t>(t.bytes(), 1)), stream));
           const DevicePtr out = bindings.address(v);
           if (options_.poison_outputs && t.bytes() > 0)
             check_cuda(cu.memset_d8_async(out, t.dtype == DType::Bool ? 0x01 : 0x7f,

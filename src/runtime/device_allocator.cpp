@@ -63,6 +63,9 @@ size_t CachingDeviceAllocator::round_size(size_t bytes) {
 
 DevicePtr CachingDeviceAllocator::allocate(size_t bytes, CUstream stream) {
   const size_t size = round_size(bytes);
+  SEAM_CHECK(!is_per_thread_stream(stream),
+             "device memory for the per-thread default stream "
+             "(CU_STREAM_PER_THREAD): pass a stream handle, or 0 for the legacy default stream");
   std::lock_guard<std::mutex> lock(mutex_);
   if (!pending_.empty()) process_pending_locked();
   DevicePtr ptr = 0;

@@ -36,6 +36,10 @@ namespace seam {
 
 using DevicePtr = uint64_t;  // a device address, as CUdeviceptr
 
+// CU_STREAM_PER_THREAD: one handle naming a different stream in each thread, so it cannot key a pool (or
+// a workspace); seam refuses it. The legacy default stream (nullptr, or CU_STREAM_LEGACY) is fine.
+inline bool is_per_thread_stream(CUstream stream) { return reinterpret_cast<uintptr_t>(stream) == 2; }
+
 struct AllocatorBackend {
   // Returns the address of a block of exactly `bytes`, aligned to at least 256 bytes, or 0 when out of
   // memory; throws seam::Error on any other failure.
@@ -65,7 +69,7 @@ struct AllocatorStats {
   int64_t misses = 0;          // allocations that went to the backend
   int64_t backend_allocs = 0;  // successful backend allocations
   int64_t backend_frees = 0;
-  int64_t oom_retries = 0;      // times the cache was released because the backend was out of memory
+  int64_t oom_retries = 0;       // times the cache was released because the backend was out of memory
   int64_t synchronizations = 0;  // times the device was synchronized before releasing cached blocks
   int64_t events_recorded = 0;   // frees of blocks used on other streams, one per such stream
   int64_t events_created = 0;    // events are reused: at most as many as were pending at once

@@ -450,11 +450,11 @@ TEST(CachingDeviceAllocator, StreamStatisticsAndDestruction) {
     allocator.record_stream(e, s2);
     allocator.free(e);
   }
-  EXPECT_EQ(fake.live_blocks(), 0u);  // the destructor returned the pending block
+  EXPECT_EQ(fake.live_blocks(), 0u);      // the destructor returned the pending block
   EXPECT_EQ(fake.destroyed_events(), 1);  // and destroyed the one event
 }
 
-TEST(CachingDeviceAllocator, RecordStreamMisuse) {
+TEST(CachingDeviceAllocator, StreamMisuse) {
   FakeBackend fake;
   CachingDeviceAllocator allocator(fake.backend());
   EXPECT_THROW(allocator.record_stream(0x1234500, FakeBackend::stream(1)), InternalError);
@@ -464,6 +464,7 @@ TEST(CachingDeviceAllocator, RecordStreamMisuse) {
   CachingDeviceAllocator without_events(plain);
   DevicePtr a = without_events.allocate(10);
   EXPECT_THROW(without_events.record_stream(a, FakeBackend::stream(1)), InternalError);
+  EXPECT_THROW(allocator.allocate(10, reinterpret_cast<CUstream>(uintptr_t{2})), Error);  // per-thread
   AllocatorBackend half = fake.backend();
   half.event_done = nullptr;
   EXPECT_THROW(CachingDeviceAllocator{half}, InternalError);
