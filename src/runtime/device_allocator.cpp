@@ -171,18 +171,22 @@ CUevent CachingDeviceAllocator::take_event_locked() {
 }
 
 void CachingDeviceAllocator::process_pending_locked() {
-  auto done = [&](Pending& p) {
+  // Queries first (a query may throw a sticky error of the context: the list stays whole), then moves
+  // the blocks whose streams are all past the free to their own stream's cache.
+  for (Pending& p : pending_) {
     while (!p.events.empty() && backend_.event_done(p.events.back())) {
       free_events_.push_back(p.events.back());
       p.events.pop_back();
     }
-    if (!p.events.empty()) return false;
-    stats_.pending_bytes -= p.size;
-    cached_.emplace(key(p.stream, p.size), p.ptr);
-    stats_.cached_bytes += p.size;
-    return true;
-  };
-  pending_.erase(std::remove_if(pending_.begin(), pending_.end(), done), pending_.end());
+  }
+  auto done =
+      std::partition(pending_.begin(), pending_.end(), [](const Pending& p) { return !p.events.empty(); });
+  for (auto it = done; it != pending_.end(); ++it) {
+    stats_.pending_bytes -= it->size;
+    cached_.emplace(key(it->stream, it->size), it->ptr);
+    stats_.cached_bytes += it->size;
+  }
+  pending_.erase(done, pending_.end());
 }
 
 void CachingDeviceAllocator::synchronize_locked() {
