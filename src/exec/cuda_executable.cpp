@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 
 #include "codegen/embedded_headers.h"
 #include "codegen/kernel_printer.h"
@@ -64,6 +65,58 @@ CachingDeviceAllocator& device_allocator() {
   return *allocator;
 }
 
+// The scratch memory of one plan for the runs on one stream. Runs on two streams at once must not share
+// it: the library's workspace and the kernels' arrival counters are live for a whole launch.
+struct StreamWorkspace {
+  CUstream stream = nullptr;
+  DeviceBuffer library;  // for the library steps, the largest need
+  // For generated kernels with outer reductions (kir::workspace_bytes), the largest need: zeroed when it
+  // is created; each launch leaves its counters zero again (the last block resets them) and the steps
+  // and runs on one stream are ordered, so they all share it.
+  DeviceBuffer kernels;
+};
+
+// A plan's workspaces, one per stream, each created on first use on its stream: allocated for that
+// stream and zeroed with a memset queued on it, so that it is ready in stream order without a host
+// synchronization. Why not a workspace drawn from the allocator per run: that costs a memset launch per
+// run; this costs one uncontended lock and a scan of a few entries, no driver call, once the stream has
+// its workspace. A plan without workspaces never takes the lock.
+class StreamWorkspaces {
+ public:
+  StreamWorkspaces(size_t library_bytes, size_t kernel_bytes)
+      : library_bytes_(library_bytes), kernel_bytes_(kernel_bytes) {}
+  bool needed() const { return library_bytes_ > 0 || kernel_bytes_ > 0; }
+
+  const StreamWorkspace& on(CUstream stream) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const std::unique_ptr<StreamWorkspace>& w : workspaces_)
+      if (w->stream == stream) return *w;
+    auto w = std::make_unique<StreamWorkspace>();
+    w->stream = stream;
+    if (library_bytes_ > 0) w->library = DeviceBuffer(device_allocator(), library_bytes_, stream);
+    if (kernel_bytes_ > 0) {
+      w->kernels = DeviceBuffer(device_allocator(), kernel_bytes_, stream);
+      check_cuda(driver().memset_d8_async(w->kernels.get(), 0, kernel_bytes_, stream), "cuMemsetD8Async",
+                 "clearing the kernels' workspace");
+    }
+    workspaces_.push_back(std::move(w));
+    return *workspaces_.back();
+  }
+
+  // Forgets the workspace of a stream about to be destroyed: its memory returns to that stream's pool.
+  void drop(CUstream stream) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::erase_if(workspaces_,
+                  [&](const std::unique_ptr<StreamWorkspace>& w) { return w->stream == stream; });
+  }
+
+ private:
+  const size_t library_bytes_;
+  const size_t kernel_bytes_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<StreamWorkspace>> workspaces_;  // a few: one per stream that ran the plan
+};
+
 // The kernels for one alignment class of the input addresses: vector widths are proven for base
 // addresses aligned to `max_vector_bytes`, so a less aligned input gets its own plan (plan_fusion with
 // max_vector_bytes at that alignment), compiled on first use and cached per executable: the cache level
@@ -75,11 +128,7 @@ struct CudaPlan {
   std::vector<LaunchConfig> configs;                    // per step, computed once
   std::vector<char> checks_indices;                     // per step: takes the index error record
   std::vector<std::unique_ptr<CublasMatmul>> products;  // per step; library steps only
-  DeviceBuffer workspace;                               // for the library steps, the largest need
-  // For generated kernels with outer reductions (kir::workspace_bytes), the largest need: zeroed once;
-  // each launch leaves its counter zero again (the last block resets it) and the steps of a run are
-  // ordered on its stream, so they share it, as runs of one plan share the library workspace.
-  DeviceBuffer kernel_workspace;
+  std::unique_ptr<StreamWorkspaces> workspaces;         // per stream, for library steps and outer reductions
 };
 
 // `input_alignment`: bytes every input address is aligned to in this plan's alignment class.
@@ -119,15 +168,10 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
     config.block.x = static_cast<unsigned>(step.grid.block);
     plan.configs.push_back(config);
   }
-  if (workspace_bytes > 0) plan.workspace = DeviceBuffer(device_allocator(), workspace_bytes);
   size_t kernel_workspace_bytes = 0;
   for (const CompiledStep& step : plan.steps)
     kernel_workspace_bytes = std::max(kernel_workspace_bytes, static_cast<size_t>(step.workspace_bytes));
-  if (kernel_workspace_bytes > 0) {
-    plan.kernel_workspace = DeviceBuffer(device_allocator(), kernel_workspace_bytes);
-    check_cuda(driver().memset_d8(plan.kernel_workspace.get(), 0, kernel_workspace_bytes), "cuMemsetD8",
-               "clearing the kernels' workspace");
-  }
+  plan.workspaces = std::make_unique<StreamWorkspaces>(workspace_bytes, kernel_workspace_bytes);
   return plan;
 }
 
@@ -168,7 +212,9 @@ class CudaExecutable final : public Executable {
       : Executable(std::move(fusion), std::move(segmented), plan.steps, std::move(sources),
                    std::move(options)),
         device_(device) {
-    plans_.emplace(options_.launch.max_vector_bytes, std::make_unique<CudaPlan>(std::move(plan)));
+    auto owned = std::make_unique<CudaPlan>(std::move(plan));
+    default_plan_ = owned.get();
+    plans_.emplace(options_.launch.max_vector_bytes, std::move(owned));
   }
 
   std::vector<HostTensor> run(const std::vector<HostTensor>& inputs) override {
@@ -182,6 +228,7 @@ class CudaExecutable final : public Executable {
   }
 
   std::vector<DeviceTensor> run_device(const std::vector<DeviceTensor>& inputs, CUstream stream) override {
+    check_stream(stream);
     const int alignment = check_device_inputs(inputs);
     device_.make_current();
     const Fusion& f = segmented_.fusion;
@@ -217,6 +264,7 @@ class CudaExecutable final : public Executable {
 
   void run_into(const std::vector<DeviceTensor>& inputs, const std::vector<DeviceTensor>& outputs,
                 CUstream stream) override {
+    check_stream(stream);
     check_caller_buffers(inputs, outputs);
     int alignment = options_.launch.max_vector_bytes;
     for (size_t i = 0; i < inputs.size(); ++i)
@@ -264,11 +312,24 @@ class CudaExecutable final : public Executable {
                    "cuMemsetD8Async");
       };
     }
-    return time_launches([&](CUstream s) { enqueue(default_plan(), sets[next++ % sets.size()], s); },
-                         stream.get(), iterations, 3, before);
+    const Timing timing =
+        time_launches([&](CUstream s) { enqueue(default_plan(), sets[next++ % sets.size()], s); },
+                      stream.get(), iterations, 3, before);
+    // The timing stream is destroyed now (time_launches waited for it): no run will draw on its
+    // workspace or the blocks cached for it again.
+    default_plan().workspaces->drop(stream.get());
+    device_allocator().release_stream(stream.get());
+    return timing;
   }
 
  private:
+  // Runs are told apart by their stream's handle (its pool of intermediates, its workspaces).
+  void check_stream(CUstream stream) const {
+    SEAM_CHECK(!is_per_thread_stream(stream), "fusion '", fusion_.name(),
+               "': the per-thread default stream (CU_STREAM_PER_THREAD) is not supported; pass a stream "
+               "handle, or 0 for the legacy default stream");
+  }
+
   // Checks count, dtype, shape, strides, device and alignment of device inputs before anything runs;
   // returns the alignment class (bytes, at most max_vector_bytes) that selects the plan.
   int check_device_inputs(const std::vector<DeviceTensor>& inputs) const {
@@ -313,9 +374,12 @@ class CudaExecutable final : public Executable {
     return alignment;
   }
 
-  const CudaPlan& default_plan() { return *plans_.at(options_.launch.max_vector_bytes); }
+  const CudaPlan& default_plan() const { return *default_plan_; }
 
+  // Runs on several threads may ask at once (the API serializes its runs, direct callers need not).
   const CudaPlan& plan_for(int alignment) {
+    if (alignment == options_.launch.max_vector_bytes) return *default_plan_;
+    std::lock_guard<std::mutex> lock(plans_mutex_);
     auto it = plans_.find(alignment);
     if (it != plans_.end()) return *it->second;
     ExecutableOptions narrower = options_;
@@ -339,19 +403,22 @@ class CudaExecutable final : public Executable {
     return bindings;
   }
 
-  // Allocates each step's outputs and launches the steps in order on `stream`. Intermediates are
-  // returned to the caching allocator when `bindings` goes away; the next run on the same stream may
-  // reuse them safely (the stream orders the launches). Returns the index error record its kernels write
-  // (zeroed on the stream first), or nullptr when none has indexing ops.
+  // Allocates each step's outputs for `stream` and launches the steps in order on it. Intermediates are
+  // returned to the stream's pool of the caching allocator when `bindings` goes away, while the stream
+  // may still use them: only later work on the same stream reuses them, after this run's (the stream
+  // orders the launches; runs on other streams draw from their own pools). The workspaces are the
+  // plan's for this stream. Returns the index error record its kernels write (zeroed on the stream
+  // first), or nullptr when none has indexing ops.
   std::shared_ptr<DeviceBuffer> enqueue(const CudaPlan& plan, Bindings& bindings, CUstream stream) {
     const Driver& cu = driver();
     const Fusion& f = segmented_.fusion;
     std::shared_ptr<DeviceBuffer> index_error;
     constexpr size_t kIndexErrorBytes = kir::kIndexErrorWords * sizeof(int64_t);
+    const StreamWorkspace* workspace = plan.workspaces->needed() ? &plan.workspaces->on(stream) : nullptr;
     for (size_t s = 0; s < plan.steps.size(); ++s) {
       const CompiledStep& step = plan.steps[s];
       if (step.library) {
-        enqueue_product(*plan.products[s], plan.workspace.get(), step, bindings, stream);
+        enqueue_product(*plan.products[s], workspace ? workspace->library.get() : 0, step, bindings, stream);
         continue;
       }
       std::vector<DevicePtr> pointers;
@@ -363,8 +430,9 @@ class CudaExecutable final : public Executable {
           const Value v = step.kernel_fusion.outputs[i];
           const Type& t = f.type(v);
           if (!bindings.is_bound(v))  // a caller's buffer is bound already (run_into)
-            bindings.own(v, std::make_shared<DeviceBuffer>(
-                                device_allocator(), static_cast<size_t>(std::max<int64_t>(t.bytes(), 1))));
+            bindings.own(
+                v, std::make_shared<DeviceBuffer>(
+                       device_allocator(), static_cast<size_t>(std::max<int64_t>(t.bytes(), 1)), stream));
           const DevicePtr out = bindings.address(v);
           if (options_.poison_outputs && t.bytes() > 0)
             check_cuda(cu.memset_d8_async(out, t.dtype == DType::Bool ? 0x01 : 0x7f,
@@ -378,7 +446,7 @@ class CudaExecutable final : public Executable {
       }
       if (plan.checks_indices[s]) {  // the last parameter (kernel_ir.h, kIndexErrorWords)
         if (!index_error) {
-          index_error = std::make_shared<DeviceBuffer>(device_allocator(), kIndexErrorBytes);
+          index_error = std::make_shared<DeviceBuffer>(device_allocator(), kIndexErrorBytes, stream);
           check_cuda(cu.memset_d8_async(index_error->get(), 0, kIndexErrorBytes, stream), "cuMemsetD8Async",
                      "clearing the index error record");
         }
@@ -386,7 +454,7 @@ class CudaExecutable final : public Executable {
         args.push_back(&pointers.back());
       }
       if (step.workspace_bytes > 0) {  // after it: the workspace (kernel_ir.h, OuterWorkspace)
-        pointers.push_back(plan.kernel_workspace.get());
+        pointers.push_back(workspace->kernels.get());
         args.push_back(&pointers.back());
       }
       if (step.kernel.total_chunks() == 0) continue;
@@ -414,8 +482,8 @@ class CudaExecutable final : public Executable {
     const Value v = step.kernel_fusion.outputs.at(0);
     const Type& t = segmented_.fusion.type(v);
     if (!bindings.is_bound(v))  // a caller's buffer is bound already (run_into)
-      bindings.own(v, std::make_shared<DeviceBuffer>(device_allocator(),
-                                                     static_cast<size_t>(std::max<int64_t>(t.bytes(), 1))));
+      bindings.own(v, std::make_shared<DeviceBuffer>(
+                          device_allocator(), static_cast<size_t>(std::max<int64_t>(t.bytes(), 1)), stream));
     const DevicePtr output = bindings.address(v);
     if (options_.poison_outputs && t.bytes() > 0)
       check_cuda(driver().memset_d8_async(output, 0x7f, static_cast<size_t>(t.bytes()), stream),
@@ -454,6 +522,8 @@ class CudaExecutable final : public Executable {
 
   Device& device_;
   std::map<int, std::unique_ptr<CudaPlan>> plans_;  // by alignment class of the input addresses
+  std::mutex plans_mutex_;                          // guards plans_
+  const CudaPlan* default_plan_ = nullptr;          // plans_'s entry for max_vector_bytes, never removed
 };
 
 }  // namespace

@@ -28,7 +28,12 @@ using CUfunction = struct CUfunc_st*;
 using CUstream = struct CUstream_st*;
 using CUevent = struct CUevent_st*;
 
-enum CUresult { CUDA_SUCCESS = 0, CUDA_ERROR_OUT_OF_MEMORY = 2, CUDA_ERROR_NO_DEVICE = 100 };
+enum CUresult {
+  CUDA_SUCCESS = 0,
+  CUDA_ERROR_OUT_OF_MEMORY = 2,
+  CUDA_ERROR_NO_DEVICE = 100,
+  CUDA_ERROR_NOT_READY = 600,
+};
 enum CUdevice_attribute {
   CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
   CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8,
@@ -47,7 +52,7 @@ enum CUfunction_attribute { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 
 enum CUdriverProcAddressQueryResult { CU_GET_PROC_ADDRESS_SUCCESS = 0 };
 enum { CU_GET_PROC_ADDRESS_LEGACY_STREAM = 1 };
 enum { CU_STREAM_DEFAULT = 0, CU_STREAM_NON_BLOCKING = 1 };
-enum { CU_EVENT_DEFAULT = 0 };
+enum { CU_EVENT_DEFAULT = 0, CU_EVENT_DISABLE_TIMING = 2 };
 
 // The function-pointer types seam uses, as cudaTypedefs.h spells them.
 typedef CUresult(CUDAAPI* PFN_cuGetProcAddress_v12000)(const char*, void**, int, cuuint64_t,
@@ -66,6 +71,7 @@ typedef CUresult(CUDAAPI* PFN_cuDevicePrimaryCtxRetain_v7000)(CUcontext*, CUdevi
 typedef CUresult(CUDAAPI* PFN_cuDevicePrimaryCtxRelease_v11000)(CUdevice_v1);
 typedef CUresult(CUDAAPI* PFN_cuCtxSetCurrent_v4000)(CUcontext);
 typedef CUresult(CUDAAPI* PFN_cuCtxGetCurrent_v4000)(CUcontext*);
+typedef CUresult(CUDAAPI* PFN_cuCtxSynchronize_v2000)(void);
 typedef CUresult(CUDAAPI* PFN_cuMemGetInfo_v3020)(size_t*, size_t*);
 typedef CUresult(CUDAAPI* PFN_cuModuleLoadData_v2000)(CUmodule*, const void*);
 typedef CUresult(CUDAAPI* PFN_cuModuleUnload_v2000)(CUmodule);
@@ -92,6 +98,7 @@ typedef CUresult(CUDAAPI* PFN_cuEventCreate_v2000)(CUevent*, unsigned int);
 typedef CUresult(CUDAAPI* PFN_cuEventDestroy_v4000)(CUevent);
 typedef CUresult(CUDAAPI* PFN_cuEventRecord_v2000)(CUevent, CUstream);
 typedef CUresult(CUDAAPI* PFN_cuEventSynchronize_v2000)(CUevent);
+typedef CUresult(CUDAAPI* PFN_cuEventQuery_v2000)(CUevent);
 typedef CUresult(CUDAAPI* PFN_cuEventElapsedTime_v2000)(float*, CUevent, CUevent);
 
 #endif  // SEAM_HAVE_CUDA_HEADERS

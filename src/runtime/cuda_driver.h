@@ -31,6 +31,7 @@ namespace seam {
     "cuDevicePrimaryCtxRelease_v2")                                                                         \
   X(ctx_set_current, "cuCtxSetCurrent", 4000, PFN_cuCtxSetCurrent_v4000, "cuCtxSetCurrent")                 \
   X(ctx_get_current, "cuCtxGetCurrent", 4000, PFN_cuCtxGetCurrent_v4000, "cuCtxGetCurrent")                 \
+  X(ctx_synchronize, "cuCtxSynchronize", 2000, PFN_cuCtxSynchronize_v2000, "cuCtxSynchronize")              \
   X(mem_get_info, "cuMemGetInfo", 3020, PFN_cuMemGetInfo_v3020, "cuMemGetInfo_v2")                          \
   X(module_load_data, "cuModuleLoadData", 2000, PFN_cuModuleLoadData_v2000, "cuModuleLoadData")             \
   X(module_unload, "cuModuleUnload", 2000, PFN_cuModuleUnload_v2000, "cuModuleUnload")                      \
@@ -55,6 +56,7 @@ namespace seam {
   X(event_destroy, "cuEventDestroy", 4000, PFN_cuEventDestroy_v4000, "cuEventDestroy_v2")                   \
   X(event_record, "cuEventRecord", 2000, PFN_cuEventRecord_v2000, "cuEventRecord")                          \
   X(event_synchronize, "cuEventSynchronize", 2000, PFN_cuEventSynchronize_v2000, "cuEventSynchronize")      \
+  X(event_query, "cuEventQuery", 2000, PFN_cuEventQuery_v2000, "cuEventQuery")                              \
   X(event_elapsed_time, "cuEventElapsedTime", 2000, PFN_cuEventElapsedTime_v2000, "cuEventElapsedTime")     \
   X(pointer_get_attribute, "cuPointerGetAttribute", 4000, PFN_cuPointerGetAttribute_v4000,                  \
     "cuPointerGetAttribute")
