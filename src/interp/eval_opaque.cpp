@@ -44,8 +44,8 @@ HostTensor eval_matmul(const Node& node, const HostTensor& a, const HostTensor& 
   return out;
 }
 
-HostTensor eval_linear(const Node& node, const HostTensor& x, const HostTensor& weight, const HostTensor* bias,
-                       const Perturbation* nudge, int32_t id) {
+HostTensor eval_linear(const Node& node, const HostTensor& x, const HostTensor& weight,
+                       const HostTensor* bias, const Perturbation* nudge, int32_t id) {
   HostTensor out = HostTensor::zeros(node.type.dtype, node.type.shape);
   const int64_t in_features = weight.shape()[1];
   const int64_t out_features = weight.shape()[0];
@@ -72,8 +72,8 @@ HostTensor eval_opaque(const Node& node, const Values& values, const Perturbatio
   switch (node.op) {
     case OpKind::Matmul: return eval_matmul(node, operand(0), operand(1), nudge, id);
     case OpKind::Linear:
-      return eval_linear(node, operand(0), operand(1), node.operands.size() > 2 ? &operand(2) : nullptr, nudge,
-                         id);
+      return eval_linear(node, operand(0), operand(1), node.operands.size() > 2 ? &operand(2) : nullptr,
+                         nudge, id);
     default: SEAM_ASSERT(false, "eval_opaque of op ", op_name(node.op));
   }
   return {};

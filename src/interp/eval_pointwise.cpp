@@ -96,8 +96,7 @@ HostTensor eval_pointwise(const Fusion& fusion, const Node& node, const Values& 
     else if (floating) {
       const double exact = math.on_double(a.real, b.real);
       out.set(i, Scalar::of_real(round_compute_result(compute, nudge ? nudge->apply(id, i, exact) : exact)));
-    }
-    else
+    } else
       out.set(i, Scalar::of_int(math.on_int(a.integer, b.integer)));
   }
   return out;

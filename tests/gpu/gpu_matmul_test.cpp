@@ -100,7 +100,8 @@ TEST(GpuMatmul, RandomFusionsAroundProducts) {
     std::vector<HostTensor> actual = exe->run(inputs), expected = interpret(fusion, inputs);
     // Products feed pointwise math: allow what float sums over a few elements differ by, amplified.
     auto tolerance = [](DType dtype) {
-      return dtype == DType::Float32 || dtype == DType::Float64 ? Tolerance{1e-4, 1e-5} : default_tolerance(dtype);
+      return dtype == DType::Float32 || dtype == DType::Float64 ? Tolerance{1e-4, 1e-5}
+                                                                : default_tolerance(dtype);
     };
     const std::vector<Comparison> comparisons = compare_outputs(fusion, inputs, actual, expected, tolerance);
     for (size_t o = 0; o < actual.size(); ++o) {

@@ -47,7 +47,8 @@ void check_outputs(const std::string& what, const Fusion& fusion, const std::vec
                    const std::vector<HostTensor>& actual) {
   const std::vector<HostTensor> expected = interpret(fusion, inputs);
   ASSERT_EQ(actual.size(), expected.size());
-  const std::vector<Comparison> comparisons = compare_outputs(fusion, inputs, actual, expected, tolerance_for);
+  const std::vector<Comparison> comparisons =
+      compare_outputs(fusion, inputs, actual, expected, tolerance_for);
   for (size_t o = 0; o < actual.size(); ++o) {
     const Comparison& c = comparisons[o];
     EXPECT_TRUE(c.ok) << what << " output " << o << ": " << c.message;

@@ -61,7 +61,8 @@ TEST(IllConditioned, CompareOutputsExcusesOnlyIllConditionedElements) {
   EXPECT_FALSE(result[0].ok);
   EXPECT_EQ(result[0].mismatches, 1);
   EXPECT_EQ(result[0].excused, 1);
-  EXPECT_NE(result[0].message.find("1 ill-conditioned elements excused"), std::string::npos) << result[0].message;
+  EXPECT_NE(result[0].message.find("1 ill-conditioned elements excused"), std::string::npos)
+      << result[0].message;
   EXPECT_FALSE(result[1].ok);
   EXPECT_EQ(result[1].excused, 0);
 }
@@ -78,7 +79,8 @@ TEST(IllConditioned, RemainderOfALargeDividendIsIllConditioned) {
   const std::vector<HostTensor> expected = interpret(fusion, inputs);
   std::vector<HostTensor> actual = expected;
   const double divisor = 1.0 / (1.0 + std::exp(6.0));
-  actual[0].set_double(0, std::fmod(1e6, static_cast<double>(std::nextafter(static_cast<float>(divisor), 1.0f))));
+  actual[0].set_double(
+      0, std::fmod(1e6, static_cast<double>(std::nextafter(static_cast<float>(divisor), 1.0f))));
   ASSERT_FALSE(compare_tensors(actual[0], expected[0], f32_tolerance(DType::Float32)).ok);
   const std::vector<Comparison> result = compare_outputs(fusion, inputs, actual, expected, f32_tolerance);
   EXPECT_TRUE(result[0].ok) << result[0].message;

@@ -123,9 +123,8 @@ void check_against_interpreter(const Fusion& fusion, const WholeToolOptions& opt
   if (actual.size() != expected.size())
     fail("host backend", detail::concat(actual.size(), " outputs, the interpreter has ", expected.size()),
          fusion);
-  const std::vector<Comparison> comparisons = run_stage("comparison", fusion, [&] {
-    return compare_outputs(fusion, inputs, actual, expected, tolerance_for);
-  });
+  const std::vector<Comparison> comparisons = run_stage(
+      "comparison", fusion, [&] { return compare_outputs(fusion, inputs, actual, expected, tolerance_for); });
   for (size_t o = 0; o < actual.size(); ++o) {
     const Comparison& c = comparisons[o];
     if (!c.ok)
