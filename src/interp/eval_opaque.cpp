@@ -16,7 +16,8 @@ std::vector<int64_t> batch_index_of(const std::vector<int64_t>& out_batch, const
   return index;
 }
 
-HostTensor eval_matmul(const Node& node, const HostTensor& a, const HostTensor& b) {
+HostTensor eval_matmul(const Node& node, const HostTensor& a, const HostTensor& b, const Perturbation* nudge,
+                       int32_t id) {
   HostTensor out = HostTensor::zeros(node.type.dtype, node.type.shape);
   const Shape& shape = out.shape();
   const int64_t k_extent = a.shape().back();
@@ -38,13 +39,13 @@ HostTensor eval_matmul(const Node& node, const HostTensor& a, const HostTensor& 
     double acc = 0.0;
     for (int64_t k = 0; k < k_extent; ++k)
       acc += a_values[a_start + static_cast<size_t>(k)] * b_values[b_start + static_cast<size_t>(k) * b_step];
-    out.set_double(i, acc);
+    out.set_double(i, nudge ? nudge->apply(id, i, acc) : acc);
   }
   return out;
 }
 
 HostTensor eval_linear(const Node& node, const HostTensor& x, const HostTensor& weight,
-                       const HostTensor* bias) {
+                       const HostTensor* bias, const Perturbation* nudge, int32_t id) {
   HostTensor out = HostTensor::zeros(node.type.dtype, node.type.shape);
   const int64_t in_features = weight.shape()[1];
   const int64_t out_features = weight.shape()[0];
@@ -57,21 +58,22 @@ HostTensor eval_linear(const Node& node, const HostTensor& x, const HostTensor& 
       acc += x_values[static_cast<size_t>(row * in_features + k)] *
              w_values[static_cast<size_t>(feature * in_features + k)];
     if (bias) acc += bias->get_double(feature);
-    out.set_double(i, acc);
+    out.set_double(i, nudge ? nudge->apply(id, i, acc) : acc);
   }
   return out;
 }
 
 }  // namespace
 
-HostTensor eval_opaque(const Node& node, const Values& values) {
+HostTensor eval_opaque(const Node& node, const Values& values, const Perturbation* nudge, int32_t id) {
   auto operand = [&](size_t i) -> const HostTensor& {
     return values.at(static_cast<size_t>(node.operands.at(i).id));
   };
   switch (node.op) {
-    case OpKind::Matmul: return eval_matmul(node, operand(0), operand(1));
+    case OpKind::Matmul: return eval_matmul(node, operand(0), operand(1), nudge, id);
     case OpKind::Linear:
-      return eval_linear(node, operand(0), operand(1), node.operands.size() > 2 ? &operand(2) : nullptr);
+      return eval_linear(node, operand(0), operand(1), node.operands.size() > 2 ? &operand(2) : nullptr,
+                         nudge, id);
     default: SEAM_ASSERT(false, "eval_opaque of op ", op_name(node.op));
   }
   return {};

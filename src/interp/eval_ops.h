@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "interp/host_tensor.h"
+#include "interp/perturbation.h"
 #include "ir/fusion.h"
 
 namespace seam {
@@ -13,13 +14,17 @@ namespace seam {
 using Values = std::vector<HostTensor>;
 
 HostTensor eval_leaf(const Node& node);  // const, full, iota (inputs are bound by the dispatcher)
-HostTensor eval_pointwise(const Fusion& fusion, const Node& node, const Values& values);
+// `nudge` (null for none) moves the inexact floating results of node `id` (interp/perturbation.h).
+HostTensor eval_pointwise(const Fusion& fusion, const Node& node, const Values& values,
+                          const Perturbation* nudge = nullptr, int32_t id = -1);
 HostTensor eval_movement(const Node& node, const Values& values);
-HostTensor eval_reduction(const Node& node, const Values& values);
+HostTensor eval_reduction(const Node& node, const Values& values, const Perturbation* nudge = nullptr,
+                          int32_t id = -1);
 HostTensor eval_random(const Node& node, const Values& values);  // uniform, normal (docs/RANDOM.md)
 // `id`: the node's value id, named in the error an out-of-range index raises.
 HostTensor eval_indexing(const Node& node, int32_t id, const Values& values);
-HostTensor eval_opaque(const Node& node, const Values& values);
+HostTensor eval_opaque(const Node& node, const Values& values, const Perturbation* nudge = nullptr,
+                       int32_t id = -1);
 
 // The multi-index of a row-major linear index over `shape`, and back.
 std::vector<int64_t> unravel_index(int64_t linear_index, const Shape& shape);

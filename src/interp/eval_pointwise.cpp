@@ -53,7 +53,8 @@ double round_compute_result(DType compute, double value) {
 
 }  // namespace
 
-HostTensor eval_pointwise(const Fusion& fusion, const Node& node, const Values& values) {
+HostTensor eval_pointwise(const Fusion& fusion, const Node& node, const Values& values,
+                          const Perturbation* nudge, int32_t id) {
   HostTensor out = HostTensor::zeros(node.type.dtype, node.type.shape);
   std::vector<const HostTensor*> operands;
   std::vector<Type> operand_types;
@@ -85,15 +86,17 @@ HostTensor eval_pointwise(const Fusion& fusion, const Node& node, const Values& 
     operand_dtypes.push_back(half && t.is_scalar ? DType::Float32 : compute);
   const PointwiseMath& math = kPointwiseMath[static_cast<size_t>(node.op)];
   const bool floating = is_floating(compute);
+  if (!is_floating(node.type.dtype) || !has_inexact_floating_result(node.op)) nudge = nullptr;
   for (int64_t i = 0; i < out.numel(); ++i) {
     Scalar a = convert_scalar(operand_element(*operands[0], i), operand_dtypes[0]);
     Scalar b =
         operands.size() > 1 ? convert_scalar(operand_element(*operands[1], i), operand_dtypes[1]) : Scalar{};
     if (std::optional<Scalar> special = width_dependent(node.op, compute, a, b))
       out.set(i, *special);
-    else if (floating)
-      out.set(i, Scalar::of_real(round_compute_result(compute, math.on_double(a.real, b.real))));
-    else
+    else if (floating) {
+      const double exact = math.on_double(a.real, b.real);
+      out.set(i, Scalar::of_real(round_compute_result(compute, nudge ? nudge->apply(id, i, exact) : exact)));
+    } else
       out.set(i, Scalar::of_int(math.on_int(a.integer, b.integer)));
   }
   return out;

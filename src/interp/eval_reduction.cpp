@@ -10,7 +10,7 @@
 
 namespace seam {
 
-HostTensor eval_reduction(const Node& node, const Values& values) {
+HostTensor eval_reduction(const Node& node, const Values& values, const Perturbation* nudge, int32_t id) {
   const HostTensor& in = values.at(static_cast<size_t>(node.operands.at(0).id));
   const auto& axes = node.attrs.get_ints("axes");
   const bool keepdim = node.attrs.get_bool("keepdim");
@@ -65,7 +65,9 @@ HostTensor eval_reduction(const Node& node, const Values& values) {
 
   HostTensor out = HostTensor::zeros(node.type.dtype, node.type.shape);
   for (int64_t o = 0; o < out_numel; ++o) {
-    if (floating)
+    if (floating && nudge && has_inexact_floating_result(node.op))
+      out.set_double(o, nudge->apply(id, o, real[static_cast<size_t>(o)]));
+    else if (floating)
       out.set_double(o, real[static_cast<size_t>(o)]);  // rounded once
     else
       out.set_int(o, integer[static_cast<size_t>(o)]);

@@ -55,6 +55,9 @@ void check_interpreter_memory(const Fusion& fusion) {
                                           largest, " : ", fusion.type(Value{largest}).to_string(), ")"));
 }
 
+std::vector<HostTensor> evaluate(const Fusion& fusion, const std::vector<HostTensor>& inputs,
+                                 const Perturbation* nudge);
+
 }  // namespace
 
 std::vector<int64_t> unravel_index(int64_t linear_index, const Shape& shape) {
@@ -78,6 +81,18 @@ int64_t ravel_index(const std::vector<int64_t>& index, const Shape& shape) {
 }
 
 std::vector<HostTensor> interpret(const Fusion& fusion, const std::vector<HostTensor>& inputs) {
+  return evaluate(fusion, inputs, nullptr);
+}
+
+std::vector<HostTensor> interpret_perturbed(const Fusion& fusion, const std::vector<HostTensor>& inputs,
+                                            const Perturbation& nudge) {
+  return evaluate(fusion, inputs, &nudge);
+}
+
+namespace {
+
+std::vector<HostTensor> evaluate(const Fusion& fusion, const std::vector<HostTensor>& inputs,
+                                 const Perturbation* nudge) {
   verify(fusion);  // a Fusion built by hand could otherwise index out of range below
   SEAM_CHECK(inputs.size() == fusion.inputs().size(), "fusion '", fusion.name(), "' takes ",
              fusion.inputs().size(), " input(s), got ", inputs.size());
@@ -99,12 +114,12 @@ std::vector<HostTensor> interpret(const Fusion& fusion, const std::vector<HostTe
       case OpCategory::Unary:
       case OpCategory::Binary:
       case OpCategory::Ternary:
-      case OpCategory::Cast: value = eval_pointwise(fusion, node, values); break;
+      case OpCategory::Cast: value = eval_pointwise(fusion, node, values, nudge, id); break;
       case OpCategory::Movement: value = eval_movement(node, values); break;
-      case OpCategory::Reduction: value = eval_reduction(node, values); break;
+      case OpCategory::Reduction: value = eval_reduction(node, values, nudge, id); break;
       case OpCategory::Random: value = eval_random(node, values); break;
       case OpCategory::Indexing: value = eval_indexing(node, id, values); break;
-      case OpCategory::Opaque: value = eval_opaque(node, values); break;
+      case OpCategory::Opaque: value = eval_opaque(node, values, nudge, id); break;
     }
     SEAM_ASSERT(value.dtype() == node.type.dtype && value.shape() == node.type.shape, "value %", id,
                 " evaluated to ", value.type_string(), ", declared ", node.type.to_string());
@@ -114,6 +129,8 @@ std::vector<HostTensor> interpret(const Fusion& fusion, const std::vector<HostTe
     outputs.push_back(values[static_cast<size_t>(output.value.id)]);
   return outputs;
 }
+
+}  // namespace
 
 void check_inputs_fit_host_memory(const Fusion& fusion) {
   int64_t total = 0;

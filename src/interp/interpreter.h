@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "interp/host_tensor.h"
+#include "interp/perturbation.h"
 #include "ir/fusion.h"
 
 namespace seam {
@@ -15,6 +16,11 @@ namespace seam {
 // anything when the values together would pass the host memory limit (interp/host_memory.h). Returns
 // one contiguous tensor per fusion output (rank 0 for scalar outputs).
 std::vector<HostTensor> interpret(const Fusion& fusion, const std::vector<HostTensor>& inputs);
+
+// The same with the inexact floating results of pointwise ops and sums/products moved by `nudge`
+// (interp/perturbation.h): what a backend's rounding could give, for telling ill-conditioned elements.
+std::vector<HostTensor> interpret_perturbed(const Fusion& fusion, const std::vector<HostTensor>& inputs,
+                                            const Perturbation& nudge);
 
 // Throws seam::Error when the storage of the fusion's inputs together passes the host memory limit.
 void check_inputs_fit_host_memory(const Fusion& fusion);

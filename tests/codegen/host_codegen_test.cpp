@@ -53,8 +53,10 @@ void check_random_fusions(uint64_t first_seed, int count, RandomFusionOptions op
     std::vector<HostTensor> actual = run_host_kernel(*module, c.kernel, inputs, types);
     for (const kir::OutputProgram& p : c.kernel.outputs)
       vectorized += p.lanes > 1, tiled += p.order.tile > 1, grouped += p.order.group > 1;
+    const std::vector<Comparison> comparisons =
+        compare_outputs(c.fusion, inputs, actual, expected, codegen_tolerance);
     for (size_t o = 0; o < actual.size(); ++o) {
-      Comparison cmp = compare_tensors(actual[o], expected[o], codegen_tolerance(types[o].dtype));
+      const Comparison& cmp = comparisons[o];
       EXPECT_TRUE(cmp.ok) << "seed " << seed << " output " << o << ": " << cmp.message << "\n"
                           << print_fusion(c.fusion) << "\n"
                           << print_host_kernel(c.kernel);

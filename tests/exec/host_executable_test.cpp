@@ -22,11 +22,12 @@ void expect_matches_interpreter(const Fusion& fusion, uint64_t seed, const Execu
   std::vector<HostTensor> inputs = random_inputs(fusion, seed);
   std::vector<HostTensor> expected = interpret(fusion, inputs);
   ASSERT_EQ(actual.size(), expected.size());
+  auto tolerance = [](DType dtype) {
+    return is_floating(dtype) ? Tolerance{dtype == DType::BFloat16 ? 1.6e-2 : 1e-5, 1e-5} : Tolerance{0, 0};
+  };
+  const std::vector<Comparison> comparisons = compare_outputs(fusion, inputs, actual, expected, tolerance);
   for (size_t o = 0; o < actual.size(); ++o) {
-    DType dtype = expected[o].dtype();
-    Tolerance tolerance =
-        is_floating(dtype) ? Tolerance{dtype == DType::BFloat16 ? 1.6e-2 : 1e-5, 1e-5} : Tolerance{0, 0};
-    Comparison c = compare_tensors(actual[o], expected[o], tolerance);
+    const Comparison& c = comparisons[o];
     EXPECT_TRUE(c.ok) << fusion.name() << " output " << o << ": " << c.message;
   }
 }

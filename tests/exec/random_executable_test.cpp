@@ -95,11 +95,12 @@ TEST(RandomExecutable, RandomFusionsWithRandomOps) {
     std::vector<HostTensor> inputs = random_inputs(fusion, seed);
     std::vector<HostTensor> actual = exe->run(inputs), expected = interpret(fusion, inputs);
     ASSERT_EQ(actual.size(), expected.size());
+    auto tolerance = [](DType dtype) {
+      return is_floating(dtype) ? Tolerance{dtype == DType::BFloat16 ? 1.6e-2 : 1e-5, 1e-5} : Tolerance{0, 0};
+    };
+    const std::vector<Comparison> comparisons = compare_outputs(fusion, inputs, actual, expected, tolerance);
     for (size_t o = 0; o < actual.size(); ++o) {
-      DType dtype = expected[o].dtype();
-      Tolerance tolerance =
-          is_floating(dtype) ? Tolerance{dtype == DType::BFloat16 ? 1.6e-2 : 1e-5, 1e-5} : Tolerance{0, 0};
-      Comparison c = compare_tensors(actual[o], expected[o], tolerance);
+      const Comparison& c = comparisons[o];
       EXPECT_TRUE(c.ok) << fusion.name() << " output " << o << ": " << c.message;
     }
   }

@@ -98,11 +98,14 @@ TEST(GpuMatmul, RandomFusionsAroundProducts) {
     auto exe = Executable::compile(fusion, cuda_options());
     std::vector<HostTensor> inputs = random_inputs(fusion, seed * 7);
     std::vector<HostTensor> actual = exe->run(inputs), expected = interpret(fusion, inputs);
+    // Products feed pointwise math: allow what float sums over a few elements differ by, amplified.
+    auto tolerance = [](DType dtype) {
+      return dtype == DType::Float32 || dtype == DType::Float64 ? Tolerance{1e-4, 1e-5}
+                                                                : default_tolerance(dtype);
+    };
+    const std::vector<Comparison> comparisons = compare_outputs(fusion, inputs, actual, expected, tolerance);
     for (size_t o = 0; o < actual.size(); ++o) {
-      // Products feed pointwise math: allow what float sums over a few elements differ by, amplified.
-      Tolerance t = default_tolerance(expected[o].dtype());
-      if (expected[o].dtype() == DType::Float32 || expected[o].dtype() == DType::Float64) t = {1e-4, 1e-5};
-      Comparison c = compare_tensors(actual[o], expected[o], t);
+      const Comparison& c = comparisons[o];
       EXPECT_TRUE(c.ok) << fusion.name() << " output " << o << ": " << c.message;
     }
   }

@@ -55,12 +55,14 @@ TEST(GpuSuite, RandomOpsInRandomFusions) {
     std::vector<HostTensor> inputs = random_inputs(fusion, seed);
     std::vector<HostTensor> actual = exe->run(inputs), expected = interpret(fusion, inputs);
     ASSERT_EQ(actual.size(), expected.size());
+    auto tolerance = [](DType dtype) {
+      return is_floating(dtype) && dtype != DType::BFloat16 && dtype != DType::Float16
+                 ? Tolerance{1e-5, 1e-6}
+                 : default_tolerance(dtype);
+    };
+    const std::vector<Comparison> comparisons = compare_outputs(fusion, inputs, actual, expected, tolerance);
     for (size_t o = 0; o < actual.size(); ++o) {
-      const DType dtype = expected[o].dtype();
-      Tolerance tolerance = is_floating(dtype) && dtype != DType::BFloat16 && dtype != DType::Float16
-                                ? Tolerance{1e-5, 1e-6}
-                                : default_tolerance(dtype);
-      Comparison c = compare_tensors(actual[o], expected[o], tolerance);
+      const Comparison& c = comparisons[o];
       EXPECT_TRUE(c.ok) << fusion.name() << " output " << o << ": " << c.message;
     }
   }

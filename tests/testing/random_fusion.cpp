@@ -14,21 +14,6 @@
 namespace seam {
 namespace {
 
-// RandomFusionOptions::math_ops.
-bool is_math_op(OpKind op) {
-  static constexpr OpKind kMathOps[] = {
-      OpKind::Acos,       OpKind::Acosh,      OpKind::Asin,       OpKind::Asinh,
-      OpKind::Atan,       OpKind::Atanh,      OpKind::Cosh,       OpKind::Sinh,
-      OpKind::Exp2,       OpKind::Expm1,      OpKind::Log1p,      OpKind::Erfc,
-      OpKind::Erfinv,     OpKind::Erfcinv,    OpKind::Lgamma,     OpKind::Ceil,
-      OpKind::Floor,      OpKind::Trunc,      OpKind::Round,      OpKind::Frac,
-      OpKind::Signbit,    OpKind::BitwiseNot, OpKind::Fmod,       OpKind::Remainder,
-      OpKind::Atan2,      OpKind::Nextafter,  OpKind::BitwiseAnd, OpKind::BitwiseOr,
-      OpKind::BitwiseXor, OpKind::ShiftLeft,  OpKind::ShiftRight, OpKind::LogicalShiftRight,
-      OpKind::Gcd,        OpKind::Prod};
-  return std::find(std::begin(kMathOps), std::end(kMathOps), op) != std::end(kMathOps);
-}
-
 class Generator {
  public:
   Generator(uint64_t seed, const RandomFusionOptions& options)
@@ -37,7 +22,6 @@ class Generator {
                "random_fusion: need max_rank >= 0, max_extent >= 1 and num_ops >= 0");
     for (int k = 0; k < kNumOpKinds; ++k) {
       OpKind op = static_cast<OpKind>(k);
-      if (!options_.math_ops && is_math_op(op)) continue;
       if (op == OpKind::Input || allowed(op_info(op).category)) choices_.push_back(op);
     }
   }

@@ -30,11 +30,6 @@ struct RandomFusionOptions {
   bool random = false;
   // index_select, gather, take_along_axis, select (indices in range).
   bool indexing = true;
-  // The math, bitwise and shift ops and prod that nvFuser's frontend needed (added after the generator
-  // was tuned): off by default until the host backend and the interpreter agree on their edge values in
-  // random compositions (seeds 73, 9023 and 9529 of the exec and codegen suites differ); their own tests
-  // are tests/interp/math_ops_test.cpp and tests/python/test_math_ops.py.
-  bool math_ops = false;
 
   bool scalar_inputs = true;    // inputs of scalar type
   bool strided_inputs = true;   // inputs with a strides attribute (permuted, padded, broadcast layouts)
