@@ -25,7 +25,7 @@ bool is_math_op(OpKind op) {
       OpKind::Signbit,    OpKind::BitwiseNot, OpKind::Fmod,       OpKind::Remainder,
       OpKind::Atan2,      OpKind::Nextafter,  OpKind::BitwiseAnd, OpKind::BitwiseOr,
       OpKind::BitwiseXor, OpKind::ShiftLeft,  OpKind::ShiftRight, OpKind::LogicalShiftRight,
-      OpKind::Gcd,        OpKind::Prod};
+      OpKind::Gcd,        OpKind::Prod,       OpKind::TruncDiv};
   return std::find(std::begin(kMathOps), std::end(kMathOps), op) != std::end(kMathOps);
 }
 
