@@ -248,6 +248,9 @@ class FusionDefinition:
             bound = spec.signature.bind(*args, **kwargs)
         except TypeError as e:
             raise TypeError(f"fd.ops.{spec.name}{spec.signature}: {e}") from None
+        if isinstance(bound.arguments.get("dims"), DataType) and "dtype" not in bound.arguments:
+            # nvFuser's reduction overload op(arg, dtype): every dim, in that dtype
+            bound.arguments["dtype"] = bound.arguments.pop("dims")
         bound.apply_defaults()
         values = _normalize(list(bound.args))
         for v in _handles_in(values):

@@ -92,9 +92,9 @@ def _int_fmod(a, b):
 
 
 def _trunc_div(a, b):
-    """C's integer division, toward zero; by zero gives 0 as the IR's trunc_div does."""
+    """C's integer division, toward zero; by zero gives -1 as the IR's trunc_div (and the GPU) does."""
     if b == 0:
-        return 0
+        return -1
     q = abs(a) // abs(b)
     return q if (a < 0) == (b < 0) else -q
 

@@ -58,13 +58,13 @@ TEST(MathOps, FmodTakesTheDividendsSignRemainderTheDivisors) {
 TEST(MathOps, TruncDivRoundsTowardZero) {
   HostTensor i = ints(DType::Int32, {7, -7, 7, -7, kMin32, 9, kMin32, -9});
   HostTensor j = ints(DType::Int32, {2, 2, -2, -2, -1, 0, 1, 10});
-  // By zero gives 0, like fmod; INT_MIN / -1 wraps to INT_MIN.
+  // By zero gives -1 (the GPU's all-ones result); INT_MIN / -1 wraps to INT_MIN.
   EXPECT_EQ(binary(OpKind::TruncDiv, i, j).to_ints(),
-            (std::vector<int64_t>{3, -3, -3, 3, kMin32, 0, kMin32, 0}));
+            (std::vector<int64_t>{3, -3, -3, 3, kMin32, -1, kMin32, 0}));
   EXPECT_EQ(binary(OpKind::TruncDiv, i, j).dtype(), DType::Int32);
   HostTensor a = ints(DType::Int64, {kMin64, kMin64, -1});
   HostTensor b = ints(DType::Int64, {-1, 2, 0});
-  EXPECT_EQ(binary(OpKind::TruncDiv, a, b).to_ints(), (std::vector<int64_t>{kMin64, kMin64 / 2, 0}));
+  EXPECT_EQ(binary(OpKind::TruncDiv, a, b).to_ints(), (std::vector<int64_t>{kMin64, kMin64 / 2, -1}));
   // Mixed widths promote.
   EXPECT_EQ(binary(OpKind::TruncDiv, ints(DType::Int32, {-9}), ints(DType::Int64, {4})).dtype(),
             DType::Int64);

@@ -42,16 +42,17 @@ def test_div_of_integers_truncates_toward_zero(dtype, device):
 
 
 @pytest.mark.parametrize("dtype", INTS)
-def test_div_of_integers_by_zero_gives_zero_and_by_minus_one_wraps(dtype, device):
-    """seam's choice for x / 0 (torch raises, CUDA leaves it undefined), as for fmod; INT_MIN / -1 is the
-    wrapping negation, INT_MIN (torch 1.13's CPU kernel dies of SIGFPE on it)."""
+def test_div_of_integers_by_zero_gives_minus_one_and_by_minus_one_wraps(dtype, device):
+    """x / 0 is -1, every bit set, what NVIDIA GPUs' integer division gives (torch on CUDA tensors and
+    nvFuser agree; torch raises on CPU); INT_MIN / -1 is the wrapping negation, INT_MIN (torch 1.13's CPU
+    kernel dies of SIGFPE on it)."""
     lo, hi = torch.iinfo(dtype).min, torch.iinfo(dtype).max
     a = torch.tensor([7, -7, 0, lo, lo, hi, 5, lo], dtype=dtype)
     b = torch.tensor([0, 0, 0, 0, -1, -1, -1, 2], dtype=dtype)
     with FusionDefinition() as fd:
         fd.add_output(fd.ops.div(define(fd, a), define(fd, b)))
     out = fd.execute([a.to(device), b.to(device)])[0]
-    close(out, torch.tensor([0, 0, 0, 0, lo, -hi, -5, lo // 2], dtype=dtype))
+    close(out, torch.tensor([-1, -1, -1, -1, lo, -hi, -5, lo // 2], dtype=dtype))
 
 
 def test_div_promotes_integers_like_torch(device):

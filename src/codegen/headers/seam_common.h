@@ -390,12 +390,13 @@ SEAM_FN Int seam_gcd(Int a, Int b) {
   return b;
 }
 
-// trunc_div: integer division toward zero (C's /); by zero gives 0 and x / -1 is the wrapping negation
-// (INT_MIN / -1 traps on the host and is undefined on the GPU).
+// trunc_div: integer division toward zero (C's /); by zero gives -1 (every bit set, the GPU's own result,
+// spelled out so that the host agrees) and x / -1 is the wrapping negation (INT_MIN / -1 traps on the
+// host and is undefined on the GPU).
 template <class Int>
 SEAM_FN Int seam_trunc_div(Int a, Int b) {
   typedef typename seam_unsigned<Int>::type U;
-  return b == 0 ? 0 : b == -1 ? (Int)((U)0 - (U)a) : a / b;
+  return b == 0 ? -1 : b == -1 ? (Int)((U)0 - (U)a) : a / b;
 }
 
 // ---- random numbers (docs/RANDOM.md) ------------------------------------------------------------------
