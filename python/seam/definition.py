@@ -248,6 +248,9 @@ class FusionDefinition:
             bound = spec.signature.bind(*args, **kwargs)
         except TypeError as e:
             raise TypeError(f"fd.ops.{spec.name}{spec.signature}: {e}") from None
+        if isinstance(bound.arguments.get("dims"), DataType) and "dtype" not in bound.arguments:
+            # nvFuser's reduction overload op(arg, dtype): every dim, in that dtype
+            bound.arguments["dtype"] = bound.arguments.pop("dims")
         bound.apply_defaults()
         values = _normalize(list(bound.args))
         for v in _handles_in(values):
@@ -375,6 +378,8 @@ class FusionDefinition:
         if profile:
             raise NotImplementedError("execute(profile=True): seam has no fusion profiler; time kernels with "
                                       "torch.profiler or Nsight Systems")
+        if "matmul_expr_eval" in _disable_options:
+            self._refuse_matmul_without_library()
         if capture_debug_output:
             return self._execute_capturing(inputs, device=device, print_repro=print_repro,
                                            save_repro_inputs=save_repro_inputs)
@@ -400,6 +405,17 @@ class FusionDefinition:
             if not getattr(sys, "_seam_quiet", False):
                 print(self._repro_error_str("executing", inputs), file=sys.stderr)
             raise
+
+    def _refuse_matmul_without_library(self):
+        """nvFuser's matmul_expr_eval option off asks for a generated matmul kernel instead of the library
+        call; seam generates none (matmul and linear are cuBLASLt calls), so such a fusion has no
+        schedule, as nvFuser reports when its own matmul scheduler declines one."""
+        products = sorted({r.spec.name for r in self._records
+                           if r.kind == "op" and r.spec.name in ("matmul", "linear")})
+        if products:
+            raise RuntimeError(f"Can not find a scheduler to schedule fusion segment: {', '.join(products)} with "
+                               "matmul_expr_eval disabled needs a generated matmul kernel, and seam runs matmul "
+                               "and linear only as cuBLASLt calls")
 
     _capturing = None     # the dump texts of the execute(capture_debug_output=True) under way
     _debug_output = None

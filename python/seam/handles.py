@@ -33,13 +33,21 @@ class Handle:
     def __rsub__(self, other): return self._op("sub", other, self)
     def __mul__(self, other): return self._op("mul", self, other)
     def __rmul__(self, other): return self._op("mul", other, self)
-    def __truediv__(self, other): return self._op("truediv", self, other)
-    def __rtruediv__(self, other): return self._op("truediv", other, self)
+    # `/` is nvFuser's div, as in its frontend: true division of floats, C's truncating division of two
+    # integers (fd.ops.truediv always divides as floats). nvFuser defines no `//`.
+    def __truediv__(self, other): return self._op("div", self, other)
+    def __rtruediv__(self, other): return self._op("div", other, self)
     def __pow__(self, other): return self._op("pow", self, other)
     def __rpow__(self, other): return self._op("pow", other, self)
-    def __mod__(self, other): return self._op("fmod", self, other)
-    def __rmod__(self, other): return self._op("fmod", other, self)
-    def __floordiv__(self, other): return self._op("div", self, other)
+    def __mod__(self, other): return self._op("mod", self, other)
+    def __rmod__(self, other): return self._op("mod", other, self)
+
+    def __floordiv__(self, other):
+        raise TypeError("nvFuser's frontend has no `//`: fd.ops.div (or `/`) divides integers truncating "
+                        "toward zero, fd.ops.truediv divides as floats")
+
+    __rfloordiv__ = __floordiv__
+
     def __neg__(self): return self._op("neg", self)
     def __abs__(self): return self._op("abs", self)
     def __invert__(self): return self._op("bitwise_not", self)

@@ -91,11 +91,19 @@ def _int_fmod(a, b):
     return r if a >= 0 else -r
 
 
+def _trunc_div(a, b):
+    """C's integer division, toward zero; by zero gives -1 as the IR's trunc_div (and the GPU) does."""
+    if b == 0:
+        return -1
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
 # Ops that scalars whose values shape the fusion may go through (nvFuser's dynamic reshapes compute
 # extents with them); their IR ops follow torch's semantics.
 PY_SCALAR.update({
     "fmod": lambda a, b: _int_fmod(a, b) if isinstance(a, int) and isinstance(b, int) else math.fmod(a, b),
-    "remainder": operator.mod, "reciprocal": lambda a: _true_div(1.0, a),
+    "remainder": operator.mod, "reciprocal": lambda a: _true_div(1.0, a), "trunc_div": _trunc_div,
     "signbit": lambda a: math.copysign(1.0, a) < 0,
     "trunc": math.trunc, "floor": math.floor, "ceil": math.ceil, "round": round,
 })

@@ -235,10 +235,16 @@ for _name in "logical_and logical_or".split():
 
 @op("div", pointwise_out)
 def _div(ctx, lhs, rhs):
-    if all(ctx.dtype_of(x) not in dtypes.FLOATING for x in (lhs, rhs)):
-        raise NotImplementedError("fd.ops.div on integers (truncating division): seam's IR has only true "
-                                  "division; use fd.ops.truediv or cast to a floating dtype")
-    return _binary("div")(ctx, lhs, rhs)
+    """nvFuser's div: true division when an operand is floating, else C's integer division, truncating
+    toward zero (torch.div(rounding_mode="trunc")); `truediv` is always true division."""
+    kinds = [ctx.dtype_of(x) for x in (lhs, rhs)]
+    if any(k in dtypes.FLOATING for k in kinds):
+        return _binary("div")(ctx, lhs, rhs)
+    if kinds == ["bool", "bool"]:
+        raise ValueError(f"{ctx.where}: div of two Bool operands; cast one to an integer dtype first")
+    # A bool operand divides as the other operand's integer dtype (torch's promotion).
+    lhs, rhs = [ctx.cast(x, kinds[1 - i]) if k == "bool" else x for i, (x, k) in enumerate(zip((lhs, rhs), kinds))]
+    return ctx.pointwise("trunc_div", ctx.broadcast_all([lhs, rhs]))
 
 
 def _bitwise(logical, name):

@@ -57,6 +57,17 @@ template <class Int>
 Int int_fmod(Int a, Int b) {
   return (b == 0 || b == -1) ? Int{0} : static_cast<Int>(a % b);
 }
+// C's integer division, truncating toward zero (torch.div with rounding_mode="trunc"). Division by zero
+// gives -1, every bit set, as NVIDIA GPUs' integer division does (so torch on CUDA tensors and nvFuser
+// agree; torch raises on CPU); x / -1 is the wrapping negation, so INT_MIN / -1 is INT_MIN without the
+// overflow trap.
+template <class Int>
+Int trunc_div(Int a, Int b) {
+  using U = std::make_unsigned_t<Int>;
+  if (b == 0) return Int{-1};
+  if (b == -1) return static_cast<Int>(U{0} - static_cast<U>(a));
+  return static_cast<Int>(a / b);
+}
 // Python's modulo (torch.remainder): the remainder has the divisor's sign.
 template <class Int>
 Int int_remainder(Int a, Int b) {

@@ -102,8 +102,9 @@ TEST(NvrtcCodegen, MathOpsCompileForSm90InEveryComputeType) {
   for (const char* dtype : {"i32", "i64"}) {
     const std::string x = line("input", "", dtype), y = line("input", "", dtype);
     for (const char* op : {"ceil", "round", "bitwise_not"}) outputs.push_back(line(op, x, dtype));
-    for (const char* op : {"fmod", "remainder", "bitwise_and", "bitwise_or", "bitwise_xor",
-                           "bitwise_left_shift", "bitwise_right_shift", "logical_right_shift", "gcd"})
+    for (const char* op :
+         {"fmod", "remainder", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+          "bitwise_right_shift", "logical_right_shift", "gcd", "trunc_div"})
       outputs.push_back(line(op, x + ", " + y, dtype));
     outputs.push_back(line("signbit", x, "bool"));
   }
@@ -114,7 +115,8 @@ TEST(NvrtcCodegen, MathOpsCompileForSm90InEveryComputeType) {
   lowering.kernel_name = "math_ops";
   const std::vector<kir::Kernel> kernels = {plan_and_lower_pointwise(parse_fusion(text), lowering)};
   const CompileRequest request = request_for(kernels);
-  for (const char* helper : {"seam_erfcinv(", "seam_gcd(", "seam_logical_right_shift(", "seam_nextafter("})
+  for (const char* helper :
+       {"seam_erfcinv(", "seam_gcd(", "seam_logical_right_shift(", "seam_nextafter(", "seam_trunc_div("})
     EXPECT_NE(request.source.find(helper), std::string::npos) << helper;
   EXPECT_EQ(compile_cuda(request).symbols.size(), 1u);
 }

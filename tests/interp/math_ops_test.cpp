@@ -55,6 +55,21 @@ TEST(MathOps, FmodTakesTheDividendsSignRemainderTheDivisors) {
   EXPECT_EQ(binary(OpKind::Remainder, i, j).to_ints(), (std::vector<int64_t>{1, 2, -2, -1, 0, 0}));
 }
 
+TEST(MathOps, TruncDivRoundsTowardZero) {
+  HostTensor i = ints(DType::Int32, {7, -7, 7, -7, kMin32, 9, kMin32, -9});
+  HostTensor j = ints(DType::Int32, {2, 2, -2, -2, -1, 0, 1, 10});
+  // By zero gives -1 (the GPU's all-ones result); INT_MIN / -1 wraps to INT_MIN.
+  EXPECT_EQ(binary(OpKind::TruncDiv, i, j).to_ints(),
+            (std::vector<int64_t>{3, -3, -3, 3, kMin32, -1, kMin32, 0}));
+  EXPECT_EQ(binary(OpKind::TruncDiv, i, j).dtype(), DType::Int32);
+  HostTensor a = ints(DType::Int64, {kMin64, kMin64, -1});
+  HostTensor b = ints(DType::Int64, {-1, 2, 0});
+  EXPECT_EQ(binary(OpKind::TruncDiv, a, b).to_ints(), (std::vector<int64_t>{kMin64, kMin64 / 2, -1}));
+  // Mixed widths promote.
+  EXPECT_EQ(binary(OpKind::TruncDiv, ints(DType::Int32, {-9}), ints(DType::Int64, {4})).dtype(),
+            DType::Int64);
+}
+
 TEST(MathOps, ShiftsOutsideTheWidthShiftEveryBitOut) {
   HostTensor a = ints(DType::Int32, {1, -5, -5, -5, 3, -8});
   HostTensor s = ints(DType::Int32, {31, 1, 32, -1, 40, 0});
@@ -149,6 +164,8 @@ TEST(MathOps, DTypeRules) {
     builder.binary(op, x, y);
   };
   EXPECT_NE(error_of([&] { build(OpKind::Gcd, DType::Float32, DType::Int32); }).find("integer"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { build(OpKind::TruncDiv, DType::Float32, DType::Float32); }).find("integer"),
             std::string::npos);
   EXPECT_NE(error_of([&] { build(OpKind::ShiftLeft, DType::Bool, DType::Int32); }).find("integer"),
             std::string::npos);

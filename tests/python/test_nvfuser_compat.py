@@ -169,3 +169,17 @@ def test_reshape_to_extents_computed_from_a_scalar_input(device):
         fd.add_output(fd.ops.sum(fd.ops.reshape(t, new_shape=fd.define_vector([rows, cols])), dims=[1]))
     close(fd.execute([32, x])[0], x.reshape(32, 6).sum(1))
     close(fd.execute([16, x])[0], x.reshape(16, 12).sum(1))
+
+
+def test_disabling_the_matmul_library_call_leaves_no_scheduler():
+    """matmul_expr_eval off asks for a generated matmul kernel, which seam does not have; other options
+    and fusions without products are unaffected."""
+    a, b = make((6, 4)), make((4, 5))
+    with FusionDefinition() as fd:
+        fd.add_output(fd.ops.matmul(fd.from_pytorch(a), fd.from_pytorch(b)))
+    with pytest.raises(RuntimeError, match="Can not find a scheduler to schedule fusion segment: matmul"):
+        fd.execute([a, b], _enable_options=["fuse_matmul"], _disable_options=["matmul_expr_eval"])
+    close(fd.execute([a, b], _enable_options=["fuse_matmul"])[0], a @ b)
+    with FusionDefinition() as fd:
+        fd.add_output(fd.ops.relu(fd.from_pytorch(a)))
+    close(fd.execute([a], _disable_options=["matmul_expr_eval"])[0], a.relu())

@@ -138,3 +138,16 @@ def test_layer_norm_like_fusion(device):
     out = fd.execute([x.to(device), w.to(device)])[0]
     ref = torch.nn.functional.layer_norm(x.float(), (64,), weight=w.float(), eps=1e-5).bfloat16()
     close(out, ref)
+
+
+def test_reduction_of_every_dim_with_a_dtype_as_second_argument(device):
+    """nvFuser's overload op(arg, dtype): every dim reduced, in that dtype."""
+    x = make((3, 4), torch.float64, low=0.5, high=1.5)
+    with FusionDefinition() as fd:
+        t = fd.define_tensor([-1, -1], [True, True], dtype=DataType.Double)
+        fd.add_output(fd.ops.prod(t, DataType.Float))
+        fd.add_output(fd.ops.sum(t, DataType.Float))
+    prod, total = fd.execute([x.to(device)])
+    close(prod, torch.prod(x, dtype=torch.float32))
+    close(total, torch.sum(x, dtype=torch.float32))
+    assert "fd.ops.prod(T0, None, False, DataType.Float)" in repr(fd)

@@ -390,6 +390,15 @@ SEAM_FN Int seam_gcd(Int a, Int b) {
   return b;
 }
 
+// trunc_div: integer division toward zero (C's /); by zero gives -1 (every bit set, the GPU's own result,
+// spelled out so that the host agrees) and x / -1 is the wrapping negation (INT_MIN / -1 traps on the
+// host and is undefined on the GPU).
+template <class Int>
+SEAM_FN Int seam_trunc_div(Int a, Int b) {
+  typedef typename seam_unsigned<Int>::type U;
+  return b == 0 ? -1 : b == -1 ? (Int)((U)0 - (U)a) : a / b;
+}
+
 // ---- random numbers (docs/RANDOM.md) ------------------------------------------------------------------
 // Element `index` of uniform/normal with (seed, offset), as the storage type T. The words and the float
 // math come from support/philox.h, shared with the interpreter; only the rounding to T happens here.
