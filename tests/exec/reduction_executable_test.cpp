@@ -46,8 +46,10 @@ void expect_outputs_match(const Fusion& fusion, const std::vector<HostTensor>& i
 
 // These tests are about row kernels: small reductions stay reductions (not inlined into pointwise
 // kernels) unless a test asks for the default limits.
-std::unique_ptr<Executable> compile_host(const Fusion& fusion, bool inline_small_reductions = false) {
+std::unique_ptr<Executable> compile_host(const Fusion& fusion, bool inline_small_reductions = false,
+                                         const LaunchParams& launch = {}) {
   ExecutableOptions options;
+  options.launch = launch;
   options.backend = Backend::Host;
   options.poison_outputs = true;
   if (!inline_small_reductions) options.segment.rules.limits.max_inlined_reduction = 0;
@@ -161,16 +163,12 @@ TEST(ReductionExecutable, OnlinePairsKeepNanAndInfinities) {
       Value m = b.reduce(OpKind::Max, xf, {1}, true);
       Value s = b.sum(b.exp(b.sub(xf, b.expand(m, {6, n}))), {1}, true);
       Fusion fusion = b.finish({b.add(b.unary(OpKind::Log, s), m)});
-      ExecutableOptions options;
-      options.backend = Backend::Host;
-      options.poison_outputs = true;
-      options.segment.rules.limits.max_inlined_reduction = 0;
-      options.launch.row_persistent = persistent;
-      auto exe = Executable::compile(fusion, options);
+      LaunchParams launch;
+      launch.row_persistent = persistent;
+      auto exe = compile_host(fusion, false, launch);
       HostTensor input = tensor_of(dtype, shape, values);
       const std::vector<HostTensor> actual = exe->run({input});
-      expect_outputs_match(fusion, actual, interpret(fusion, {input}),
-                           persistent ? " (persistent)" : " (streamed)");
+      expect_outputs_match(fusion, {input}, actual, persistent ? " (persistent)" : " (streamed)");
       EXPECT_TRUE(std::isnan(actual[0].get_double(1)));
       EXPECT_TRUE(std::isnan(actual[0].get_double(2)));  // exp(-inf - -inf): the fusion's NaN, not -inf
       EXPECT_TRUE(std::isnan(actual[0].get_double(3)));  // exp(inf - inf), as PyTorch
