@@ -10,7 +10,7 @@ if [[ "${1:-}" == "--sanitize" ]]; then
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   # Thread storage out of LeakSanitizer's roots: its scan of dlopened libraries' dynamic TLS crashes at
   # exit (tests/sanitizers/lsan.supp says what that leaves to suppress).
-  export LSAN_OPTIONS="use_tls=0:suppressions=$PWD/tests/sanitizers/lsan.supp"
+  export LSAN_OPTIONS="use_tls=0:print_suppressions=0:suppressions=$PWD/tests/sanitizers/lsan.supp"
 else
   dir=build
   scripts/build.sh "$dir" -DSEAM_BUILD_TESTS=ON  # explicit: scripts/demo.sh configures this folder without tests

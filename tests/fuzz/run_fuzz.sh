@@ -16,7 +16,7 @@ CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -D
 cmake --build "$build" -j"$(nproc)" --target "fuzz_$target"
 mkdir -p "$build/fuzz-artifacts"
 # As scripts/test.sh --sanitize: no thread storage in LeakSanitizer's roots (tests/sanitizers/lsan.supp).
-export LSAN_OPTIONS="use_tls=0:suppressions=$PWD/tests/sanitizers/lsan.supp"
+export LSAN_OPTIONS="use_tls=0:print_suppressions=0:suppressions=$PWD/tests/sanitizers/lsan.supp"
 case "$target" in
   parser)
     mkdir -p "$build/fuzz-corpus"
