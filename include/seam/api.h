@@ -12,7 +12,8 @@
 //
 // Every failure caused by the caller (a misused op, a wrong input) throws seam::api::Error with seam's
 // message; a bug inside seam throws seam::api::InternalError. Objects are safe to share between threads:
-// compilations are serialized, and runs of one executable are serialized.
+// compilations are serialized; runs of one executable may overlap (on the GPU, give each thread its own
+// stream: intermediates and scratch memory are per stream, and runs on one stream are ordered by it).
 #pragma once
 
 #include <cstdint>

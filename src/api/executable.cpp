@@ -36,7 +36,6 @@ std::string input_label(const seam::Fusion& fusion, size_t i) {
 struct Executable::Impl {
   std::unique_ptr<seam::Executable> exe;
   Backend backend = Backend::Host;
-  std::mutex run_mutex;  // an executable's plans and scratch state are not shared between runs
   std::vector<TensorRef> input_layouts;
   std::vector<OutputRoute> routes;
 
@@ -150,11 +149,7 @@ void Executable::run_host(const std::vector<TensorRef>& inputs, const std::vecto
         std::memcpy(x.storage().data(), reinterpret_cast<const void*>(inputs[i].data), x.storage().size());
       host.push_back(std::move(x));
     }
-    std::vector<seam::HostTensor> results;
-    {
-      std::lock_guard<std::mutex> lock(impl_->run_mutex);
-      results = impl_->exe->run(host);
-    }
+    std::vector<seam::HostTensor> results = impl_->exe->run(host);
     for (size_t o = 0; o < outputs.size(); ++o) {
       const seam::HostTensor result =
           results[o].is_contiguous() ? std::move(results[o]) : results[o].contiguous();
@@ -176,11 +171,7 @@ std::vector<DeviceResult> Executable::run_device(const std::vector<TensorRef>& i
     for (const TensorRef& ref : inputs)
       device.push_back(
           {static_cast<seam::DevicePtr>(ref.data), to_seam(ref.dtype), ref.shape, ref.strides, nullptr});
-    std::vector<seam::DeviceTensor> outs;
-    {
-      std::lock_guard<std::mutex> lock(impl_->run_mutex);
-      outs = impl_->exe->run_device(device, static_cast<CUstream>(stream));
-    }
+    std::vector<seam::DeviceTensor> outs = impl_->exe->run_device(device, static_cast<CUstream>(stream));
     std::vector<DeviceResult> results;
     results.reserve(outs.size());
     for (seam::DeviceTensor& out : outs) {
@@ -225,7 +216,6 @@ void Executable::run_into(const std::vector<TensorRef>& inputs, const std::vecto
     out.reserve(outputs.size());
     for (const TensorRef& ref : inputs) in.push_back(to_exec(ref));
     for (const TensorRef& ref : outputs) out.push_back(to_exec(ref));
-    std::lock_guard<std::mutex> lock(impl_->run_mutex);
     impl_->exe->run_into(in, out, static_cast<CUstream>(stream));
   });
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <mutex>
 
 #include "runtime/cuda_driver.h"
 #include "runtime/runtime_env.h"
@@ -168,6 +169,9 @@ void CublasMatmul::enqueue(const std::vector<DevicePtr>& inputs, DevicePtr outpu
     return;
   }
   if (plan_.calls.empty()) return;
+  // Runs on other threads (other streams) use this object too: the bias address lives in the descriptor
+  // from its setting to the library calls that read it.
+  std::lock_guard<std::mutex> lock(enqueue_mutex_);
   const cublaslt::Library& lib = cublaslt::library();
   if (plan_.input_bias) {
     DevicePtr bias = inputs.at(*plan_.input_bias) + static_cast<DevicePtr>(plan_.bias_offset * size);

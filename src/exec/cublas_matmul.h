@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <mutex>
 #include <vector>
 
 #include "plan/matmul_plan.h"
@@ -28,8 +29,8 @@ class CublasMatmul {
   size_t workspace_bytes() const { return workspace_bytes_; }
 
   // Enqueues the product on `stream`: `inputs` are the kernel inputs' addresses in KernelFusion order,
-  // `output` the contiguous output's. Not safe to call concurrently on one object (the bias address is a
-  // descriptor attribute).
+  // `output` the contiguous output's. Safe to call from several threads (calls on one object take turns:
+  // the bias address is a descriptor attribute).
   void enqueue(const std::vector<DevicePtr>& inputs, DevicePtr output, DevicePtr workspace,
                CUstream stream) const;
 
@@ -42,6 +43,7 @@ class CublasMatmul {
   size_t algorithm_workspace_bytes_ = 0;
   size_t bias_copy_offset_ = 0;
   size_t workspace_bytes_ = 0;
+  mutable std::mutex enqueue_mutex_;
 };
 
 }  // namespace seam

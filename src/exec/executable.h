@@ -55,6 +55,7 @@ class Executable {
 
   // Runs on host tensors laid out as the fusion's inputs declare (checked before anything runs); returns
   // contiguous outputs. The CUDA backend copies inputs to the device and outputs back.
+  // Every run method may be called from several threads at once.
   virtual std::vector<HostTensor> run(const std::vector<HostTensor>& inputs) = 0;
 
   // Runs on tensors already in device memory (CUDA backend): inputs are checked (dtype, shape, strides,

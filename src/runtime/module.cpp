@@ -1,5 +1,6 @@
 #include "runtime/module.h"
 
+#include <mutex>
 #include <utility>
 
 #include "runtime/cuda_driver.h"
@@ -15,7 +16,11 @@ std::string dims(const Dim3& d) {
 }  // namespace
 
 void Kernel::ensure_dynamic_shared_memory(unsigned bytes) {
-  if (bytes <= dynamic_shared_limit_) return;
+  if (bytes <= dynamic_shared_limit_.load()) return;
+  // Raised under a lock: two threads setting the attribute at once could leave the lower limit set.
+  static std::mutex raising;
+  std::lock_guard<std::mutex> lock(raising);
+  if (bytes <= dynamic_shared_limit_.load()) return;
   check_cuda(driver().func_set_attribute(function_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                          static_cast<int>(bytes)),
              Driver::api_name_func_set_attribute,

@@ -1,6 +1,7 @@
 // Loading compiled kernels into the current context and launching them.
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,11 +21,21 @@ struct LaunchConfig {
   CUstream stream = nullptr;  // nullptr: the legacy default stream
 };
 
-// A kernel of a loaded module. Remembers how far its dynamic shared memory limit has been raised; use one
-// Kernel object from one thread at a time.
+// A kernel of a loaded module. Remembers how far its dynamic shared memory limit has been raised; several
+// threads may launch one Kernel object at once (runs of one executable on several streams).
 class Kernel {
  public:
   Kernel(CUfunction function, std::string name) : function_(function), name_(std::move(name)) {}
+  Kernel(const Kernel& other)
+      : function_(other.function_),
+        name_(other.name_),
+        dynamic_shared_limit_(other.dynamic_shared_limit_.load()) {}
+  Kernel& operator=(const Kernel& other) {
+    function_ = other.function_;
+    name_ = other.name_;
+    dynamic_shared_limit_ = other.dynamic_shared_limit_.load();
+    return *this;
+  }
   CUfunction function() const { return function_; }
   const std::string& name() const { return name_; }
 
@@ -35,7 +46,7 @@ class Kernel {
  private:
   CUfunction function_;
   std::string name_;
-  unsigned dynamic_shared_limit_ = 48 * 1024;
+  std::atomic<unsigned> dynamic_shared_limit_{48 * 1024};
 };
 
 // A module (cubin or PTX) loaded in the context current at load time; unloaded on destruction.
