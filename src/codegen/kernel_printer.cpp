@@ -94,8 +94,11 @@ std::optional<std::string> float_operator(const kir::Expr& e, DType dtype) {
 class BodyPrinter {
  public:
   // `arrays`: array_values(kernel), computed once per kernel by the caller.
-  BodyPrinter(const kir::Kernel& kernel, const std::set<std::string>& arrays, std::ostringstream& out)
-      : kernel_(kernel), out_(out), arrays_(arrays) {}
+  BodyPrinter(const kir::Kernel& kernel, const std::set<std::string>& arrays, std::ostringstream& out,
+              RowFill fill = RowFill::Load)
+      : kernel_(kernel), out_(out), arrays_(arrays), fill_(fill) {
+    if (fill != RowFill::Load) stage_ = kir::row_stage(*kernel.rows);
+  }
 
   void block(const kir::Block& b, int depth) {
     for (const Stmt& s : b) stmt(s, depth);
@@ -252,6 +255,44 @@ class BodyPrinter {
     return std::string(keep ? "seam_load_keep<" : "seam_load<") + std::to_string(lanes) + ">";
   }
 
+  const kir::RowCache& row_cache(const std::string& name) const {
+    for (const kir::RowCache& c : kernel_.rows->caches)
+      if (c.name == name) return c;
+    SEAM_UNREACHABLE("a row cache the kernel does not declare");
+  }
+
+  // The fill of a cache `slot` (kir::Expr::cache_fill) as `fill_` asks. A per-row cache is filled outside
+  // the row loops: only for a row inside the tensor.
+  void fill(const kir::Expr& e, const kir::RowCache& cache, const std::string& slot, int depth) {
+    const std::string address = param(e.param).name + " + " + kir::to_string(e.offset);
+    const std::string in_tensor = cache.per_row ? "if (seam_row_extent > 0) " : "";
+    switch (fill_) {
+      case RowFill::Load:
+        out_ << pad(depth) << in_tensor << load_call(e, cache.lanes, false) << "(" << address << ", " << slot
+             << (e.row_edge ? ", seam_in_row" : "") << ");\n";
+        return;
+      case RowFill::Prefetch:
+        out_ << pad(depth) << in_tensor << "seam_async_copy<" << cache.bytes() << ">(" << stage_slot(cache)
+             << ", " << address << ");\n";
+        return;
+      case RowFill::Staged:
+        out_ << pad(depth) << "seam_stage_read<" << cache.lanes << ">((const " << kir::c_type(cache.dtype)
+             << "*)" << stage_slot(cache) << ", " << slot << ");\n";
+        return;
+    }
+  }
+
+  // This thread's slot of `cache` in the stage `seam_staging` (kir::RowStage; the row printer defines
+  // seam_staging, seam_stage_block and seam_stage_thread).
+  std::string stage_slot(const kir::RowCache& cache) const {
+    std::string at = std::to_string(stage_.offset.at(cache.name));
+    if (!cache.per_row)
+      at +=
+          " + " + std::to_string(stage_.row_bytes) + " + seam_it * " + std::to_string(stage_.iteration_bytes);
+    return "(seam_staging + (" + at + ") * seam_stage_block + seam_stage_thread * " +
+           std::to_string(cache.bytes()) + ")";
+  }
+
   // A peeled row loop's vector `vector_index`: the bits of its lanes inside the row (seam_row_lanes),
   // which its edge loads, stores and reductions read.
   void row_lanes(const std::string& vector_index, int depth) {
@@ -267,10 +308,10 @@ class BodyPrinter {
     const kir::Expr& e = s.expr;
     const std::string type = kir::c_type(v.dtype);
     if (e.kind == kir::Expr::Kind::Load && !e.cache.empty()) {  // a persistent row's register array
-      const std::string slot = e.cache + "[seam_it]";
+      const kir::RowCache& cache = row_cache(e.cache);
+      const std::string slot = cache.per_row ? e.cache : e.cache + "[seam_it]";
       if (e.cache_fill) {
-        out_ << pad(depth) << load_call(e, v.lanes, false) << "(" << param(e.param).name << " + "
-             << kir::to_string(e.offset) << ", " << slot << (e.row_edge ? ", seam_in_row" : "") << ");\n";
+        fill(e, cache, slot, depth);
         return;
       }
       if (is_array(v)) declare(v, depth);
@@ -363,6 +404,8 @@ class BodyPrinter {
   const kir::Kernel& kernel_;
   std::ostringstream& out_;
   const std::set<std::string>& arrays_;
+  const RowFill fill_;
+  kir::RowStage stage_;  // with fill_ other than Load
 };
 
 // The per-chunk dispatch shared by both entry points: chunk g belongs to the first output whose range
@@ -395,8 +438,8 @@ std::string param_type(const kir::Param& p) {
 }  // namespace
 
 void print_kernel_block(const kir::Kernel& kernel, const kir::Block& block, std::ostringstream& out,
-                        int depth) {
-  BodyPrinter(kernel, array_values(kernel), out).block(block, depth);
+                        int depth, RowFill fill) {
+  BodyPrinter(kernel, array_values(kernel), out, fill).block(block, depth);
 }
 
 std::string kernel_param_type(const kir::Param& param) { return param_type(param); }

@@ -1,5 +1,7 @@
 #include "codegen/row_kernel_printer.h"
 
+#include <algorithm>
+
 #include "codegen/kernel_printer.h"
 #include "support/error.h"
 
@@ -23,6 +25,37 @@ void print_row_shift(const kir::RowLaunch& rows, std::ostringstream& out) {
 std::string peeled_row_vectors(const kir::RowLaunch& rows) {
   return "(" + std::to_string(rows.reduced + rows.vector - 1) + " + seam_row_shift) / " +
          std::to_string(rows.vector);
+}
+
+// What a later row's prefetch repeats (kir::RowLaunch::prefetch_stages): the body's index Lets and
+// per-row fills before its first row loop, and that loop when it is the caches' fill loop
+// (lower/row_cache.h, row_prefetchable: nothing else there reads a value).
+kir::Block prefetch_block(const kir::RowLaunch& rows) {
+  kir::Block block;
+  for (const kir::Stmt& s : rows.body) {
+    if (s.kind == kir::Stmt::Kind::Let) block.push_back(s);
+    if (s.kind == kir::Stmt::Kind::Define && s.expr.cache_fill) block.push_back(s);
+    if (s.kind != kir::Stmt::Kind::RowLoop) continue;
+    const bool fills = std::any_of(s.then_block.begin(), s.then_block.end(),
+                                   [](const kir::Stmt& t) { return t.expr.cache_fill; });
+    if (fills) block.push_back(s);
+    break;
+  }
+  return block;
+}
+
+// The caches' register arrays: per iteration, or one entry for a per-row cache.
+void print_row_caches(const kir::RowLaunch& rows, bool host, std::ostringstream& out) {
+  for (const kir::RowCache& c : rows.caches) {
+    if (c.per_row)
+      out << "  alignas(16) " << kir::c_type(c.dtype) << " " << c.name << "[" << c.lanes << "];\n";
+    else if (host)
+      out << "  seam_row_cache<" << kir::c_type(c.dtype) << ", " << c.lanes << "> " << c.name
+          << (rows.peel ? "(seam_row_iterations);\n" : "(seam_row_extent);\n");
+    else
+      out << "  alignas(16) " << kir::c_type(c.dtype) << " " << c.name << "[" << rows.iterations << "]["
+          << c.lanes << "];\n";
+  }
 }
 
 // Outer reductions (kir::OuterReduction): per reduction, the accumulator (registers when persistent, the
@@ -76,6 +109,25 @@ void print_cuda_outer_epilogue(const kir::Kernel& kernel, std::ostringstream& ou
   out << "  }\n";
 }
 
+// One row's body on the host. Staged (kir::RowLaunch::prefetch_stages): the fills copied into the stage
+// first, then read from it, the stages taken in turn as on the GPU (the copies land at once here).
+void print_host_row_body(const kir::Kernel& kernel, std::ostringstream& out, int depth) {
+  const kir::RowLaunch& rows = *kernel.rows;
+  if (rows.prefetch_stages != 2) {
+    print_kernel_block(kernel, rows.body, out, depth);
+    return;
+  }
+  const std::string pad(2 * static_cast<size_t>(depth), ' ');
+  const std::string staging = "unsigned char* const seam_staging = seam_stage.data + seam_stage_index * " +
+                              std::to_string(kir::row_stage(rows).bytes(1, rows.vectors())) + ";\n";
+  out << pad << "{\n" << pad << "  " << staging;
+  print_kernel_block(kernel, prefetch_block(rows), out, depth + 1, RowFill::Prefetch);
+  out << pad << "}\n" << pad << "seam_async_commit();\n" << pad << "seam_async_wait<0>();\n";
+  out << pad << "{\n" << pad << "  " << staging;
+  print_kernel_block(kernel, rows.body, out, depth + 1, RowFill::Staged);
+  out << pad << "}\n" << pad << "seam_stage_index ^= 1;\n";
+}
+
 // The host runs the grid's blocks in order, each over its rows as the GPU's block loop visits them.
 void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out) {
   const kir::RowLaunch& rows = *kernel.rows;
@@ -93,7 +145,7 @@ void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out) {
       << "; seam_first_row += " << blocks * per_block << ") {\n";
   out << "      for (idx_t row = seam_first_row; row < seam_first_row + " << per_block << " && row < "
       << rows.rows << "; ++row) {\n";
-  print_kernel_block(kernel, rows.body, out, 4);
+  print_host_row_body(kernel, out, 4);
   out << "      }\n    }\n";
   out << "    if (!seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", " << rows.reduced << "LL, "
       << blocks << "LL, seam_block, " << w.group_size << ", " << w.header << ")) continue;\n";
@@ -103,34 +155,10 @@ void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out) {
   out << "  }\n";
 }
 
-}  // namespace
-
-std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
-  SEAM_ASSERT(kernel.rows.has_value());
+// A block's loop over its row groups, grid-stride, each row's fills loading into the registers.
+void print_cuda_rows(const kir::Kernel& kernel, const std::string& first_block, const std::string& blocks,
+                     std::ostringstream& out) {
   const kir::RowLaunch& rows = *kernel.rows;
-  const int block = rows.block_size();
-  std::ostringstream out;
-  out << "#include \"seam_device.cuh\"\n\n";
-  const int cluster = rows.cluster;
-  print_cuda_signature(kernel, CudaLaunchShape{block, rows.min_blocks_per_sm, cluster}, out);
-  out << "  __shared__ __align__(16) unsigned char seam_scratch[" << block * 8 << "];\n";
-  out << "  const seam_rows<" << rows.rows_per_block << ", " << rows.threads_per_row << ", "
-      << (rows.lanes_contiguous ? "true" : "false") << (cluster > 1 ? ", " + std::to_string(cluster) : "")
-      << "> seam_row_ctx(seam_scratch);\n";
-  out << "  const int seam_lane = seam_row_ctx.lane;\n";
-  out << "  const int seam_lanes = " << rows.threads_per_row * cluster << ";\n";
-  if (rows.iterations > 0) {
-    out << "  constexpr int seam_row_iterations = " << rows.iterations << ";\n";
-    for (const kir::RowCache& c : rows.caches)
-      out << "  alignas(16) " << kir::c_type(c.dtype) << " " << c.name << "[" << rows.iterations << "]["
-          << c.lanes << "];\n";
-  }
-  print_cuda_outer_prologue(rows, out);
-  // Every thread of a block runs the same iterations (the row reductions synchronize the block).
-  // Over a cluster, its blocks take the same rows (the grid is a multiple of the cluster).
-  const std::string first_block =
-      cluster > 1 ? "(blockIdx.x / " + std::to_string(cluster) + ")" : "blockIdx.x";
-  const std::string blocks = cluster > 1 ? "(gridDim.x / " + std::to_string(cluster) + ")" : "gridDim.x";
   out << "  for (long long seam_first_row = (long long)" << first_block << " * " << rows.rows_per_block
       << "; seam_first_row < " << rows.rows << "LL; seam_first_row += (long long)" << blocks << " * "
       << rows.rows_per_block << ") {\n";
@@ -145,6 +173,81 @@ std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
   out << "    (void)seam_row_extent;\n";
   print_kernel_block(kernel, rows.body, out, 2);
   out << "  }\n";
+}
+
+// A block's loop over its row groups with the caches' fills staged (kir::RowLaunch::prefetch_stages = 2):
+// the copies of the next group's rows are issued before the current group computes, into the other
+// stage. `first_block` and `blocks` as in print_cuda_row_kernel.
+void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& first_block,
+                                const std::string& blocks, std::ostringstream& out) {
+  const kir::RowLaunch& rows = *kernel.rows;
+  const int64_t stage = kir::row_stage(rows).bytes(rows.block_size(), rows.iterations);
+  const std::string last = std::to_string(rows.rows) + "LL";
+  const std::string stride = "(long long)" + blocks + " * " + std::to_string(rows.rows_per_block);
+  const kir::Block prefetch = prefetch_block(rows);
+  out << "  extern __shared__ __align__(16) unsigned char seam_stage[];  // " << 2 * stage
+      << " bytes (kir::dynamic_shared_bytes)\n";
+  out << "  constexpr int seam_stage_block = " << rows.block_size() << ";\n";
+  out << "  const int seam_stage_thread = (int)threadIdx.x;\n";
+  out << "  long long seam_first_row = (long long)" << first_block << " * " << rows.rows_per_block << ";\n";
+  // A row past the last has no vectors: its prefetch copies nothing.
+  auto print_prefetch = [&](const std::string& first, const std::string& stage_index) {
+    out << "    {\n";
+    out << "      const long long seam_next_row = " << first << " + seam_row_ctx.slot;\n";
+    out << "      const idx_t row = (idx_t)(seam_next_row < " << last << " ? seam_next_row : " << last
+        << ");\n";
+    out << "      const idx_t seam_row_extent = row < " << rows.rows << " ? " << rows.vectors() << " : 0;\n";
+    out << "      unsigned char* const seam_staging = seam_stage + " << stage_index << " * " << stage
+        << ";\n";
+    print_kernel_block(kernel, prefetch, out, 3, RowFill::Prefetch);
+    out << "    }\n";
+    out << "    seam_async_commit();\n";
+  };
+  print_prefetch("seam_first_row", "0");
+  out << "  for (int seam_stage_index = 0; seam_first_row < " << last << "; seam_first_row += " << stride
+      << ", seam_stage_index ^= 1) {\n";
+  print_prefetch("seam_first_row + " + stride, "(seam_stage_index ^ 1)");
+  out << "    seam_async_wait<1>();  // this group's copies have landed\n";
+  out << "    const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);\n";
+  out << "    const idx_t seam_row_extent = row < " << rows.rows << " ? " << rows.vectors() << " : 0;\n";
+  out << "    (void)seam_row_extent;\n";
+  out << "    unsigned char* const seam_staging = seam_stage + seam_stage_index * " << stage << ";\n";
+  print_kernel_block(kernel, rows.body, out, 2, RowFill::Staged);
+  out << "  }\n";
+  out << "  seam_async_wait<0>();\n";
+}
+
+}  // namespace
+
+std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
+  SEAM_ASSERT(kernel.rows.has_value());
+  const kir::RowLaunch& rows = *kernel.rows;
+  const int block = rows.block_size();
+  std::ostringstream out;
+  out << "#include \"seam_device.cuh\"\n\n";
+  const int cluster = rows.cluster;
+  print_cuda_signature(kernel, CudaLaunchShape{block, rows.min_blocks_per_sm, cluster}, out);
+  out << "  __shared__ __align__(16) unsigned char seam_scratch[" << kir::row_scratch_bytes(block) << "];\n";
+  out << "  const seam_rows<" << rows.rows_per_block << ", " << rows.threads_per_row << ", "
+      << (rows.lanes_contiguous ? "true" : "false") << (cluster > 1 ? ", " + std::to_string(cluster) : "")
+      << "> seam_row_ctx(seam_scratch);\n";
+  out << "  const int seam_lane = seam_row_ctx.lane;\n";
+  out << "  const int seam_lanes = " << rows.threads_per_row * cluster << ";\n";
+  if (rows.iterations > 0) {
+    out << "  constexpr int seam_row_iterations = " << rows.iterations << ";\n";
+    print_row_caches(rows, false, out);
+  }
+  print_cuda_outer_prologue(rows, out);
+  // Every thread of a block runs the same iterations (the row reductions synchronize the block).
+  // Over a cluster, its blocks take the same rows (the grid is a multiple of the cluster).
+  const std::string first_block =
+      cluster > 1 ? "(blockIdx.x / " + std::to_string(cluster) + ")" : "blockIdx.x";
+  const std::string blocks = cluster > 1 ? "(gridDim.x / " + std::to_string(cluster) + ")" : "gridDim.x";
+  if (rows.prefetch_stages == 2) {
+    print_cuda_prefetched_rows(kernel, first_block, blocks, out);
+  } else {
+    print_cuda_rows(kernel, first_block, blocks, out);
+  }
   if (!rows.outer.empty()) print_cuda_outer_epilogue(kernel, out);
   // No block of a cluster exits while another may still read its shared memory.
   if (cluster > 1) out << "  seam_cluster_sync();\n";
@@ -174,9 +277,13 @@ std::string print_host_row_kernel(const kir::Kernel& kernel) {
   if (rows.iterations > 0) {  // one thread per row: its share is the whole row (at most, when peeled)
     out << "  const idx_t seam_row_iterations = "
         << (rows.peel ? std::to_string(rows.vectors()) : "seam_row_extent") << ";\n";
-    for (const kir::RowCache& c : rows.caches)
-      out << "  seam_row_cache<" << kir::c_type(c.dtype) << ", " << c.lanes << "> " << c.name
-          << (rows.peel ? "(seam_row_iterations);\n" : "(seam_row_extent);\n");
+    print_row_caches(rows, true, out);
+  }
+  if (rows.prefetch_stages == 2) {  // one thread, one vector per iteration: the stage holds a row
+    out << "  seam_row_cache<unsigned char, 1> seam_stage("
+        << 2 * kir::row_stage(rows).bytes(1, rows.vectors()) << ");\n";
+    out << "  constexpr int seam_stage_block = 1, seam_stage_thread = 0;\n";
+    out << "  int seam_stage_index = 0;\n";
   }
   if (!rows.outer.empty()) {
     print_host_outer_rows(kernel, out);
@@ -186,7 +293,7 @@ std::string print_host_row_kernel(const kir::Kernel& kernel) {
       print_row_shift(rows, out);
       out << "    const idx_t seam_row_extent = " << peeled_row_vectors(rows) << ";\n";
     }
-    print_kernel_block(kernel, rows.body, out, 2);
+    print_host_row_body(kernel, out, 2);
     out << "  }\n";
   }
   if (!kernel.outputs.empty()) {

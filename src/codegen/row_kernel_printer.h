@@ -15,9 +15,14 @@ namespace seam {
 std::string print_cuda_row_kernel(const kir::Kernel& kernel);
 std::string print_host_row_kernel(const kir::Kernel& kernel);
 
+// How a persistent row kernel's cache fills print (kir::RowLaunch::prefetch_stages): as loads into the
+// registers, as asynchronous copies into the shared-memory stage `seam_staging` (a later row's), or as
+// reads of that stage into the registers (the current row's, once its copies landed).
+enum class RowFill { Load, Prefetch, Staged };
+
 // Shared with the chunk-kernel printer (codegen/kernel_printer.cpp), which defines them.
 void print_kernel_block(const kir::Kernel& kernel, const kir::Block& block, std::ostringstream& out,
-                        int depth);
+                        int depth, RowFill fill = RowFill::Load);
 std::string kernel_param_type(const kir::Param& param);
 // `SEAM_KERNEL void NAME(void** args) {`, the idx_t typedef and the parameters read from their slots,
 // the index error record and the workspace included (kir::trailing_slots).

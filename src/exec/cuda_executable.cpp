@@ -51,6 +51,16 @@ int cuda_sm_count() {
   return Device::shared().properties().sm_count;
 }
 
+void fit_launch_to_device(LaunchParams& launch) {
+  const DriverStatus& status = driver_status();
+  SEAM_CHECK(status.available, "the CUDA backend needs a GPU: ", status.reason);
+  const DeviceProperties& p = Device::shared().properties();
+  launch.sm_count = p.sm_count;
+  launch.shared_bytes_per_block = std::max(p.max_shared_per_block, p.max_shared_per_block_optin);
+  launch.shared_bytes_per_sm = p.max_shared_per_sm;
+  if (p.compute_major < 9) launch.row_cluster_max = 1;  // thread block clusters: Hopper on
+}
+
 int cuda_compute_major() {
   const DriverStatus& status = driver_status();
   SEAM_CHECK(status.available, "the CUDA backend needs a GPU: ", status.reason);
@@ -166,6 +176,7 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
     LaunchConfig config;  // decided by the plan (plan_grid)
     config.grid.x = static_cast<unsigned>(step.grid.blocks);
     config.block.x = static_cast<unsigned>(step.grid.block);
+    config.shared_bytes = static_cast<unsigned>(kir::dynamic_shared_bytes(step.kernel));
     plan.configs.push_back(config);
   }
   size_t kernel_workspace_bytes = 0;

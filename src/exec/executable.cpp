@@ -34,8 +34,7 @@ std::unique_ptr<Executable> Executable::compile(const Fusion& input_fusion,
   lap("segment");
   ExecutableOptions tuned = options;
   if (options.backend == Backend::Cuda) {
-    tuned.launch.sm_count = cuda_sm_count();
-    if (cuda_compute_major() < 9) tuned.launch.row_cluster_max = 1;  // thread block clusters: Hopper on
+    fit_launch_to_device(tuned.launch);
   }
   std::vector<CompiledStep> steps = plan_fusion(segmented, PlanOptions{tuned.launch}).steps;
   lap("plan");

@@ -182,11 +182,15 @@ struct OutputProgram {
 };
 
 // A register array of a persistent row kernel: `iterations` entries of `lanes` elements per thread,
-// holding a row's loads of one input at one offset pattern (lower/row_cache.h).
+// holding a row's loads of one input at one offset pattern (lower/row_cache.h); `per_row`: one entry,
+// a load that depends on the row only (a normalization backward's mean or rstd), filled once per row
+// before its loops.
 struct RowCache {
   std::string name;
   DType dtype;
   int lanes = 1;
+  bool per_row = false;
+  int bytes() const { return lanes * static_cast<int>(dtype_size(dtype)); }
 };
 
 // An outer reduction of a row kernel (lower/outer_reductions.h): a sum over the rows of a value of the
@@ -237,6 +241,10 @@ struct RowLaunch {
   int64_t partial_blocks = 0;
   int min_blocks_per_sm = 0;  // > 0: __launch_bounds__'s second argument
   Block finish;
+  // 2: the caches' fills are staged in shared memory (RowStage): while a block computes its rows, the
+  // rows it takes next are on their way there (cp.async), so the latency of a row's loads overlaps the
+  // previous row's work. Only where a block loops over several row groups (outer reductions' fixed grid).
+  int prefetch_stages = 0;
   int block_size() const { return rows_per_block * threads_per_row; }
   // Vectors per row (peeled: at most; a row with shift s has ceil((reduced + s) / vector)).
   int64_t vectors() const {
@@ -259,6 +267,26 @@ struct OuterWorkspace {
   int64_t bytes = 0;
 };
 OuterWorkspace outer_workspace(const RowLaunch& rows);
+
+// Where a thread's cache fills lie in one stage of the shared-memory staging (RowLaunch::
+// prefetch_stages): the per-row caches, then per iteration the others, each slot `bytes` wide for each of
+// the `block` threads in turn (consecutive threads at consecutive slots: no bank conflicts). A cache at
+// `offset` holds, for iteration `it` and thread `t`,
+//   (offset + (per_row ? 0 : row_bytes + it * iteration_bytes)) * block + t * bytes.
+struct RowStage {
+  std::map<std::string, int64_t> offset;  // per cache name
+  int64_t row_bytes = 0;                  // the per-row caches' bytes per thread
+  int64_t iteration_bytes = 0;            // the other caches' bytes per thread and iteration
+  // One stage's bytes for `block` threads of `iterations` iterations each.
+  int64_t bytes(int64_t block, int64_t iterations) const {
+    return (row_bytes + iterations * iteration_bytes) * block;
+  }
+};
+RowStage row_stage(const RowLaunch& rows);
+// Whether every cache fill can be an asynchronous copy (4, 8, 16 or 32 bytes: cp.async sizes).
+bool row_caches_stageable(const RowLaunch& rows);
+// Shared memory a row kernel's block uses besides its stages: the row reductions' scratch.
+inline int64_t row_scratch_bytes(int64_t block) { return 8 * block; }
 
 struct Kernel {
   std::string name;
@@ -303,6 +331,9 @@ int64_t loaded_bytes_per_chunk(const Kernel& kernel);
 
 // The bytes of workspace a kernel needs (its outer reductions' partials and counter); 0 when none.
 int64_t workspace_bytes(const Kernel& kernel);
+
+// The dynamic shared memory a launch of the kernel needs (a row kernel's prefetch stages); 0 when none.
+int64_t dynamic_shared_bytes(const Kernel& kernel);
 
 // Whether the kernel has CheckedIndex values, so that it takes the index error record.
 bool checks_indices(const Kernel& kernel);

@@ -143,7 +143,9 @@ std::string print_kir(const kir::Kernel& kernel) {
         << ", vectors of " << r.vector << (r.peel ? " (peeled)" : "");
     if (r.iterations > 0) out << ", persistent: " << r.iterations << " iterations";
     for (const kir::RowCache& c : r.caches)
-      out << ", cache " << c.name << ":" << dtype_name(c.dtype) << "x" << c.lanes;
+      out << ", cache " << c.name << ":" << dtype_name(c.dtype) << "x" << c.lanes
+          << (c.per_row ? " per row" : "");
+    if (r.prefetch_stages > 0) out << ", " << r.prefetch_stages << " prefetch stages";
     out << " {\n";
     print_block(r.body, 2, out);
     out << "  }\n";

@@ -42,6 +42,9 @@ struct RowLayout {
   // it).
   int64_t partial_blocks = 0;
   int min_blocks_per_sm = 0;
+  // 2: a block's next row group is copied to shared memory while it computes the current one
+  // (kir::RowLaunch::prefetch_stages), where lowering finds every fill stageable.
+  int prefetch_stages = 0;
 };
 
 // A row kernel as the plan decided it: its layout, the schedules of its chunk programs (one per output

@@ -11,7 +11,15 @@
 namespace seam {
 
 // Adds the caches and the filling loop (before the first row loop) to `launch`, and turns the cached
-// loads into reads of their array. Loads under branches, guarded or chosen by piece stay loads.
+// loads into reads of their array. Loads under branches, guarded or chosen by piece stay loads. A load
+// that depends on the row but not on the loop's vector (a per-row scalar) becomes a per-row cache, filled
+// before the filling loop, so that its latency overlaps the row's other loads.
 void cache_row_loads(kir::RowLaunch& launch);
+
+// Whether the caches' fills of `launch` (after cache_row_loads) can be staged in shared memory for a
+// later row while the block computes the current one (kir::RowLaunch::prefetch_stages): persistent, not
+// peeled nor clustered, every fill a cp.async size, and nothing before the fills but index Lets and
+// constants.
+bool row_prefetchable(const kir::RowLaunch& launch);
 
 }  // namespace seam

@@ -199,7 +199,11 @@ std::string launch_summary(const PlannedStep& step) {
          (rows.min_blocks_per_sm > 0
               ? ", launch bounds for " + std::to_string(rows.min_blocks_per_sm) + " blocks/SM"
               : ", no register cap") +
-         ", lanes " + (rows.lanes_contiguous ? "contiguous" : "strided");
+         ", lanes " + (rows.lanes_contiguous ? "contiguous" : "strided") +
+         (rows.prefetch_stages > 0
+              ? ", " + std::to_string(rows.prefetch_stages) + " prefetch stages of " +
+                    std::to_string(kir::dynamic_shared_bytes(step.kernel) / rows.prefetch_stages) + " bytes"
+              : "");
 }
 
 std::string print_plan(const FusionPlan& plan) {

@@ -23,6 +23,9 @@ struct RowPlanInput {
   int cluster_max = 8;               // LaunchParams::row_cluster_max (plan/row_cluster.h)
   int cluster_above = 1024;          // LaunchParams::row_cluster_above
   int outer_reductions = 0;          // lower/outer_reductions.h: an f32 accumulator per element each
+  bool prefetch = false;             // LaunchParams::row_prefetch
+  int64_t shared_bytes_per_block = 227 * 1024;  // LaunchParams' target
+  int64_t shared_bytes_per_sm = 228 * 1024;
 };
 
 // A persistent row kernel's share of a row per thread: up to this many elements (64: eight 16-byte
@@ -47,6 +50,8 @@ inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // for two blocks per multiprocessor (an estimate, not measured on the GPU yet), and the grid is fixed
 // (RowLayout::partial_blocks): as many blocks as the multiprocessors hold at once by the registers the layout
 // expects, at most one per row group, each looping over its rows and leaving one workspace row of partials.
+// With row_prefetch, a layout whose blocks loop over several row groups stages the next group's loads
+// in shared memory (two stages) when they fit next to the blocks a multiprocessor holds.
 // `peel`: vectors aligned to memory (plan/row_peel.h), a row then spans up to peeled_vectors of them;
 // never with outer reductions (their workspace rows are per column, unpeeled), nor clusters.
 RowLayout plan_row_layout(const RowPlanInput& in, int vector, bool peel = false);

@@ -8,6 +8,8 @@
 // (M or N of 1) keep the outer sums in a kernel of their own (schedule/outer_reduction_pair.h).
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "exec/executable.h"
 #include "interp/compare.h"
 #include "interp/interpreter.h"
@@ -28,8 +30,12 @@ Tolerance tolerance(DType dtype) {
 // Whether M x N gives the outer sums a kernel with the rows (outer_reduction_pair.h, condition 3).
 bool fuses(int64_t m, int64_t n) { return m > 1 && n > 1 && m != n; }
 
-void check(const Fusion& fusion, size_t outer_sums, int sm_count, bool persistent) {
+// With `prefetch`, LaunchParams::row_prefetch; `staged`: whether the kernel must stage its rows' loads
+// (unset: as the plan finds).
+void check(const Fusion& fusion, size_t outer_sums, int sm_count, bool persistent, bool prefetch = false,
+           std::optional<bool> staged = false) {
   ExecutableOptions options;
+  options.launch.row_prefetch = prefetch;
   options.backend = Backend::Host;
   options.poison_outputs = true;
   options.segment.rules.limits.max_inlined_reduction = 0;
@@ -38,7 +44,8 @@ void check(const Fusion& fusion, size_t outer_sums, int sm_count, bool persisten
   const Shape& shape = fusion.type(fusion.inputs()[0]).shape;
   const std::string context = fusion.name() + " " + shape_to_string(shape) + " " +
                               std::string(dtype_name(fusion.type(fusion.inputs()[0]).dtype)) + " sm_count " +
-                              std::to_string(sm_count) + (persistent ? " persistent" : " streamed");
+                              std::to_string(sm_count) + (persistent ? " persistent" : " streamed") +
+                              (prefetch ? " prefetch" : "");
   auto exe = Executable::compile(fusion, options);
   if (fuses(shape[0], shape[1])) {
     ASSERT_EQ(exe->steps().size(), 1u) << context;
@@ -52,6 +59,9 @@ void check(const Fusion& fusion, size_t outer_sums, int sm_count, bool persisten
     if (!persistent) {
       EXPECT_EQ(rows.iterations, 0) << context;
     }
+    if (staged) EXPECT_EQ(rows.prefetch_stages, *staged ? 2 : 0) << context;
+  } else {
+    EXPECT_NE(staged, true) << context;
   }
   const std::vector<HostTensor> inputs = random_inputs(fusion, 7);
   const std::vector<HostTensor> expected = interpret(fusion, inputs);
@@ -94,6 +104,27 @@ TEST(OuterReduction, SumsOverBothAxes) {
     const auto [m, n] = kShapes[i];
     check(both_axes(m, n, i % 2 ? Float32 : BFloat16), 1, i % 3 ? 132 : 2, true);
   }
+}
+
+// Rows whose loads are staged in shared memory while the block computes its previous rows
+// (LaunchParams::row_prefetch; kir::RowLaunch::prefetch_stages): blocks looping over many row groups,
+// per-row scalars (rstd, mean) staged with the vectors; rows of 7 have vectors of one 2- or 4-byte element
+// (bf16 is no cp.async size: loaded as before). The host runs the stages in turn.
+TEST(OuterReduction, PrefetchedRows) {
+  for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{1000, 64}, {4099, 64}, {1000, 4096}}) {
+    check(rmsnorm_backward(m, n, BFloat16), 1, 2, true, true, true);
+    check(layernorm_backward(m, n, Float32), 2, 1, true, true, true);
+    check(layernorm_backward(m, n, BFloat16), 2, 3, true, true, true);
+  }
+  // Few rows: spread over more threads, a stage may not fit, or each block takes one row group.
+  for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{17, 4096}, {3, 5000}, {17, 64}}) {
+    check(rmsnorm_backward(m, n, BFloat16), 1, 2, true, true, std::nullopt);
+    check(layernorm_backward(m, n, Float32), 2, 1, true, true, std::nullopt);
+  }
+  check(rmsnorm_backward(1000, 7, BFloat16), 1, 2, true, true, false);
+  check(rmsnorm_backward(1000, 7, Float32), 1, 2, true, true, true);
+  check(rmsnorm_backward(2, 64, BFloat16), 1, 132, true, true, false);    // a block per row group: no loop
+  check(rmsnorm_backward(1000, 64, BFloat16), 1, 2, false, true, false);  // streamed
 }
 
 // Streamed rows accumulate in the block's workspace row (a block holds one row).

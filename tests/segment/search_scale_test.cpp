@@ -31,7 +31,12 @@ TEST(SearchScale, TransformerStackIsProvenAtEveryDepth) {
   }
 }
 
+// A property of optimized builds (the default budget is wall time): a Debug or sanitized build on a
+// loaded machine may run out of it, and says nothing about the product then.
 TEST(SearchScale, TransformerStackFitsTheDefaultBudget) {
+#if !defined(NDEBUG) || defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "a wall-time budget: checked in optimized builds";
+#endif
   TransformerConfig c;
   c.layers = 4;
   SegmentedFusion s = segment_fusion(run_pipeline(build_transformer_stack(c)));

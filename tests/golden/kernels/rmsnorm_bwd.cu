@@ -13,6 +13,7 @@ SEAM_KERNEL void __launch_bounds__(256, 2) rmsnorm_bwd_16384x4096_k0(const seam_
   constexpr int seam_row_iterations = 4;
   alignas(16) seam_bf16 seam_cache0[4][8];
   alignas(16) seam_bf16 seam_cache1[4][8];
+  alignas(16) float seam_cache2[1];
   float seam_outer0[4][8];
   seam_outer_zero(seam_outer0);
   for (long long seam_first_row = (long long)blockIdx.x * 2; seam_first_row < 16384LL; seam_first_row += (long long)gridDim.x * 2) {
@@ -27,6 +28,7 @@ SEAM_KERNEL void __launch_bounds__(256, 2) rmsnorm_bwd_16384x4096_k0(const seam_
     float v1_5 = seam_convert<float>(((seam_i64)0LL));
     float v1_6 = seam_convert<float>(((seam_i64)0LL));
     float v1_7 = seam_convert<float>(((seam_i64)0LL));
+    if (seam_row_extent > 0) seam_load<1>(in3 + row, seam_cache2);
     SEAM_UNROLL(4)
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
@@ -91,7 +93,7 @@ SEAM_KERNEL void __launch_bounds__(256, 2) rmsnorm_bwd_16384x4096_k0(const seam_
         float v8_5 = seam_convert<float>(v7[5]);
         float v8_6 = seam_convert<float>(v7[6]);
         float v8_7 = seam_convert<float>(v7[7]);
-        float v9_0 = *(in3 + row);
+        float v9_0 = seam_cache2[0];
         float v10_0 = (v8_0 * v9_0);
         float v10_1 = (v8_1 * v9_0);
         float v10_2 = (v8_2 * v9_0);
@@ -131,7 +133,7 @@ SEAM_KERNEL void __launch_bounds__(256, 2) rmsnorm_bwd_16384x4096_k0(const seam_
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        float v14_0 = *(in3 + row);
+        float v14_0 = seam_cache2[0];
         alignas(16) seam_bf16 v15[8];
         v15[0] = seam_cache0[seam_it][0];
         v15[1] = seam_cache0[seam_it][1];
