@@ -36,6 +36,7 @@ struct BenchOptions {
   bool json = false, cupti = true, dry_run = false;
   double copy_rate_tbps = 0;  // 0: measure a 2 GiB copy
   std::string inputs_dir, out_dir;
+  LaunchParams launch;  // the knobs, as `seam emit` takes them
 };
 
 constexpr int kInputSets = 3, kWarmup = 3;
@@ -235,6 +236,7 @@ Measured measure(FusionSummary& s, const BenchOptions& options, double copy_rate
   const auto t0 = Clock::now();
   ExecutableOptions exe_options;
   exe_options.backend = Backend::Cuda;
+  exe_options.launch = options.launch;
   auto exe = Executable::compile(s.fusion, exe_options);
   exe->run_device(sets[0], stream.get());
   stream.synchronize();
@@ -281,6 +283,7 @@ BenchOptions parse_options(Args& args) {
              o.copy_rate_tbps);
   o.inputs_dir = args.get_or("inputs", "");
   o.out_dir = args.get_or("out", "");
+  read_knob_flags(args, o.launch);
   args.reject_unused();
   SEAM_CHECK(!args.positional().empty(), "bench needs at least one FILE");
   SEAM_CHECK(args.positional().size() == 1 || (o.inputs_dir.empty() && o.out_dir.empty()),
@@ -299,7 +302,7 @@ int cmd_bench(Args& args) {
     count_floor(s);
     ExecutableOptions defaults;
     const SegmentedFusion segmented = segment_fusion(run_pipeline(s.fusion), defaults.segment);
-    s.steps = plan_fusion(segmented, PlanOptions{defaults.launch}).steps;
+    s.steps = plan_fusion(segmented, PlanOptions{options.launch}).steps;
     summaries.push_back(std::move(s));
   }
   if (options.dry_run) {

@@ -86,11 +86,29 @@ int cmd_segment(Args& args) {
   return kExitOk;
 }
 
-std::set<std::string> emit_switches() {
-  std::set<std::string> switches = {"help"};
+std::set<std::string> knob_switches() {
+  std::set<std::string> switches;
   for (const KnobInfo& knob : launch_knobs())
     if (knob.is_bool()) switches.insert(knob.flag);
   return switches;
+}
+
+std::set<std::string> emit_switches() {
+  std::set<std::string> switches = knob_switches();
+  switches.insert("help");
+  return switches;
+}
+
+void read_knob_flags(Args& args, LaunchParams& launch) {
+  for (const KnobInfo& knob : launch_knobs()) {
+    if (knob.is_bool()) {
+      if (args.has(knob.flag)) knob.set(launch, knob.default_value ? 0 : 1);
+    } else if (args.get(knob.flag)) {
+      set_knob(launch, knob.name, args.get_int(knob.flag, knob.default_value));
+    }
+  }
+  SEAM_CHECK(launch.block_size % 32 == 0, "--block must be a multiple of 32 from 32 to 1024, got ",
+             launch.block_size);
 }
 
 std::string emit_knob_help() {
@@ -118,18 +136,8 @@ int cmd_emit(Args& args) {
   options.segment.strategy = parse_strategy(args.get_or("strategy", "auto"));
   const std::string target = args.get_or("target", "cuda");
   const auto compile_arch = args.get("compile");
-  // Every knob of the table is a flag: a value within its range, or for a bool a switch that sets the
-  // opposite of its default.
-  for (const KnobInfo& knob : launch_knobs()) {
-    if (knob.is_bool()) {
-      if (args.has(knob.flag)) knob.set(options.launch, knob.default_value ? 0 : 1);
-    } else if (args.get(knob.flag)) {
-      set_knob(options.launch, knob.name, args.get_int(knob.flag, knob.default_value));
-    }
-  }
+  read_knob_flags(args, options.launch);
   args.reject_unused();
-  SEAM_CHECK(options.launch.block_size % 32 == 0, "--block must be a multiple of 32 from 32 to 1024, got ",
-             options.launch.block_size);
   SEAM_CHECK(target == "cuda" || target == "host", "--target must be cuda or host, got '", target, "'");
   SEAM_CHECK(!compile_arch || target == "cuda", "--compile needs --target cuda");
   Fusion fusion = run_pipeline(load_fusion(args.positional_at(0, "FILE")));

@@ -6,6 +6,7 @@
 
 #include "args.h"
 #include "ir/fusion.h"
+#include "schedule/launch_params.h"
 
 namespace seam::tool {
 
@@ -22,6 +23,10 @@ int cmd_segment(Args& args);
 int cmd_emit(Args& args);
 // The switches of `seam emit`: --help and the bool knobs of schedule/launch_knobs.def.
 std::set<std::string> emit_switches();
+// The bool knobs' switches, and every knob of the table read as a flag into `launch` (`seam emit` and
+// `seam bench`): a value within its range, or for a bool a switch that sets the opposite of its default.
+std::set<std::string> knob_switches();
+void read_knob_flags(Args& args, LaunchParams& launch);
 int cmd_bench(Args& args);
 int cmd_demo(Args& args);
 

@@ -56,6 +56,7 @@ GPU:
       --inputs DIR           input set 0 from DIR/NAME.npy (sets 1 and 2 stay random; one FILE)
       --out DIR              write set 0's outputs as DIR/NAME.npy (one FILE)
       --dry-run              no GPU needed: parse, segment and plan; print kernels, byte floor and plan
+      KNOBS                  the scheduler's knobs, as `seam emit --help` lists them (--row-prefetch, ...)
 Other:
   demo                       the default example: build Llama-2-13b RoPE, print, verify, run it small
   help                       this text
@@ -73,6 +74,11 @@ int main(int argc, char** argv) {
     return argc < 2 ? kExitUsage : kExitOk;
   }
   const std::string command = argv[1];
+  auto bench_switches = [] {
+    std::set<std::string> switches = knob_switches();
+    switches.insert({"json", "no-cupti", "dry-run"});
+    return switches;
+  };
   struct Entry {
     const char* name;
     int (*run)(Args&);
@@ -87,7 +93,7 @@ int main(int argc, char** argv) {
       {"pass", cmd_pass, {}},
       {"segment", cmd_segment, {"no-passes"}},
       {"emit", cmd_emit, emit_switches()},
-      {"bench", cmd_bench, {"json", "no-cupti", "dry-run"}},
+      {"bench", cmd_bench, bench_switches()},
       {"demo", cmd_demo, {}},
   };
   try {

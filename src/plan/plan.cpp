@@ -223,7 +223,12 @@ std::string print_plan(const FusionPlan& plan) {
       out += "  rows " + std::to_string(step.kernel.rows->rows) + " x " +
              std::to_string(step.kernel.rows->reduced) + ", " +
              std::to_string(step.kernel.rows->rows_per_block) + " rows x " +
-             std::to_string(step.kernel.rows->threads_per_row) + " threads per block\n";
+             std::to_string(step.kernel.rows->threads_per_row) + " threads per block" +
+             (step.kernel.rows->prefetch_stages > 0
+                  ? ", rows prefetched to shared memory (" +
+                        std::to_string(kir::dynamic_shared_bytes(step.kernel)) + " bytes)"
+                  : "") +
+             "\n";
     if (step.workspace_bytes > 0)
       out += "  outer reductions " + std::to_string(step.kernel.rows->outer.size()) + ", workspace " +
              std::to_string(step.workspace_bytes) + " bytes\n";

@@ -2,6 +2,7 @@
 // directly against the interpreter, and the CUDA it prints compiled by NVRTC for sm_90.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "codegen/embedded_headers.h"
@@ -16,6 +17,7 @@
 #include "plan/row_plan.h"
 #include "runtime/nvrtc_compiler.h"
 #include "support/error.h"
+#include "testing/norm_backward.h"
 #include "testing/random_fusion.h"
 #include "workloads/rope.h"
 
@@ -157,8 +159,9 @@ CompileRequest request_for(const std::vector<kir::Kernel>& kernels) {
   return request;
 }
 
-void add_steps(const Fusion& fusion, std::vector<kir::Kernel>& kernels) {
+void add_steps(const Fusion& fusion, std::vector<kir::Kernel>& kernels, LaunchParams launch = {}) {
   ExecutableOptions options;
+  options.launch = launch;
   for (const CompiledStep& step :
        plan_fusion(segment_fusion(fusion, options.segment), PlanOptions{options.launch}).steps) {
     kernels.push_back(step.kernel);
@@ -211,6 +214,17 @@ TEST(RowKernel, CudaKernelsCompileForSm90) {
         options.row_persistent = persistent;
         kernels.push_back(plan_and_lower_rows(fusion, options).kernel);
       }
+  // Normalization backwards with their rows' loads staged in shared memory (row_prefetch: dynamic
+  // shared memory, cp.async of 4 and 16 bytes, per-row scalars).
+  LaunchParams prefetch;
+  prefetch.row_prefetch = true;
+  const size_t before_norms = kernels.size();
+  for (DType dtype : {BFloat16, Float32}) {
+    add_steps(rmsnorm_backward(4096, 2048, dtype), kernels, prefetch);  // M = N would split
+    add_steps(layernorm_backward(4096, 2048, dtype), kernels, prefetch);
+  }
+  EXPECT_TRUE(std::any_of(kernels.begin() + static_cast<std::ptrdiff_t>(before_norms), kernels.end(),
+                          [](const kir::Kernel& k) { return k.rows && k.rows->prefetch_stages == 2; }));
   RopeOptions rope;
   rope.seq_len = 8;
   rope.direction = Direction::Backward;

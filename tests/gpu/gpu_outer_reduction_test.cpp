@@ -17,8 +17,9 @@
 namespace seam {
 namespace {
 
-void check(const Fusion& fusion, size_t outer_sums, bool persistent) {
+void check(const Fusion& fusion, size_t outer_sums, bool persistent, bool prefetch = false) {
   ExecutableOptions options;
+  options.launch.row_prefetch = prefetch;
   options.backend = Backend::Cuda;
   options.poison_outputs = true;
   options.segment.rules.limits.max_inlined_reduction = 0;
@@ -26,7 +27,7 @@ void check(const Fusion& fusion, size_t outer_sums, bool persistent) {
   const Shape& shape = fusion.type(fusion.inputs()[0]).shape;
   const std::string what = fusion.name() + " " + shape_to_string(shape) + " " +
                            std::string(dtype_name(fusion.type(fusion.inputs()[0]).dtype)) +
-                           (persistent ? " persistent" : " streamed");
+                           (persistent ? " persistent" : " streamed") + (prefetch ? " prefetch" : "");
   auto exe = Executable::compile(fusion, options);
   ASSERT_EQ(exe->steps().size(), 1u) << what;
   ASSERT_TRUE(exe->steps()[0].kernel.rows.has_value()) << what;
@@ -60,6 +61,18 @@ TEST(GpuOuterReduction, NormalizationBackward) {
       check(rmsnorm_backward(m, n, DType::Float32), 1, persistent);
       check(both_axes(m, n, DType::Float32), 1, persistent);
     }
+}
+
+// Rows staged in shared memory while the block computes the previous ones (row_prefetch: cp.async,
+// two stages in dynamic shared memory, per-row scalars staged too): many rows per block.
+TEST(GpuOuterReduction, PrefetchedRows) {
+  if (!driver_status().available) GTEST_SKIP() << driver_status().reason;
+  for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{1000, 4096}, {4099, 64}, {4099, 5000}}) {
+    check(rmsnorm_backward(m, n, DType::BFloat16), 1, true, true);
+    check(layernorm_backward(m, n, DType::BFloat16), 2, true, true);
+    check(layernorm_backward(m, n, DType::Float32), 2, true, true);
+  }
+  check(rmsnorm_backward(16384, 4096, DType::BFloat16), 1, true, true);
 }
 
 // The benchmark's shapes, many rows per block on one block per multiprocessor: bf16 only (the
