@@ -13,7 +13,7 @@ passes when |out - eager| <= rtol * |eager| + atol * max|eager| (bf16: rtol 1.6e
 table; --json-out writes the raw rows after every row. Exits 1 when any output mismatches or seam fails.
 
 Usage: python3 bench/reductions_vs_torch.py [--seam build/tools/seam] [--sweep DIR] [--only KIND,...]
-       [--iterations N] [--no-compile] [--json-out FILE] [--list]
+       [--iterations N] [--no-compile] [--knob=FLAG ...] [--json-out FILE] [--list]
 """
 import argparse
 import glob
@@ -96,7 +96,7 @@ def compare(torch, outputs, reference, dtypes):
 
 def run_seam(args, path, in_dir, out_dir, rate):
     cmd = [args.seam, "bench", path, "--json", "--iterations", str(args.iterations), "--copy-rate",
-           f"{rate / 1e12:.6f}", "--inputs", in_dir, "--out", out_dir]
+           f"{rate / 1e12:.6f}", "--inputs", in_dir, "--out", out_dir] + args.knob
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"seam bench failed (exit {r.returncode}): {r.stderr.strip() or r.stdout.strip()}")
@@ -110,6 +110,8 @@ def main():
     p.add_argument("--only", help="only these kinds, comma-separated (rmsnorm_fwd,softmax_fwd)")
     p.add_argument("--iterations", type=int, default=30, help="timed calls per implementation (capped at 200)")
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
+    p.add_argument("--knob", action="append", default=[], metavar="FLAG",
+                   help="a scheduler knob passed to seam bench, repeatable (--knob=--row-prefetch)")
     p.add_argument("--json-out")
     p.add_argument("--list", action="store_true", help="print the selected fusions and stop (no GPU or torch needed)")
     args = p.parse_args()

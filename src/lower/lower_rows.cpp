@@ -258,26 +258,25 @@ class RowEmitter : public ExpressionEmitter {
     e.literal = value;
     return define(dtype, 1, std::move(e));
   }
+  // `where_minus_inf` where `m` is -inf, else `otherwise`: the online pair's guards for rows of -inf.
+  kir::Var if_minus_inf(const kir::Var& m, const kir::Var& where_minus_inf, const kir::Var& otherwise) {
+    const kir::Var minus_inf = literal(m.dtype, Number::of_float(-std::numeric_limits<double>::infinity()));
+    kir::Expr e{kir::Expr::Kind::Select};
+    e.args = {call(OpKind::Eq, {m, minus_inf}, DType::Bool), where_minus_inf, otherwise};
+    return define(otherwise.dtype, otherwise.lanes, std::move(e));
+  }
+
   // `m`, or 0 where `m` is -inf: the shift of an online sum, so that a row of -inf sums exp(-inf) = 0
   // instead of exp(-inf - -inf) = NaN.
   kir::Var finite_shift(const kir::Var& m) {
-    const kir::Var minus_inf = literal(m.dtype, Number::of_float(-std::numeric_limits<double>::infinity()));
-    const kir::Var is_minus_inf = call(OpKind::Eq, {m, minus_inf}, DType::Bool);
-    kir::Expr e{kir::Expr::Kind::Select};
-    e.args = {is_minus_inf, literal(m.dtype, Number::of_float(0.0)), m};
-    return define(m.dtype, m.lanes, std::move(e));
+    return if_minus_inf(m, literal(m.dtype, Number::of_float(0.0)), m);
   }
 
   // The online sum of a row whose max is -inf: the fusion's sum of exp(-inf - -inf) is NaN, which the
   // shifted sum (finite_shift) would give as 0.
   kir::Var literal_online_sum(const kir::Var& sum, const kir::Var& row_max) {
-    const kir::Var minus_inf =
-        literal(row_max.dtype, Number::of_float(-std::numeric_limits<double>::infinity()));
-    const kir::Var is_minus_inf = call(OpKind::Eq, {row_max, minus_inf}, DType::Bool);
-    kir::Expr e{kir::Expr::Kind::Select};
-    e.args = {is_minus_inf, literal(sum.dtype, Number::of_float(std::numeric_limits<double>::quiet_NaN())),
-              sum};
-    return define(sum.dtype, 1, std::move(e));
+    return if_minus_inf(row_max,
+                        literal(sum.dtype, Number::of_float(std::numeric_limits<double>::quiet_NaN())), sum);
   }
 
   // A sum over the row of exp(y - m), m the row's max of y (softmax, log-sum-exp, cross-entropy): the

@@ -59,16 +59,16 @@ SEAM_KERNEL void __launch_bounds__(256) softmax_k0(const float* __restrict__ in0
         v5[1] = seam_cache0[seam_it][1];
         v5[2] = seam_cache0[seam_it][2];
         v5[3] = seam_cache0[seam_it][3];
-        float v6_0 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
-        bool v7_0 = seam_eq(v1_0, v6_0);
-        bool v7_1 = seam_eq(v1_1, v6_0);
-        bool v7_2 = seam_eq(v1_2, v6_0);
-        bool v7_3 = seam_eq(v1_3, v6_0);
-        float v8_0 = seam_convert<float>(0.0);
-        float v9_0 = (v7_0 ? v8_0 : v1_0);
-        float v9_1 = (v7_1 ? v8_0 : v1_1);
-        float v9_2 = (v7_2 ? v8_0 : v1_2);
-        float v9_3 = (v7_3 ? v8_0 : v1_3);
+        float v6_0 = seam_convert<float>(0.0);
+        float v7_0 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
+        bool v8_0 = seam_eq(v1_0, v7_0);
+        bool v8_1 = seam_eq(v1_1, v7_0);
+        bool v8_2 = seam_eq(v1_2, v7_0);
+        bool v8_3 = seam_eq(v1_3, v7_0);
+        float v9_0 = (v8_0 ? v6_0 : v1_0);
+        float v9_1 = (v8_1 ? v6_0 : v1_1);
+        float v9_2 = (v8_2 ? v6_0 : v1_2);
+        float v9_3 = (v8_3 ? v6_0 : v1_3);
         float v10_0 = (v5[0] - v9_0);
         float v10_1 = (v5[1] - v9_1);
         float v10_2 = (v5[2] - v9_2);
@@ -93,10 +93,10 @@ SEAM_KERNEL void __launch_bounds__(256) softmax_k0(const float* __restrict__ in0
     seam_online_combine<false>(v13_0, v14_0, v1_2, v2_2);
     seam_online_combine<false>(v13_0, v14_0, v1_3, v2_3);
     seam_row_reduce_online<false>(v13_0, v14_0, seam_row_ctx);
-    float v15_0 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
-    bool v16_0 = seam_eq(v13_0, v15_0);
-    float v17_0 = seam_convert<float>(seam_double_from_bits(9221120237041090560ULL));
-    float v18_0 = (v16_0 ? v17_0 : v14_0);
+    float v15_0 = seam_convert<float>(seam_double_from_bits(9221120237041090560ULL));
+    float v16_0 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
+    bool v17_0 = seam_eq(v13_0, v16_0);
+    float v18_0 = (v17_0 ? v15_0 : v14_0);
     float v18_rcp0_0 = seam_reciprocal(v18_0);
     SEAM_UNROLL(1)
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
