@@ -12,7 +12,8 @@ execute of a cached signature and, where the frontend has them, its pieces (the 
 torch.empty per output); one eager torch op per call as this machine's yardstick. Best of 7 batches.
 
 --pieces: --cpu's table on CUDA tensors: the CPU time of a call that only enqueues its kernel, in pieces
-(the C++ run with its driver calls, the frontend, the key, torch.empty, the current stream).
+(the C++ run with its driver calls, the frontend, the key, torch.empty, the current stream), and the
+cost of other ways to allocate the outputs (empty_strided, new_empty, one buffer viewed per output).
 
 --cold: what a new process pays before its first launch, for the RoPE definition: import, definition,
 first execute, with seam's compile stages (passes, segment, plan, backend); run twice on one disk cache
@@ -81,6 +82,39 @@ def best_us_per_call(fn, calls, batches=7):
     return min(means), statistics.median(means)
 
 
+def allocation_strategies(shapes, like, calls):
+    """CPU us per call of ways to allocate a call's outputs through PyTorch, for the choice of the one
+    execute uses: torch.empty per output, torch.empty_strided, new_empty from an input, and one byte
+    buffer per call viewed as every output (outputs would then share one storage)."""
+    device = like.device
+    strides = []
+    for shape, _ in shapes:
+        stride, acc = [], 1
+        for extent in reversed(shape):
+            stride.insert(0, acc)
+            acc *= max(extent, 1)
+        strides.append(tuple(stride))
+    sizes = [torch.empty((), dtype=dtype).element_size() * max(1, int(torch.Size(shape).numel()))
+             for shape, dtype in shapes]
+    offsets, total = [], 0
+    for size in sizes:
+        offsets.append(total)
+        total += (size + 255) // 256 * 256
+
+    def one_buffer():
+        buffer = torch.empty(total, dtype=torch.uint8, device=device)
+        return [buffer[o:o + n].view(dtype).view(shape) for (shape, dtype), o, n in zip(shapes, offsets, sizes)]
+
+    strategies = {
+        "empty": lambda: [torch.empty(shape, dtype=dtype, device=device) for shape, dtype in shapes],
+        "empty_strided": lambda: [torch.empty_strided(shape, st, dtype=dtype, device=device)
+                                  for (shape, dtype), st in zip(shapes, strides)],
+        "new_empty": lambda: [like.new_empty(shape, dtype=dtype) for shape, dtype in shapes],
+        "one_buffer": one_buffer,
+    }
+    return {name: best_us_per_call(fn, calls)[0] for name, fn in strategies.items()}
+
+
 def pieces_mode(args, device):
     """The frontend's per-call cost in pieces: a one-kernel pointwise fusion and the RoPE definition
     (config 'small', three inputs, two computed outputs and one view) at tiny extents so that the kernel
@@ -122,6 +156,7 @@ def pieces_mode(args, device):
             shapes = [(shape, dtype) for dtype, shape in spec.output_types]
             row["torch_empty_us"] = best_us_per_call(
                 lambda: [torch.empty(shape, dtype=dtype, device=device) for shape, dtype in shapes], args.calls)[0]
+            row["allocation_us"] = allocation_strategies(shapes, inputs[0], args.calls)
             # The frontend alone: execute with the C++ run stubbed out (key, lookup, marshalling, output
             # allocation and wrapping).
             class NoRun:
@@ -147,6 +182,10 @@ def pieces_mode(args, device):
         get = lambda k: f"{r[k]:.2f}" if k in r else "-"  # noqa: E731
         print(f"| {r['fusion']} | {r['execute_us']:.2f} / {r['execute_median_us']:.2f} | {get('cpp_run_us')} | "
               f"{get('frontend_us')} | {get('key_us')} | {get('torch_empty_us')} | {get('stream_us')} |")
+    print("\nallocating a call's outputs (us per call):")
+    for r in rows:
+        if "allocation_us" in r:
+            print(f"  {r['fusion']}: " + ", ".join(f"{k} {v:.2f}" for k, v in r["allocation_us"].items()))
 
 
 COLD_CHILD = """
