@@ -185,8 +185,8 @@ void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& fi
   const std::string last = std::to_string(rows.rows) + "LL";
   const std::string stride = "(long long)" + blocks + " * " + std::to_string(rows.rows_per_block);
   const kir::Block prefetch = prefetch_block(rows);
-  out << "  extern __shared__ __align__(16) unsigned char seam_stage[];  // " << 2 * stage
-      << " bytes (kir::dynamic_shared_bytes)\n";
+  out << "  extern __shared__ __align__(16) unsigned char seam_stage[];  // "
+      << kir::dynamic_shared_bytes(rows) << " bytes\n";
   out << "  constexpr int seam_stage_block = " << rows.block_size() << ";\n";
   out << "  const int seam_stage_thread = (int)threadIdx.x;\n";
   out << "  long long seam_first_row = (long long)" << first_block << " * " << rows.rows_per_block << ";\n";

@@ -45,12 +45,6 @@ CompileRequest cuda_compile_request(const std::vector<CompiledStep>& steps, cons
   return request;
 }
 
-int cuda_sm_count() {
-  const DriverStatus& status = driver_status();
-  SEAM_CHECK(status.available, "the CUDA backend needs a GPU: ", status.reason);
-  return Device::shared().properties().sm_count;
-}
-
 void fit_launch_to_device(LaunchParams& launch) {
   const DriverStatus& status = driver_status();
   SEAM_CHECK(status.available, "the CUDA backend needs a GPU: ", status.reason);

@@ -20,8 +20,6 @@ CompileRequest cuda_compile_request(const std::vector<CompiledStep>& steps, cons
                                     const std::string& arch);
 CudaLaunchShape launch_shape(const LaunchParams& params);
 
-// Multiprocessors of the default device; throws seam::Error when no GPU is present.
-int cuda_sm_count();
 // Sets what the plan must know of the default device: multiprocessors, shared memory, and no thread
 // block clusters before Hopper. Throws seam::Error when no GPU is present.
 void fit_launch_to_device(LaunchParams& launch);

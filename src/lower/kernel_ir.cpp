@@ -101,10 +101,12 @@ bool row_caches_stageable(const RowLaunch& rows) {
   });
 }
 
-int64_t dynamic_shared_bytes(const Kernel& kernel) {
-  if (!kernel.rows || kernel.rows->prefetch_stages == 0) return 0;
-  const RowLaunch& rows = *kernel.rows;
+int64_t dynamic_shared_bytes(const RowLaunch& rows) {
   return rows.prefetch_stages * row_stage(rows).bytes(rows.block_size(), rows.iterations);
+}
+
+int64_t dynamic_shared_bytes(const Kernel& kernel) {
+  return kernel.rows ? dynamic_shared_bytes(*kernel.rows) : 0;
 }
 
 OuterWorkspace outer_workspace(const RowLaunch& rows) {

@@ -333,6 +333,7 @@ int64_t loaded_bytes_per_chunk(const Kernel& kernel);
 int64_t workspace_bytes(const Kernel& kernel);
 
 // The dynamic shared memory a launch of the kernel needs (a row kernel's prefetch stages); 0 when none.
+int64_t dynamic_shared_bytes(const RowLaunch& rows);
 int64_t dynamic_shared_bytes(const Kernel& kernel);
 
 // Whether the kernel has CheckedIndex values, so that it takes the index error record.

@@ -780,11 +780,11 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
         "kernel ", options.kernel_name, ": ", layout.iterations, " iterations of ", layout.threads_per_row,
         " threads x ", layout.cluster, " blocks do not cover ", launch.vectors(), " vectors");
     cache_row_loads(launch);
-    // The plan's stages, where every fill can be staged and they fit a block's static shared memory.
-    if (layout.prefetch_stages == 2 && launch.partial_blocks > 0 && row_prefetchable(launch) &&
-        2 * kir::row_stage(launch).bytes(block, launch.iterations) + kir::row_scratch_bytes(block) <=
-            options.shared_bytes_per_block)
-      launch.prefetch_stages = 2;
+    // The plan's stages, where every fill can be staged and they fit the shared memory a block may have.
+    launch.prefetch_stages = layout.prefetch_stages;
+    if (launch.partial_blocks == 0 || !row_prefetchable(launch) ||
+        kir::dynamic_shared_bytes(launch) + kir::row_scratch_bytes(block) > options.shared_bytes_per_block)
+      launch.prefetch_stages = 0;
   }
   hoist_row_divisors(launch);
   if (!result.misaligned_reduction && !emitter.chunked().empty())
