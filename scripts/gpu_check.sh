@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything that needs the GPU, in one go.
 #
-#   scripts/gpu_check.sh build        # here (no GPU needed): Release build, binaries copied to gpu-bin/
+#   scripts/gpu_check.sh build [DIR]  # here (no GPU needed): Release build, binaries copied to gpu-bin/
+#                                     # (DIR: copied from that Release build with tests instead)
 #   scripts/gpu_check.sh run [quick]  # on the GPU machine, over a copy of the tree carrying gpu-bin/
 #                                     # (SEAM_GPU_STEPS="smoke gpu_suite ..." runs only the steps named):
 #                                     # smoke test, runtime tests, the GPU suite, the suite under
@@ -13,6 +14,15 @@
 #                                     # kinds instead of the set), prefetched rows against the default
 #                                     # (bench_prefetch), the Python frontend's suite on CUDA
 #                                     # tensors (scripts/gpu_python.sh builds the module there)
+#   scripts/gpu_check.sh verify       # on the GPU machine, carrying gpu-bin/: the check every change to
+#                                     # kernels ends with (docs/TESTING.md, "On the GPU"): the Python
+#                                     # module built there, smoke and runtime tests, the whole GPU suite,
+#                                     # memcheck over every kernel kind, pytest on CUDA tensors, RoPE quick
+#                                     # rows and the reduction set next to torch.compile; one summary line
+#                                     # per step (pass/fail, seconds); every step has its own time limit
+#                                     # and appends its log to $OUT/verify.log as it runs, so a cut run
+#                                     # still brings back what finished. SEAM_GPU_STEPS="suite memcheck"
+#                                     # runs only those steps.
 #   scripts/gpu_check.sh report       # the short version for a tight GPU budget, few output files:
 #                                     # GPU suite (quick) and memcheck, backward rows, then seam vs
 #                                     # PyTorch on forward bs 2 and backward rows
@@ -31,21 +41,35 @@ cd "$(dirname "$0")/.."
 mode="${1:-}"
 
 if [[ "$mode" == "build" ]]; then
+  # `build DIR`: copy from an existing Release build with tests (scripts/test.sh's build/) instead.
   set -e
-  scripts/install_deps.sh
-  scripts/build.sh build-gpu
+  dir="${2:-build-gpu}"
+  if [[ -z "${2:-}" ]]; then
+    scripts/install_deps.sh
+    scripts/build.sh build-gpu
+  fi
   rm -rf gpu-bin && mkdir -p gpu-bin
-  cp build-gpu/tests/gpu/seam_gpu_smoke build-gpu/tests/gpu/seam_gpu_tests build-gpu/tests/seam_runtime_tests \
-     build-gpu/bench/bench_rope_gpu build-gpu/bench/bench_matmul_gpu build-gpu/tools/seam gpu-bin/
+  cp "$dir"/tests/gpu/seam_gpu_smoke "$dir"/tests/gpu/seam_gpu_tests "$dir"/tests/seam_runtime_tests \
+     "$dir"/bench/bench_rope_gpu "$dir"/bench/bench_matmul_gpu "$dir"/tools/seam gpu-bin/
   strip gpu-bin/* 2>/dev/null || true
   du -sh gpu-bin
   exit 0
 fi
 
-# The GPU suite under compute-sanitizer memcheck: the whole suite but its largest cases.
+# The GPU suite under compute-sanitizer memcheck, quick shapes: every kernel kind (pointwise and RoPE,
+# row kernels persistent, streamed, peeled, over clusters, with outer reductions and prefetched rows,
+# indexing and its out-of-range errors, random numbers, cuBLASLt steps and the kernels around them).
 memcheck_suite() {
   SEAM_GPU_QUICK=1 /usr/local/cuda/bin/compute-sanitizer --tool memcheck --error-exitcode 3 gpu-bin/seam_gpu_tests \
-    --gtest_filter='GpuSuite.*:GpuDeviceApi.*:GpuOuterReduction.*:GpuRowEdges.*:-GpuSuite.RopeFullSizeSampledRows:GpuDeviceApi.BadInputsAreRejectedBeforeAnyLaunch'
+    --gtest_filter='GpuSuite.*:GpuDeviceApi.*:GpuOuterReduction.*:GpuRowEdges.*:GpuMatmul.RandomFusionsAroundProducts:GpuMatmul.MisalignedInputsGetANarrowerPlan:-GpuSuite.RopeFullSizeSampledRows:GpuDeviceApi.BadInputsAreRejectedBeforeAnyLaunch'
+}
+
+# The Python module, built on the GPU machine against its Python and PyTorch with the system's g++
+# (scripts/gpu_python.sh says why).
+build_python_module() {
+  [[ -x /usr/bin/g++ ]] && export CXX=/usr/bin/g++ CC=/usr/bin/gcc
+  cmake -S . -B build-python -DCMAKE_BUILD_TYPE=Release -DSEAM_BUILD_TESTS=OFF -DPython_EXECUTABLE="$(command -v python3)" &&
+    cmake --build build-python -j"$(nproc)" --target seam_python
 }
 
 # seam next to PyTorch eager and torch.compile on the reduction benchmark (bench/README.md): the set, or with
@@ -92,6 +116,49 @@ summary_mode_checks() {
   memcheck_suite > "$logs/memcheck.log" 2>&1
   echo "memcheck: rc=$? $(grep 'ERROR SUMMARY' "$logs/memcheck.log")" >> "$summary"
 }
+
+if [[ "$mode" == "verify" ]]; then
+  out="${OUT:-gpu-out}"
+  mkdir -p "$out"
+  export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+  SEAM_CACHE_DIR="$(mktemp -d)"
+  failures="$(mktemp -d)"
+  export SEAM_CACHE_DIR SEAM_FAILURE_DIR="$failures"
+  export -f memcheck_suite build_python_module
+  log="$out/verify.log" summary="$out/summary.txt"
+  : > "$log"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader > "$summary" 2>&1
+  echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u +%F' '%H:%M) UTC" >> "$summary"
+  [[ -x gpu-bin/seam_gpu_tests ]] || { echo "verify: no gpu-bin/ (run scripts/gpu_check.sh build here, carry gpu-bin)" | tee -a "$summary"; exit 2; }
+  failed=0
+  vstep() {  # vstep NAME LIMIT_SECONDS COMMAND...: appends its log, one summary line
+    local name="$1" limit="$2"
+    shift 2
+    [[ -z "${SEAM_GPU_STEPS:-}" || " $SEAM_GPU_STEPS " == *" $name "* ]] || return 0
+    local start=$SECONDS
+    echo "===== $name (limit ${limit} s) =====" >> "$log"
+    timeout --kill-after=10 "$limit" "$@" >> "$log" 2>&1
+    local rc=$?
+    local verdict=pass
+    ((rc == 0)) || { verdict="FAIL rc=$rc"; failed=1; }
+    ((rc == 124 || rc == 137)) && verdict="TIMEOUT after ${limit} s"
+    printf '%-12s %-22s %4d s\n' "$name" "$verdict" "$((SECONDS - start))" | tee -a "$summary"
+  }
+  vstep module 240 bash -c build_python_module
+  vstep smoke 60 gpu-bin/seam_gpu_smoke
+  vstep runtime 60 gpu-bin/seam_runtime_tests
+  vstep suite 180 gpu-bin/seam_gpu_tests
+  # The quick suite (memcheck's shapes) alone, only when named: its time is what memcheck builds on.
+  [[ " ${SEAM_GPU_STEPS:-} " == *" quick "* ]] && vstep quick 90 env SEAM_GPU_QUICK=1 gpu-bin/seam_gpu_tests
+  vstep memcheck 240 bash -c memcheck_suite
+  vstep python 240 env PYTHONPATH=python SEAM_TEST_DEVICES=cuda python3 -m pytest -q -p no:cacheprovider tests/python
+  vstep rope 120 gpu-bin/bench_rope_gpu --quick
+  vstep reductions 330 python3 bench/reductions_vs_torch.py --seam gpu-bin/seam --iterations 20 \
+    --json-out "$out/reductions.json"
+  [[ -n "$(ls -A "$failures")" ]] && tar czf "$out/failures.tgz" -C "$failures" .
+  echo "== summary ==" && cat "$summary"
+  exit "$failed"
+fi
 
 if [[ "$mode" == "report" ]]; then
   summary_mode_checks
@@ -149,7 +216,7 @@ if [[ "$mode" == "compare" ]]; then
   exit $rc
 fi
 
-[[ "$mode" == "run" ]] || { echo "usage: scripts/gpu_check.sh build|run [quick]|report|investigate|probe|compare ROWS..."; exit 2; }
+[[ "$mode" == "run" ]] || { echo "usage: scripts/gpu_check.sh build|verify|run [quick]|report|investigate|probe|compare ROWS..."; exit 2; }
 quick="${2:-}"
 out="${OUT:-gpu-out}"
 # Few files in $out (remote runners often bring back only a handful): every log goes into $logs, which ends

@@ -7,9 +7,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
 
 #include "codegen/embedded_headers.h"
+#include "runtime/binary_cache.h"
 #include "support/error.h"
+#include "support/hash.h"
 #include "support/process.h"
 
 namespace seam {
@@ -37,6 +42,51 @@ void write_file(const std::filesystem::path& path, std::string_view text) {
   SEAM_CHECK(out.good(), "cannot write ", path.string());
 }
 
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+// What `COMPILER --version` prints, once per compiler command of the process: part of a module's cache
+// key, so that another compiler behind the same name never reuses an older one's objects.
+std::string compiler_identity(const std::vector<std::string>& compiler) {
+  static std::mutex lock;
+  static std::map<std::vector<std::string>, std::string> identities;
+  const std::lock_guard<std::mutex> hold(lock);
+  auto found = identities.find(compiler);
+  if (found != identities.end()) return found->second;
+  std::vector<std::string> command = compiler;
+  command.push_back("--version");
+  std::string identity;
+  try {
+    const ProcessResult version = run_process(command);
+    identity = std::to_string(version.exit_code) + "\n" + version.output;
+  } catch (const Error& e) {  // not startable: the compile itself will say so
+    identity = e.what();
+  }
+  return identities.emplace(compiler, identity).first->second;
+}
+
+// The key of a compiled module: everything the shared object depends on (compiler, its version, flags,
+// the embedded headers, the kernels' source).
+CacheKey host_module_key(const std::vector<std::string>& compiler, const std::vector<std::string>& flags,
+                         const std::string& source) {
+  std::string text = "seam host module v1\n";
+  for (const std::string& word : compiler) text += word + '\n';
+  text += compiler_identity(compiler) + '\n';
+  for (const std::string& flag : flags) text += flag + '\n';
+  for (const EmbeddedHeader& header : embedded_headers()) {
+    text.append(header.name);
+    text += '\0';
+    text.append(header.text);
+    text += '\0';
+  }
+  text += source;
+  return CacheKey{sha256(text)};
+}
+
 }  // namespace
 
 std::shared_ptr<HostModule> compile_host_kernels(const std::vector<std::string>& sources,
@@ -54,19 +104,30 @@ std::shared_ptr<HostModule> compile_host_kernels(const std::vector<std::string>&
 
   // SEAM_HOST_CXX may name a wrapper and a compiler ("ccache g++"): words, never a shell command line.
   const char* cxx = std::getenv("SEAM_HOST_CXX");
-  std::vector<std::string> command = split_words(cxx && *cxx ? cxx : "c++");
-  SEAM_CHECK(!command.empty(), "SEAM_HOST_CXX names no compiler");
-  for (std::string arg : {std::string("-std=c++20"), std::string("-O0"), std::string("-fPIC"),
-                          std::string("-shared"), std::string("-w"), "-I" + dir.string(), std::string("-o"),
-                          library.string(), (dir / "kernels.cpp").string()})
-    command.push_back(std::move(arg));
-  const ProcessResult compiled = run_process(command);
-  if (compiled.exit_code != 0) {
-    std::string line;
-    for (const std::string& word : command) line += (line.empty() ? "" : " ") + word;
-    throw Error(detail::concat("host compilation of generated kernels failed (", line, ", exit ",
-                               compiled.exit_code, "):\n", compiled.output, "\nsource kept in ",
-                               dir.string()));
+  const std::vector<std::string> compiler = split_words(cxx && *cxx ? cxx : "c++");
+  SEAM_CHECK(!compiler.empty(), "SEAM_HOST_CXX names no compiler");
+  const std::vector<std::string> flags = {"-std=c++20", "-O0", "-fPIC", "-shared", "-w"};
+  // Compiled modules are kept in the kernel cache (runtime/binary_cache.h) by what they are made of: a
+  // test suite run twice (Release, then under sanitizers) or a process started again compiles nothing.
+  const CacheKey key = host_module_key(compiler, flags, source);
+  BinaryCache& cache = BinaryCache::shared();
+  if (std::optional<std::string> cached = cache.lookup(key)) {
+    write_file(library, *cached);
+  } else {
+    std::vector<std::string> command = compiler;
+    command.insert(command.end(), flags.begin(), flags.end());
+    for (std::string arg :
+         {"-I" + dir.string(), std::string("-o"), library.string(), (dir / "kernels.cpp").string()})
+      command.push_back(std::move(arg));
+    const ProcessResult compiled = run_process(command);
+    if (compiled.exit_code != 0) {
+      std::string line;
+      for (const std::string& word : command) line += (line.empty() ? "" : " ") + word;
+      throw Error(detail::concat("host compilation of generated kernels failed (", line, ", exit ",
+                                 compiled.exit_code, "):\n", compiled.output, "\nsource kept in ",
+                                 dir.string()));
+    }
+    cache.store(key, read_file(library));
   }
   // dlopen returns an already loaded object of the same path instead of loading the file: a name no
   // earlier module of this process had, even where a removed temporary directory's name comes back.

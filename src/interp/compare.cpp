@@ -1,11 +1,15 @@
 #include "interp/compare.h"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include "interp/interpreter.h"
 #include "interp/perturbation.h"
 #include "support/error.h"
+#include "support/parallel.h"
 
 namespace seam {
 
@@ -61,34 +65,57 @@ Comparison compare_tensors(const HostTensor& actual, const HostTensor& expected,
     return result;
   }
   const bool exact = !is_floating(actual.dtype());
-  double worst_excess = -1;
-  int64_t worst = -1;
   for (const HostTensor* n : nudged)
     SEAM_CHECK(n->dtype() == expected.dtype() && n->shape() == expected.shape(),
                "compare_tensors: a nudged reference of another type than the expected tensor");
-  for (int64_t i = 0; i < actual.numel(); ++i) {
-    double diff = 0;
-    const bool close = close_at(actual, expected, i, tolerance, diff);
-    if (!close) {
-      bool ill_conditioned = false;
-      for (const HostTensor* n : nudged) {
-        double moved = 0;
-        ill_conditioned = ill_conditioned || !close_at(*n, expected, i, tolerance, moved);
+  // Each chunk of elements is compared on its own, then the chunks merge in order: the same counts,
+  // first mismatch and worst element (the first of equal excesses) as one pass over every element.
+  struct Part {
+    int64_t mismatches = 0, excused = 0, first = -1, worst = -1;
+    double max_abs_diff = 0, worst_excess = -1;
+  };
+  std::map<int64_t, Part> parts;  // by the chunk's first element
+  std::mutex parts_lock;
+  parallel_for(actual.numel(), [&](int64_t begin, int64_t end) {
+    Part part;
+    for (int64_t i = begin; i < end; ++i) {
+      double diff = 0;
+      const bool close = close_at(actual, expected, i, tolerance, diff);
+      if (!close) {
+        bool ill_conditioned = false;
+        for (const HostTensor* n : nudged) {
+          double moved = 0;
+          ill_conditioned = ill_conditioned || !close_at(*n, expected, i, tolerance, moved);
+        }
+        if (ill_conditioned) {
+          ++part.excused;
+          continue;
+        }
       }
-      if (ill_conditioned) {
-        ++result.excused;
-        continue;
+      if (diff > part.max_abs_diff) part.max_abs_diff = diff;
+      if (!close) {
+        ++part.mismatches;
+        if (part.first < 0) part.first = i;
+        const double excess = std::isinf(diff) ? INFINITY : diff - tolerance.atol;
+        if (excess > part.worst_excess) {
+          part.worst_excess = excess;
+          part.worst = i;
+        }
       }
     }
-    if (diff > result.max_abs_diff) result.max_abs_diff = diff;
-    if (!close) {
-      ++result.mismatches;
-      if (result.first_mismatch < 0) result.first_mismatch = i;
-      double excess = std::isinf(diff) ? INFINITY : diff - tolerance.atol;
-      if (excess > worst_excess) {
-        worst_excess = excess;
-        worst = i;
-      }
+    const std::lock_guard<std::mutex> hold(parts_lock);
+    parts[begin] = part;
+  });
+  double worst_excess = -1;
+  int64_t worst = -1;
+  for (const auto& [begin, part] : parts) {
+    result.mismatches += part.mismatches;
+    result.excused += part.excused;
+    if (result.first_mismatch < 0) result.first_mismatch = part.first;
+    result.max_abs_diff = std::max(result.max_abs_diff, part.max_abs_diff);
+    if (part.worst >= 0 && part.worst_excess > worst_excess) {
+      worst_excess = part.worst_excess;
+      worst = part.worst;
     }
   }
   if (result.mismatches > 0) {

@@ -4,6 +4,7 @@
 #include "interp/eval_ops.h"
 #include "ir/indexing.h"
 #include "support/error.h"
+#include "support/parallel.h"
 
 namespace seam {
 
@@ -13,18 +14,21 @@ HostTensor eval_indexing(const Node& node, int32_t id, const Values& values) {
   const int64_t axis = node.attrs.get_int("axis");
   const int64_t extent = data.shape()[static_cast<size_t>(axis)];
   HostTensor out = HostTensor::zeros(node.type.dtype, node.type.shape);
-  std::vector<int64_t> index_at, data_at;
-  for (int64_t i = 0; i < out.numel(); ++i) {
-    const std::vector<int64_t> at = unravel_index(i, out.shape());
-    indexing_coordinates<int64_t>(node.op, axis, data.shape(), index.shape(), out.shape(), at, 0, index_at,
-                                  data_at);
-    const int64_t position = index.get_int(index_at.empty() ? 0 : ravel_index(index_at, index.shape()));
-    SEAM_CHECK(position >= -extent && position < extent, op_name(node.op), " %", id, ": index ", position,
-               " is out of range for axis ", axis, " of extent ", extent, " (valid: ", -extent, " to ",
-               extent - 1, "), read for output element ", shape_to_string(at));
-    data_at[static_cast<size_t>(axis)] = position < 0 ? position + extent : position;
-    out.set(i, data.get(ravel_index(data_at, data.shape())));
-  }
+  // An index out of range raises for the first such element, as a plain loop would (parallel_for).
+  parallel_for(out.numel(), [&](int64_t begin, int64_t end) {
+    std::vector<int64_t> at, index_at, data_at;
+    for (int64_t i = begin; i < end; ++i) {
+      unravel_index_into(i, out.shape(), at);
+      indexing_coordinates<int64_t>(node.op, axis, data.shape(), index.shape(), out.shape(), at, 0, index_at,
+                                    data_at);
+      const int64_t position = index.get_int(index_at.empty() ? 0 : ravel_index(index_at, index.shape()));
+      SEAM_CHECK(position >= -extent && position < extent, op_name(node.op), " %", id, ": index ", position,
+                 " is out of range for axis ", axis, " of extent ", extent, " (valid: ", -extent, " to ",
+                 extent - 1, "), read for output element ", shape_to_string(at));
+      data_at[static_cast<size_t>(axis)] = position < 0 ? position + extent : position;
+      out.set(i, data.get(ravel_index(data_at, data.shape())));
+    }
+  });
   return out;
 }
 

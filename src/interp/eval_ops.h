@@ -28,6 +28,7 @@ HostTensor eval_opaque(const Node& node, const Values& values, const Perturbatio
 
 // The multi-index of a row-major linear index over `shape`, and back.
 std::vector<int64_t> unravel_index(int64_t linear_index, const Shape& shape);
+void unravel_index_into(int64_t linear_index, const Shape& shape, std::vector<int64_t>& index);
 int64_t ravel_index(const std::vector<int64_t>& index, const Shape& shape);
 
 // The literal as an element: integer literals stay exact, float literals are doubles.

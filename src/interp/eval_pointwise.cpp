@@ -9,6 +9,7 @@
 #include "ir/infer.h"
 #include "ir/scalar_math.h"
 #include "support/error.h"
+#include "support/parallel.h"
 
 namespace seam {
 namespace {
@@ -64,15 +65,19 @@ HostTensor eval_pointwise(const Fusion& fusion, const Node& node, const Values& 
   }
 
   if (node.op == OpKind::Cast) {
-    for (int64_t i = 0; i < out.numel(); ++i) out.set(i, operands[0]->get(i));
+    parallel_for(out.numel(), [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) out.set(i, operands[0]->get(i));
+    });
     return out;
   }
   if (node.op == OpKind::Where) {
-    for (int64_t i = 0; i < out.numel(); ++i) {
-      const bool condition = operand_element(*operands[0], i).integer != 0;
-      // Both branches convert to the result dtype (the compute dtype) like a cast.
-      out.set(i, operand_element(*operands[condition ? 1 : 2], i));
-    }
+    parallel_for(out.numel(), [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const bool condition = operand_element(*operands[0], i).integer != 0;
+        // Both branches convert to the result dtype (the compute dtype) like a cast.
+        out.set(i, operand_element(*operands[condition ? 1 : 2], i));
+      }
+    });
     return out;
   }
 
@@ -87,18 +92,21 @@ HostTensor eval_pointwise(const Fusion& fusion, const Node& node, const Values& 
   const PointwiseMath& math = kPointwiseMath[static_cast<size_t>(node.op)];
   const bool floating = is_floating(compute);
   if (!is_floating(node.type.dtype) || !has_inexact_floating_result(node.op)) nudge = nullptr;
-  for (int64_t i = 0; i < out.numel(); ++i) {
-    Scalar a = convert_scalar(operand_element(*operands[0], i), operand_dtypes[0]);
-    Scalar b =
-        operands.size() > 1 ? convert_scalar(operand_element(*operands[1], i), operand_dtypes[1]) : Scalar{};
-    if (std::optional<Scalar> special = width_dependent(node.op, compute, a, b))
-      out.set(i, *special);
-    else if (floating) {
-      const double exact = math.on_double(a.real, b.real);
-      out.set(i, Scalar::of_real(round_compute_result(compute, nudge ? nudge->apply(id, i, exact) : exact)));
-    } else
-      out.set(i, Scalar::of_int(math.on_int(a.integer, b.integer)));
-  }
+  parallel_for(out.numel(), [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      Scalar a = convert_scalar(operand_element(*operands[0], i), operand_dtypes[0]);
+      Scalar b = operands.size() > 1 ? convert_scalar(operand_element(*operands[1], i), operand_dtypes[1])
+                                     : Scalar{};
+      if (std::optional<Scalar> special = width_dependent(node.op, compute, a, b))
+        out.set(i, *special);
+      else if (floating) {
+        const double exact = math.on_double(a.real, b.real);
+        out.set(i,
+                Scalar::of_real(round_compute_result(compute, nudge ? nudge->apply(id, i, exact) : exact)));
+      } else
+        out.set(i, Scalar::of_int(math.on_int(a.integer, b.integer)));
+    }
+  });
   return out;
 }
 

@@ -7,71 +7,89 @@
 #include "interp/eval_ops.h"
 #include "ir/scalar_math.h"
 #include "support/error.h"
+#include "support/parallel.h"
 
 namespace seam {
 
 HostTensor eval_reduction(const Node& node, const Values& values, const Perturbation* nudge, int32_t id) {
   const HostTensor& in = values.at(static_cast<size_t>(node.operands.at(0).id));
   const auto& axes = node.attrs.get_ints("axes");
-  const bool keepdim = node.attrs.get_bool("keepdim");
   const bool floating = is_floating(in.dtype());
+  const Shape& shape = in.shape();
+  const Shape strides = contiguous_strides(shape);  // values are contiguous: a multi-index's linear index
 
-  // Every input element folds into the output element at its index with reduced axes removed (or
-  // set to 0 with keepdim).
+  // The kept axes index the output (keepdim's extents of 1 leave the linear index alone), the reduced
+  // axes are walked in row-major order: the input elements of one output fold in the order of their
+  // linear indices, whichever thread computes it.
+  Shape kept_extents, kept_strides, reduced_extents, reduced_strides;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    const bool reduced = std::find(axes.begin(), axes.end(), static_cast<int64_t>(d)) != axes.end();
+    (reduced ? reduced_extents : kept_extents).push_back(shape[d]);
+    (reduced ? reduced_strides : kept_strides).push_back(strides[d]);
+  }
+  int64_t reduced_count = 1;
+  for (int64_t e : reduced_extents) reduced_count *= e;
+
   const int64_t out_numel = Type::tensor(node.type.dtype, node.type.shape).numel();
   const bool prod = node.op == OpKind::Prod;
-  // The fold starts from the identity of sum and prod; max and min start from their first element.
-  double real_start = std::nan("");
-  if (node.op == OpKind::Sum) real_start = 0.0;
-  if (prod) real_start = 1.0;
-  std::vector<double> real(static_cast<size_t>(out_numel), real_start);
-  std::vector<int64_t> integer(static_cast<size_t>(out_numel), prod ? 1 : 0);
-  std::vector<bool> seen(static_cast<size_t>(out_numel), false);
-  for (int64_t i = 0; i < in.numel(); ++i) {
-    const std::vector<int64_t> index = unravel_index(i, in.shape());
-    std::vector<int64_t> out_index;
-    for (size_t d = 0; d < index.size(); ++d) {
-      const bool reduced = std::find(axes.begin(), axes.end(), static_cast<int64_t>(d)) != axes.end();
-      if (!reduced)
-        out_index.push_back(index[d]);
-      else if (keepdim)
-        out_index.push_back(0);
-    }
-    const size_t o = static_cast<size_t>(ravel_index(out_index, node.type.shape));
-    const bool first = !seen[o];
-    seen[o] = true;
-    if (floating) {
-      const double x = in.get_double(i);
-      double& acc = real[o];
-      switch (node.op) {
-        case OpKind::Sum: acc += x; break;
-        case OpKind::Prod: acc *= x; break;
-        case OpKind::Max: acc = first ? x : math::nan_max(acc, x); break;
-        case OpKind::Min: acc = first ? x : math::nan_min(acc, x); break;
-        default: SEAM_ASSERT(false, "not a reduction");
-      }
-    } else {
-      const int64_t x = in.get_int(i);
-      int64_t& acc = integer[o];
-      switch (node.op) {
-        case OpKind::Sum: acc = math::wrapping_add(acc, x); break;
-        case OpKind::Prod: acc = math::wrapping_mul(acc, x); break;
-        case OpKind::Max: acc = first || x > acc ? x : acc; break;
-        case OpKind::Min: acc = first || x < acc ? x : acc; break;
-        default: SEAM_ASSERT(false, "not a reduction");
-      }
-    }
-  }
-
   HostTensor out = HostTensor::zeros(node.type.dtype, node.type.shape);
-  for (int64_t o = 0; o < out_numel; ++o) {
-    if (floating && nudge && has_inexact_floating_result(node.op))
-      out.set_double(o, nudge->apply(id, o, real[static_cast<size_t>(o)]));
+  const bool nudged = floating && nudge && has_inexact_floating_result(node.op);
+  auto fold = [&](int64_t o) {
+    int64_t base = 0;
+    for (size_t k = kept_extents.size(), rest = static_cast<size_t>(o); k-- > 0;) {
+      base += static_cast<int64_t>(rest % static_cast<size_t>(kept_extents[k])) * kept_strides[k];
+      rest /= static_cast<size_t>(kept_extents[k]);
+    }
+    // The fold starts from the identity of sum and prod; max and min start from their first element
+    // (NaN over no elements).
+    double real = node.op == OpKind::Sum ? 0.0 : (prod ? 1.0 : std::nan(""));
+    int64_t integer = prod ? 1 : 0;
+    Shape at(reduced_extents.size(), 0);
+    int64_t offset = base;
+    for (int64_t r = 0; r < reduced_count; ++r) {
+      const bool first = r == 0;
+      if (floating) {
+        const double x = in.get_double(offset);
+        switch (node.op) {
+          case OpKind::Sum: real += x; break;
+          case OpKind::Prod: real *= x; break;
+          case OpKind::Max: real = first ? x : math::nan_max(real, x); break;
+          case OpKind::Min: real = first ? x : math::nan_min(real, x); break;
+          default: SEAM_ASSERT(false, "not a reduction");
+        }
+      } else {
+        const int64_t x = in.get_int(offset);
+        switch (node.op) {
+          case OpKind::Sum: integer = math::wrapping_add(integer, x); break;
+          case OpKind::Prod: integer = math::wrapping_mul(integer, x); break;
+          case OpKind::Max: integer = first || x > integer ? x : integer; break;
+          case OpKind::Min: integer = first || x < integer ? x : integer; break;
+          default: SEAM_ASSERT(false, "not a reduction");
+        }
+      }
+      // The next reduced multi-index, as an odometer (the last axis fastest).
+      for (size_t d = at.size(); d-- > 0;) {
+        offset += reduced_strides[d];
+        if (++at[d] < reduced_extents[d]) break;
+        offset -= reduced_strides[d] * reduced_extents[d];
+        at[d] = 0;
+      }
+    }
+    if (nudged)
+      out.set_double(o, nudge->apply(id, o, real));
     else if (floating)
-      out.set_double(o, real[static_cast<size_t>(o)]);  // rounded once
+      out.set_double(o, real);  // rounded once
     else
-      out.set_int(o, integer[static_cast<size_t>(o)]);
-  }
+      out.set_int(o, integer);
+  };
+  // Few outputs over long rows are split as finely as many short ones: the grain counts input elements.
+  const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 14) / std::max<int64_t>(reduced_count, 1));
+  parallel_for(
+      out_numel,
+      [&](int64_t begin, int64_t end) {
+        for (int64_t o = begin; o < end; ++o) fold(o);
+      },
+      grain);
   return out;
 }
 

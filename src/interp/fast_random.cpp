@@ -1,8 +1,10 @@
 #include "interp/fast_random.h"
 
 #include <cstring>
+#include <limits>
 
 #include "interp/interpreter.h"
+#include "support/parallel.h"
 
 namespace seam {
 namespace {
@@ -26,49 +28,56 @@ void fill_fast_random(HostTensor& tensor, uint64_t seed) {
   const DType dtype = tensor.dtype();
   const bool contiguous = tensor.is_contiguous();
   std::byte* data = tensor.storage().data();
-  for (int64_t i = 0; i < n; ++i) {
-    const uint64_t r = splitmix64(seed * 0x100000001b3ull + static_cast<uint64_t>(i));
-    if (!contiguous) {  // strided: go through the element accessors
-      if (is_floating(dtype)) {
-        float f;
-        uint32_t bits = f32_bits(r);
-        std::memcpy(&f, &bits, 4);
-        tensor.set_double(i, f);
-      } else {
-        tensor.set_int(i,
-                       dtype == DType::Bool ? static_cast<int64_t>(r & 1) : static_cast<int64_t>(r % 16) - 8);
-      }
-      continue;
-    }
-    switch (dtype) {
-      case DType::BFloat16:
-      case DType::Float16: {
-        // bf16: the top half of an f32 pattern; f16: sign, exponent 7..14, 10 mantissa bits.
-        uint16_t bits =
-            dtype == DType::BFloat16
-                ? static_cast<uint16_t>(f32_bits(r) >> 16)
-                : static_cast<uint16_t>(((r >> 63) << 15) | ((7 + ((r >> 10) & 7)) << 10) | (r & 0x3ff));
-        std::memcpy(data + 2 * i, &bits, 2);
-        break;
-      }
-      case DType::Float32: {
-        uint32_t bits = f32_bits(r);
-        std::memcpy(data + 4 * i, &bits, 4);
-        break;
-      }
-      default: {
-        if (is_floating(dtype)) {
-          uint32_t bits = f32_bits(r);
-          float f;
-          std::memcpy(&f, &bits, 4);
-          tensor.set_double(i, f);
-        } else {
-          tensor.set_int(
-              i, dtype == DType::Bool ? static_cast<int64_t>(r & 1) : static_cast<int64_t>(r % 16) - 8);
+  // Elements are independent, but strides may alias (0): a strided tensor is filled in order, by one thread.
+  const int64_t grain = contiguous ? int64_t{1} << 14 : std::numeric_limits<int64_t>::max();
+  parallel_for(
+      n,
+      [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+          const uint64_t r = splitmix64(seed * 0x100000001b3ull + static_cast<uint64_t>(i));
+          if (!contiguous) {  // strided: go through the element accessors
+            if (is_floating(dtype)) {
+              float f;
+              uint32_t bits = f32_bits(r);
+              std::memcpy(&f, &bits, 4);
+              tensor.set_double(i, f);
+            } else {
+              tensor.set_int(
+                  i, dtype == DType::Bool ? static_cast<int64_t>(r & 1) : static_cast<int64_t>(r % 16) - 8);
+            }
+            continue;
+          }
+          switch (dtype) {
+            case DType::BFloat16:
+            case DType::Float16: {
+              // bf16: the top half of an f32 pattern; f16: sign, exponent 7..14, 10 mantissa bits.
+              uint16_t bits = dtype == DType::BFloat16
+                                  ? static_cast<uint16_t>(f32_bits(r) >> 16)
+                                  : static_cast<uint16_t>(((r >> 63) << 15) | ((7 + ((r >> 10) & 7)) << 10) |
+                                                          (r & 0x3ff));
+              std::memcpy(data + 2 * i, &bits, 2);
+              break;
+            }
+            case DType::Float32: {
+              uint32_t bits = f32_bits(r);
+              std::memcpy(data + 4 * i, &bits, 4);
+              break;
+            }
+            default: {
+              if (is_floating(dtype)) {
+                uint32_t bits = f32_bits(r);
+                float f;
+                std::memcpy(&f, &bits, 4);
+                tensor.set_double(i, f);
+              } else {
+                tensor.set_int(
+                    i, dtype == DType::Bool ? static_cast<int64_t>(r & 1) : static_cast<int64_t>(r % 16) - 8);
+              }
+            }
+          }
         }
-      }
-    }
-  }
+      },
+      grain);
 }
 
 std::vector<HostTensor> fast_random_inputs(const Fusion& fusion, uint64_t seed) {

@@ -54,6 +54,9 @@ HostTensor HostTensor::zeros_strided(DType dtype, Shape shape, Shape strides) {
   t.shape_ = std::move(shape);
   t.strides_ = std::move(strides);
   t.storage_.assign(static_cast<size_t>(bytes), std::byte{0});
+  t.numel_ = type.numel();
+  t.required_bytes_ = bytes;
+  t.row_major_ = t.strides_ == contiguous_strides(t.shape_);
   return t;
 }
 
@@ -79,12 +82,6 @@ HostTensor HostTensor::from_ints(DType dtype, Shape shape, const std::vector<int
   return t;
 }
 
-int64_t HostTensor::numel() const {
-  int64_t n = 1;
-  for (int64_t e : shape_) n *= e;
-  return n;
-}
-
 bool HostTensor::is_contiguous() const {
   // Axes of extent 1 (or an empty tensor) make any stride equivalent.
   if (numel() == 0) return true;
@@ -94,17 +91,16 @@ bool HostTensor::is_contiguous() const {
   return true;
 }
 
-int64_t HostTensor::required_storage_bytes() const { return strided_storage_bytes(dtype_, shape_, strides_); }
+int64_t HostTensor::required_storage_bytes() const { return required_bytes_; }
 
 std::string HostTensor::type_string() const { return Type::tensor(dtype_, shape_).to_string(); }
 
 int64_t HostTensor::offset_of(int64_t linear_index) const {
   SEAM_CHECK(linear_index >= 0 && linear_index < numel(), "HostTensor: element ", linear_index,
              " out of range for ", type_string());
-  SEAM_CHECK(
-      strides_.size() == shape_.size() && static_cast<int64_t>(storage_.size()) >= required_storage_bytes(),
-      "HostTensor ", type_string(), ": storage of ", storage_.size(),
-      " bytes does not cover its shape and strides");
+  SEAM_CHECK(static_cast<int64_t>(storage_.size()) >= required_bytes_, "HostTensor ", type_string(),
+             ": storage of ", storage_.size(), " bytes does not cover its shape and strides");
+  if (row_major_) return linear_index;
   int64_t offset = 0;
   for (int d = rank() - 1; d >= 0; --d) {
     offset += (linear_index % shape_[d]) * strides_[d];

@@ -30,7 +30,7 @@ class HostTensor {
   const Shape& shape() const { return shape_; }
   const Shape& strides() const { return strides_; }
   int rank() const { return static_cast<int>(shape_.size()); }
-  int64_t numel() const;
+  int64_t numel() const { return numel_; }
   bool is_contiguous() const;
 
   // Element access by multi-index or by row-major linear index (over the logical shape). Values go
@@ -67,6 +67,11 @@ class HostTensor {
   Shape shape_;
   Shape strides_;
   std::vector<std::byte> storage_;
+  // Fixed with shape and strides at construction, so that element access costs no loop over the axes
+  // when the layout is row-major.
+  int64_t numel_ = 1;
+  int64_t required_bytes_ = sizeof(float);  // a default tensor: one f32 element, no storage yet
+  bool row_major_ = true;
 };
 
 }  // namespace seam

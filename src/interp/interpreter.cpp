@@ -60,12 +60,17 @@ std::vector<HostTensor> evaluate(const Fusion& fusion, const std::vector<HostTen
 
 }  // namespace
 
-std::vector<int64_t> unravel_index(int64_t linear_index, const Shape& shape) {
-  std::vector<int64_t> index(shape.size());
+void unravel_index_into(int64_t linear_index, const Shape& shape, std::vector<int64_t>& index) {
+  index.resize(shape.size());
   for (size_t d = shape.size(); d-- > 0;) {
     index[d] = linear_index % shape[d];
     linear_index /= shape[d];
   }
+}
+
+std::vector<int64_t> unravel_index(int64_t linear_index, const Shape& shape) {
+  std::vector<int64_t> index;
+  unravel_index_into(linear_index, shape, index);
   return index;
 }
 

@@ -42,6 +42,12 @@ inline int64_t int_pow(int64_t base, int64_t exponent) {
   return result;
 }
 
+// lgamma without std::lgamma's write of the global signgam, so that threads may evaluate it at once.
+inline double lgamma(double a) {
+  int sign = 0;
+  return ::lgamma_r(a, &sign);
+}
+
 inline double nan_max(double a, double b) {
   if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<double>::quiet_NaN();
   return a > b ? a : b;

@@ -1,6 +1,6 @@
 // GPU time as the GPU itself records it: the start and end of every kernel, copy and memset, read through
-// CUPTI's activity API (the source of torch.profiler's kernel times, which BASELINES.md's torch.compile
-// numbers sum). Event pairs around a launch also count the launch's own start-up on the GPU (about a
+// CUPTI's activity API (the source of torch.profiler's kernel times, which the torch.compile numbers of
+// bench/RESULTS.md sum). Event pairs around a launch also count the launch's own start-up on the GPU (about a
 // microsecond); these durations do not, so seam and torch.compile are compared by the same method.
 //
 // CUPTI is loaded at run time (dlopen, like the driver): without it the benchmarks (seam bench, bench/) run

@@ -1,4 +1,4 @@
-// The RoPE workloads (WORKLOADS.md in /work/shared, docs/WORKLOADS.md here): the fusion between the QKV
+// The RoPE workloads (docs/WORKLOADS.md): the fusion between the QKV
 // projection and attention of a Llama-style layer, emitted op by op the way Lightning Thunder's trace of
 // litgpt 0.5.0 reaches a fusion compiler, forward and backward, for the "thunder" and "rope-only"
 // output contracts.
@@ -25,7 +25,7 @@ struct RopeConfig {
   int64_t queries_per_group() const { return n_head / n_query_groups; }
 };
 
-// W1..W9 in WORKLOADS.md order.
+// W1..W9 in the order of docs/WORKLOADS.md.
 const std::vector<RopeConfig>& rope_configs();
 // The config named `name_or_id`: a litgpt name ("Llama-3-8B"), an id ("W3") or an accepted alias
 // ("Phi-3.5-mini"); case-insensitive. Throws seam::Error listing the valid names otherwise.

@@ -1,4 +1,4 @@
-// The W1..W9 table of WORKLOADS.md (litgpt values), lookup by name or id, and config validation.
+// The W1..W9 table of docs/WORKLOADS.md (litgpt values), lookup by name or id, and config validation.
 #include <algorithm>
 #include <cctype>
 

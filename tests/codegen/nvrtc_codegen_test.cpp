@@ -1,5 +1,7 @@
 // Generated CUDA must compile with NVRTC for sm_90 (no GPU needed), so a kernel that does not compile
-// fails CI. Many random kernels go into one program to keep the test fast.
+// fails CI. Many random kernels go into one program to keep the test fast; the largest programs go through
+// the kernel cache, so that the sanitized run of the suite finds what the Release run compiled (the same
+// source, options and NVRTC version give the same binary: runtime/kernel_cache.h).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -8,6 +10,7 @@
 #include "codegen/kernel_printer.h"
 #include "lower/lower_pointwise.h"
 #include "plan/pointwise_plan.h"
+#include "runtime/kernel_cache.h"
 #include "runtime/nvrtc_compiler.h"
 #include "support/error.h"
 #include "testing/random_fusion.h"
@@ -45,7 +48,7 @@ TEST(NvrtcCodegen, RandomPointwiseKernelsCompileForSm90) {
     lowering.keep_reused_loads = lowering.streaming_stores = seed % 3 == 0;  // the cache-hint helpers too
     kernels.push_back(plan_and_lower_pointwise(random_fusion(seed, options), lowering));
   }
-  CompiledKernel compiled = compile_cuda(request_for(kernels));
+  CompiledKernel compiled = compile_cuda_cached(request_for(kernels), BinaryCache::shared());
   EXPECT_TRUE(compiled.is_cubin);
   ASSERT_GE(compiled.binary.size(), 4u);
   EXPECT_EQ(compiled.binary.substr(0, 4),
@@ -118,7 +121,7 @@ TEST(NvrtcCodegen, MathOpsCompileForSm90InEveryComputeType) {
   for (const char* helper :
        {"seam_erfcinv(", "seam_gcd(", "seam_logical_right_shift(", "seam_nextafter(", "seam_trunc_div("})
     EXPECT_NE(request.source.find(helper), std::string::npos) << helper;
-  EXPECT_EQ(compile_cuda(request).symbols.size(), 1u);
+  EXPECT_EQ(compile_cuda_cached(request, BinaryCache::shared()).symbols.size(), 1u);
 }
 
 TEST(NvrtcCodegen, BrokenSourceReportsTheLog) {

@@ -6,6 +6,7 @@
 #include "codegen/embedded_headers.h"
 #include "codegen/kernel_printer.h"
 #include "plan/row_plan.h"
+#include "runtime/kernel_cache.h"
 #include "runtime/nvrtc_compiler.h"
 #include "testing/row_fusions.h"
 
@@ -50,7 +51,7 @@ TEST(RowEdgesCodegen, PeeledAndClusteredKernelsCompileForSm90) {
   add(rms_norm_fusion(64, 65537, BFloat16), plain);
   EXPECT_GE(peeled, 10);
   EXPECT_GE(clustered, 5);
-  CompiledKernel compiled = compile_cuda(request);
+  CompiledKernel compiled = compile_cuda_cached(request, BinaryCache::shared());
   EXPECT_TRUE(compiled.is_cubin);
   EXPECT_EQ(compiled.symbols.size(), request.kernel_names.size());
 }

@@ -15,6 +15,7 @@
 #include "ir/builder.h"
 #include "lower/lower_rows.h"
 #include "plan/row_plan.h"
+#include "runtime/kernel_cache.h"
 #include "runtime/nvrtc_compiler.h"
 #include "support/error.h"
 #include "testing/norm_backward.h"
@@ -233,7 +234,7 @@ TEST(RowKernel, CudaKernelsCompileForSm90) {
   random.opaque = false;
   for (uint64_t seed = 0; seed < 30; ++seed) add_steps(random_fusion(seed, random), kernels);
 
-  CompiledKernel compiled = compile_cuda(request_for(kernels));
+  CompiledKernel compiled = compile_cuda_cached(request_for(kernels), BinaryCache::shared());
   EXPECT_TRUE(compiled.is_cubin);
   EXPECT_EQ(compiled.symbols.size(), kernels.size());
 }

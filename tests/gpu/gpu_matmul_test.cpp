@@ -12,6 +12,7 @@
 #include "interp/compare.h"
 #include "interp/interpreter.h"
 #include "support/error.h"
+#include "support/parallel.h"
 #include "testing/random_fusion.h"
 #include "testing/random_matmul.h"
 #include "text/parser.h"
@@ -87,15 +88,18 @@ TEST(GpuMatmul, RandomFusionsAroundProducts) {
   SKIP_WITHOUT_GPU();
   RandomFusionOptions options;
   options.reductions = false;
-  const int count = quick() ? 10 : 60;
+  const size_t count = quick() ? 10 : 60;
   int with_products = 0;
-  for (int k = 0; k < count; ++k) {
-    const uint64_t seed = 9100 + static_cast<uint64_t>(k);
-    Fusion fusion = random_fusion(seed, options);
+  std::vector<Fusion> fusions;
+  for (size_t k = 0; k < count; ++k) fusions.push_back(random_fusion(9100 + k, options));
+  auto exes = parallel_map(count, [&](size_t k) { return Executable::compile(fusions[k], cuda_options()); });
+  for (size_t k = 0; k < count; ++k) {
+    const uint64_t seed = 9100 + k;
+    const Fusion& fusion = fusions[k];
     bool has_product = false;
     for (const Node& n : fusion.nodes()) has_product |= n.op == OpKind::Matmul || n.op == OpKind::Linear;
     with_products += has_product;
-    auto exe = Executable::compile(fusion, cuda_options());
+    Executable* exe = exes[k].get();
     std::vector<HostTensor> inputs = random_inputs(fusion, seed * 7);
     std::vector<HostTensor> actual = exe->run(inputs), expected = interpret(fusion, inputs);
     // Products feed pointwise math: allow what float sums over a few elements differ by, amplified.

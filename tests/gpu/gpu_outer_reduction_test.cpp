@@ -12,78 +12,96 @@
 #include "interp/fast_random.h"
 #include "interp/interpreter.h"
 #include "runtime/cuda_driver.h"
+#include "support/parallel.h"
 #include "testing/norm_backward.h"
 
 namespace seam {
 namespace {
 
-void check(const Fusion& fusion, size_t outer_sums, bool persistent, bool prefetch = false) {
+struct Case {
+  Fusion fusion;
+  size_t outer_sums = 0;
+  bool persistent = true;
+  bool prefetch = false;
+};
+
+ExecutableOptions options_of(const Case& c) {
   ExecutableOptions options;
-  options.launch.row_prefetch = prefetch;
+  options.launch.row_prefetch = c.prefetch;
   options.backend = Backend::Cuda;
   options.poison_outputs = true;
   options.segment.rules.limits.max_inlined_reduction = 0;
-  options.launch.row_persistent = persistent;
-  const Shape& shape = fusion.type(fusion.inputs()[0]).shape;
-  const std::string what = fusion.name() + " " + shape_to_string(shape) + " " +
-                           std::string(dtype_name(fusion.type(fusion.inputs()[0]).dtype)) +
-                           (persistent ? " persistent" : " streamed") + (prefetch ? " prefetch" : "");
-  auto exe = Executable::compile(fusion, options);
-  ASSERT_EQ(exe->steps().size(), 1u) << what;
-  ASSERT_TRUE(exe->steps()[0].kernel.rows.has_value()) << what;
-  EXPECT_EQ(exe->steps()[0].kernel.rows->outer.size(), outer_sums) << what;
-  const std::vector<HostTensor> inputs = fast_random_inputs(fusion, 11);
-  const std::vector<HostTensor> expected = interpret(fusion, inputs);
-  const std::vector<HostTensor> first = exe->run(inputs), second = exe->run(inputs);
-  ASSERT_EQ(first.size(), expected.size());
-  for (size_t o = 0; o < expected.size(); ++o) {
-    const Tolerance tolerance = expected[o].dtype() == DType::Float32
-                                    ? Tolerance{1e-4, 1e-4}
-                                    : default_tolerance(expected[o].dtype());
-    const Comparison c = compare_tensors(first[o], expected[o], tolerance);
-    EXPECT_TRUE(c.ok) << what << " output " << o << ": " << c.message;
-    EXPECT_EQ(std::memcmp(first[o].storage().data(), second[o].storage().data(), first[o].storage().size()),
-              0)
-        << what << " output " << o << " differs between two runs";
+  options.launch.row_persistent = c.persistent;
+  return options;
+}
+
+// Compiles every case at once (NVRTC takes most of a case's time), then runs each twice against the
+// interpreter.
+void check_all(const std::vector<Case>& cases) {
+  auto exes = parallel_map(
+      cases.size(), [&](size_t i) { return Executable::compile(cases[i].fusion, options_of(cases[i])); });
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Case& k = cases[i];
+    const Fusion& fusion = k.fusion;
+    Executable& exe = *exes[i];
+    const Shape& shape = fusion.type(fusion.inputs()[0]).shape;
+    const std::string what = fusion.name() + " " + shape_to_string(shape) + " " +
+                             std::string(dtype_name(fusion.type(fusion.inputs()[0]).dtype)) +
+                             (k.persistent ? " persistent" : " streamed") + (k.prefetch ? " prefetch" : "");
+    ASSERT_EQ(exe.steps().size(), 1u) << what;
+    ASSERT_TRUE(exe.steps()[0].kernel.rows.has_value()) << what;
+    EXPECT_EQ(exe.steps()[0].kernel.rows->outer.size(), k.outer_sums) << what;
+    const std::vector<HostTensor> inputs = fast_random_inputs(fusion, 11);
+    const std::vector<HostTensor> expected = interpret(fusion, inputs);
+    const std::vector<HostTensor> first = exe.run(inputs), second = exe.run(inputs);
+    ASSERT_EQ(first.size(), expected.size());
+    for (size_t o = 0; o < expected.size(); ++o) {
+      const Tolerance tolerance = expected[o].dtype() == DType::Float32
+                                      ? Tolerance{1e-4, 1e-4}
+                                      : default_tolerance(expected[o].dtype());
+      const Comparison c = compare_tensors(first[o], expected[o], tolerance);
+      EXPECT_TRUE(c.ok) << what << " output " << o << ": " << c.message;
+      EXPECT_EQ(std::memcmp(first[o].storage().data(), second[o].storage().data(), first[o].storage().size()),
+                0)
+          << what << " output " << o << " differs between two runs";
+    }
   }
 }
 
-// Every variant on shapes the interpreter checks quickly: one block per group of rows, odd columns,
-// partial vectors and grids that end in a partial group.
+// Every variant on small shapes: one block per group of rows, odd columns, partial vectors and grids that
+// end in a partial group; then many rows per block.
 TEST(GpuOuterReduction, NormalizationBackward) {
   if (!driver_status().available) GTEST_SKIP() << driver_status().reason;
-  const std::vector<std::pair<int64_t, int64_t>> shapes = {
-      {2, 64}, {3, 5000}, {17, 7}, {1000, 4096}, {4099, 64}};
-  for (auto [m, n] : shapes)
+  std::vector<Case> cases;
+  for (auto [m, n] :
+       std::vector<std::pair<int64_t, int64_t>>{{2, 64}, {3, 5000}, {17, 7}, {1000, 4096}, {4099, 64}})
     for (bool persistent : {true, false}) {
-      check(rmsnorm_backward(m, n, DType::BFloat16), 1, persistent);
-      check(layernorm_backward(m, n, DType::BFloat16), 2, persistent);
-      check(rmsnorm_backward(m, n, DType::Float32), 1, persistent);
-      check(both_axes(m, n, DType::Float32), 1, persistent);
+      cases.push_back({rmsnorm_backward(m, n, DType::BFloat16), 1, persistent});
+      cases.push_back({layernorm_backward(m, n, DType::BFloat16), 2, persistent});
+      cases.push_back({rmsnorm_backward(m, n, DType::Float32), 1, persistent});
+      cases.push_back({both_axes(m, n, DType::Float32), 1, persistent});
     }
+  // Many rows per block on one block per multiprocessor, partial last groups. The benchmark's own shape
+  // (16384 x 4096) takes the same path; bench/reductions_vs_torch.py checks its outputs against eager.
+  for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{4099, 5000}})
+    for (bool persistent : {true, false}) {
+      cases.push_back({rmsnorm_backward(m, n, DType::BFloat16), 1, persistent});
+      cases.push_back({layernorm_backward(m, n, DType::BFloat16), 2, persistent});
+    }
+  check_all(cases);
 }
 
 // Rows staged in shared memory while the block computes the previous ones (row_prefetch: cp.async,
 // two stages in dynamic shared memory, per-row scalars staged too): many rows per block.
 TEST(GpuOuterReduction, PrefetchedRows) {
   if (!driver_status().available) GTEST_SKIP() << driver_status().reason;
+  std::vector<Case> cases;
   for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{1000, 4096}, {4099, 64}, {4099, 5000}}) {
-    check(rmsnorm_backward(m, n, DType::BFloat16), 1, true, true);
-    check(layernorm_backward(m, n, DType::BFloat16), 2, true, true);
-    check(layernorm_backward(m, n, DType::Float32), 2, true, true);
+    cases.push_back({rmsnorm_backward(m, n, DType::BFloat16), 1, true, true});
+    cases.push_back({layernorm_backward(m, n, DType::BFloat16), 2, true, true});
+    cases.push_back({layernorm_backward(m, n, DType::Float32), 2, true, true});
   }
-  check(rmsnorm_backward(16384, 4096, DType::BFloat16), 1, true, true);
-}
-
-// The benchmark's shapes, many rows per block on one block per multiprocessor: bf16 only (the
-// interpreter's references of these take most of the time).
-TEST(GpuOuterReduction, NormalizationBackwardAtBenchmarkShapes) {
-  if (!driver_status().available) GTEST_SKIP() << driver_status().reason;
-  for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{4099, 5000}, {16384, 4096}})
-    for (bool persistent : {true, false}) {
-      check(rmsnorm_backward(m, n, DType::BFloat16), 1, persistent);
-      check(layernorm_backward(m, n, DType::BFloat16), 2, persistent);
-    }
+  check_all(cases);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "interp/fast_random.h"
 #include "interp/interpreter.h"
 #include "runtime/cuda_driver.h"
+#include "support/parallel.h"
 #include "testing/row_fusions.h"
 
 namespace seam {
@@ -26,43 +27,68 @@ Tolerance tolerance_for(DType dtype) {
   return dtype == Float32 ? Tolerance{1e-5, 1e-5} : default_tolerance(dtype);
 }
 
-// Runs `fusion` on the GPU and the interpreter; returns the row launch the plan chose.
-kir::RowLaunch check_on_gpu(const Fusion& fusion, const LaunchParams& launch, const std::string& what) {
-  ExecutableOptions options;
-  options.backend = Backend::Cuda;
-  options.poison_outputs = true;
-  options.segment.rules.limits.max_inlined_reduction = 0;
-  options.launch = launch;
-  auto exe = Executable::compile(fusion, options);
-  const std::vector<HostTensor> inputs = fast_random_inputs(fusion, 23);
-  const std::vector<HostTensor> expected = interpret(fusion, inputs);
-  const std::vector<HostTensor> actual = exe->run(inputs);
-  EXPECT_EQ(actual.size(), expected.size());
-  for (size_t o = 0; o < std::min(actual.size(), expected.size()); ++o) {
-    const Comparison c = compare_tensors(actual[o], expected[o], tolerance_for(expected[o].dtype()));
-    EXPECT_TRUE(c.ok) << what << " output " << o << ": " << c.message;
+struct Case {
+  Fusion fusion;
+  LaunchParams launch;
+  std::string what;
+  bool expect_peel = false;
+  bool expect_cluster = false;
+};
+
+// Compiles every case at once (NVRTC takes most of the time), then runs each on the GPU against the
+// interpreter and checks the row launch the plan chose.
+void check_all(const std::vector<Case>& cases) {
+  auto exes = parallel_map(cases.size(), [&](size_t i) {
+    ExecutableOptions options;
+    options.backend = Backend::Cuda;
+    options.poison_outputs = true;
+    options.segment.rules.limits.max_inlined_reduction = 0;
+    options.launch = cases[i].launch;
+    return Executable::compile(cases[i].fusion, options);
+  });
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    const std::vector<HostTensor> inputs = fast_random_inputs(c.fusion, 23);
+    const std::vector<HostTensor> expected = interpret(c.fusion, inputs);
+    const std::vector<HostTensor> actual = exes[i]->run(inputs);
+    EXPECT_EQ(actual.size(), expected.size());
+    for (size_t o = 0; o < std::min(actual.size(), expected.size()); ++o) {
+      const Comparison r = compare_tensors(actual[o], expected[o], tolerance_for(expected[o].dtype()));
+      EXPECT_TRUE(r.ok) << c.what << " output " << o << ": " << r.message;
+    }
+    const kir::RowLaunch* rows = nullptr;
+    for (const CompiledStep& step : exes[i]->steps())
+      if (step.kernel.rows && !rows) rows = &*step.kernel.rows;
+    if (!rows) {
+      ADD_FAILURE() << c.what << ": no row kernel";
+      continue;
+    }
+    if (c.expect_peel) {
+      EXPECT_TRUE(rows->peel) << c.what;
+    }
+    if (c.expect_cluster) {
+      EXPECT_GT(rows->cluster, 1) << c.what;
+    }
   }
-  for (const CompiledStep& step : exe->steps())
-    if (step.kernel.rows) return *step.kernel.rows;
-  ADD_FAILURE() << what << ": no row kernel";
-  return {};
 }
 
 TEST(GpuRowEdges, PeeledRows) {
   SKIP_WITHOUT_GPU();
   LaunchParams persistent, streamed;
   streamed.row_persistent = false;
+  std::vector<Case> cases;
   for (DType dtype : {BFloat16, Float16, Float32}) {
     const std::string name(dtype_name(dtype));
     for (int64_t n : {33, 4097, 12289}) {
       const std::string what = "rms_norm " + name + " N=" + std::to_string(n);
-      EXPECT_TRUE(check_on_gpu(rms_norm_fusion(203, n, dtype), persistent, what).peel) << what;
-      check_on_gpu(rms_norm_fusion(37, n, dtype, n + 3, true), persistent, what + " strided, row bias");
-      check_on_gpu(softmax_fusion(41, n, dtype), streamed, "softmax streamed " + what);
-      check_on_gpu(softmax_fusion(1, n, dtype, true), persistent, "log_softmax M=1 " + what);
+      cases.push_back({rms_norm_fusion(203, n, dtype), persistent, what, true});
+      cases.push_back({rms_norm_fusion(37, n, dtype, n + 3, true), persistent, what + " strided, row bias"});
+      cases.push_back({softmax_fusion(41, n, dtype), streamed, "softmax streamed " + what});
+      cases.push_back({softmax_fusion(1, n, dtype, true), persistent, "log_softmax M=1 " + what});
     }
   }
-  check_on_gpu(integer_row_reductions(77, 4097), persistent, "integer reductions");
+  cases.push_back({integer_row_reductions(77, 4097), persistent, "integer reductions"});
+  check_all(cases);
 }
 
 TEST(GpuRowEdges, RowsOverClusters) {
@@ -70,19 +96,21 @@ TEST(GpuRowEdges, RowsOverClusters) {
   if (cuda_compute_major() < 9) GTEST_SKIP() << "thread block clusters need Hopper (sm_90)";
   LaunchParams plan, small;
   small.row_cluster_above = 32;
+  std::vector<Case> cases;
   // The plan's own clusters: long rows, few and many.
-  EXPECT_GT(check_on_gpu(softmax_fusion(300, 65536, BFloat16), plan, "softmax 65536").cluster, 1);
-  EXPECT_GT(check_on_gpu(softmax_fusion(3, 262144, BFloat16), plan, "softmax 262144").cluster, 1);
-  check_on_gpu(rms_norm_fusion(70, 65537, BFloat16), plan, "rms_norm 65537 (peeled, clustered)");
+  cases.push_back({softmax_fusion(300, 65536, BFloat16), plan, "softmax 65536", false, true});
+  cases.push_back({softmax_fusion(3, 262144, BFloat16), plan, "softmax 262144", false, true});
+  cases.push_back({rms_norm_fusion(70, 65537, BFloat16), plan, "rms_norm 65537 (peeled, clustered)"});
   // Forced down: every cluster size on short rows, with and without a peel, f32 and bf16.
   for (int64_t n : {2048, 4097, 16384}) {
     for (int most : {2, 4, 8}) {
       small.row_cluster_max = most;
       const std::string what = "N=" + std::to_string(n) + " clusters of at most " + std::to_string(most);
-      check_on_gpu(softmax_fusion(129, n, BFloat16), small, "softmax " + what);
-      check_on_gpu(rms_norm_fusion(5, n, Float32, 0, true), small, "rms_norm " + what);
+      cases.push_back({softmax_fusion(129, n, BFloat16), small, "softmax " + what});
+      cases.push_back({rms_norm_fusion(5, n, Float32, 0, true), small, "rms_norm " + what});
     }
   }
+  check_all(cases);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "device_tensors.h"
 #include "exec/executable.h"
 #include "interp/fast_random.h"
+#include "runtime/device.h"
 #include "runtime/event_timer.h"
 #include "testing/norm_backward.h"
 #include "workloads/transformer.h"
@@ -50,6 +51,8 @@ void expect_same_bits_on_two_streams(const Fusion& fusion, const ExecutableOptio
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       try {
+        // A new thread has no current context (PyTorch makes one current in its threads).
+        Device::shared().make_current();
         Stream stream;
         ready.fetch_add(1);
         while (ready.load() < kThreads) std::this_thread::yield();  // start together

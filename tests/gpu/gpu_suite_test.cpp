@@ -13,6 +13,7 @@
 #include "ir/builder.h"
 #include "runtime/cuda_driver.h"
 #include "support/error.h"
+#include "support/parallel.h"
 #include "testing/random_fusion.h"
 #include "text/printer.h"
 #include "workloads/rope.h"
@@ -61,20 +62,25 @@ TEST(GpuSuite, RandomPointwiseFusions) {
   options.reductions = false;
   options.opaque = false;
   options.special_values = true;
-  const int count = quick() ? 10 : 120;
-  for (int k = 0; k < count; ++k) {
-    const uint64_t seed = 7000 + static_cast<uint64_t>(k);
+  const size_t count = quick() ? 10 : 120;
+  std::vector<Fusion> fusions;
+  for (size_t k = 0; k < count; ++k) {
     options.max_extent = k % 2 ? 16 : 4;
-    Fusion fusion = random_fusion(seed, options);
-    auto exe = Executable::compile(fusion, cuda_options(/*inline_small_reductions=*/k % 2 == 0));
-    std::vector<HostTensor> inputs = random_inputs(fusion, seed * 31);
-    check_outputs(fusion.name(), fusion, inputs, exe->run(inputs));
+    fusions.push_back(random_fusion(7000 + k, options));
+  }
+  auto exes = parallel_map(count, [&](size_t k) {
+    return Executable::compile(fusions[k], cuda_options(/*inline_small_reductions=*/k % 2 == 0));
+  });
+  for (size_t k = 0; k < count; ++k) {
+    std::vector<HostTensor> inputs = random_inputs(fusions[k], (7000 + k) * 31);
+    check_outputs(fusions[k].name(), fusions[k], inputs, exes[k]->run(inputs));
   }
 }
 
 TEST(GpuSuite, RopeSmallAllWorkloads) {
   SKIP_WITHOUT_GPU();
-  int ran = 0;
+  std::vector<Fusion> fusions;
+  std::vector<Direction> directions;
   for (const RopeConfig& config : rope_configs()) {
     for (RopeContract contract : {RopeContract::Thunder, RopeContract::RopeOnly}) {
       for (Direction direction : {Direction::Forward, Direction::Backward}) {
@@ -83,20 +89,22 @@ TEST(GpuSuite, RopeSmallAllWorkloads) {
         options.seq_len = 8;
         options.contract = contract;
         options.direction = direction;
-        Fusion fusion = build_rope(config, options);
-        // The GQA thunder backward sums the expanded copies: a row kernel.
-        std::unique_ptr<Executable> exe = Executable::compile(fusion, cuda_options());
-        if (direction == Direction::Forward) {
-          EXPECT_EQ(exe->segmented().num_kernels(), 1) << fusion.name();
-        }
-        std::vector<HostTensor> inputs = random_inputs(fusion, 99);
-        check_outputs(fusion.name(), fusion, inputs, exe->run(inputs));
-        ++ran;
+        fusions.push_back(build_rope(config, options));
+        directions.push_back(direction);
       }
     }
   }
-  EXPECT_EQ(ran, 36);
-  std::cout << "ran " << ran << " RoPE fusions on the GPU\n";
+  ASSERT_EQ(fusions.size(), 36u);
+  auto exes =
+      parallel_map(fusions.size(), [&](size_t i) { return Executable::compile(fusions[i], cuda_options()); });
+  for (size_t i = 0; i < fusions.size(); ++i) {
+    // The GQA thunder backward sums the expanded copies: a row kernel.
+    if (directions[i] == Direction::Forward) {
+      EXPECT_EQ(exes[i]->segmented().num_kernels(), 1) << fusions[i].name();
+    }
+    std::vector<HostTensor> inputs = random_inputs(fusions[i], 99);
+    check_outputs(fusions[i].name(), fusions[i], inputs, exes[i]->run(inputs));
+  }
 }
 
 // Reduction kernels (row kernels, docs/CODEGEN.md "Reductions") on the GPU: random fusions with
@@ -108,16 +116,22 @@ TEST(GpuSuite, RandomReductionFusions) {
   options.reductions = true;
   options.opaque = false;
   options.special_values = true;
-  const int count = quick() ? 10 : 120;
-  for (int k = 0; k < count; ++k) {
+  const size_t count = quick() ? 10 : 120;
+  std::vector<uint64_t> seeds;
+  std::vector<Fusion> fusions;
+  for (size_t k = 0; k < count; ++k) {
     // Seed 9114 has a kernel reading a scalar that an earlier kernel computed (scalars reach kernels
     // through device memory); the quick mode keeps it.
-    const uint64_t seed = quick() && k == 0 ? 9114 : 9000 + static_cast<uint64_t>(k);
-    options.max_extent = seed % 2 ? 16 : 4;
-    Fusion fusion = random_fusion(seed, options);
-    auto exe = Executable::compile(fusion, cuda_options(/*inline_small_reductions=*/k % 2 == 0));
-    std::vector<HostTensor> inputs = random_inputs(fusion, seed * 31);
-    check_outputs(fusion.name(), fusion, inputs, exe->run(inputs));
+    seeds.push_back(quick() && k == 0 ? 9114 : 9000 + k);
+    options.max_extent = seeds.back() % 2 ? 16 : 4;
+    fusions.push_back(random_fusion(seeds.back(), options));
+  }
+  auto exes = parallel_map(count, [&](size_t k) {
+    return Executable::compile(fusions[k], cuda_options(/*inline_small_reductions=*/k % 2 == 0));
+  });
+  for (size_t k = 0; k < count; ++k) {
+    std::vector<HostTensor> inputs = random_inputs(fusions[k], seeds[k] * 31);
+    check_outputs(fusions[k].name(), fusions[k], inputs, exes[k]->run(inputs));
   }
 }
 
@@ -126,13 +140,40 @@ TEST(GpuSuite, ReductionLayouts) {
   const std::vector<std::pair<Shape, std::vector<int64_t>>> cases = {
       {{300, 4096}, {1}}, {{5000, 40}, {1}},         {{3000, 5}, {1}}, {{4096, 64}, {0}},
       {{7, 5000}, {0}},   {{2, 8, 4, 33, 128}, {2}}, {{70000}, {0}},   {{9, 700, 3}, {0, 2}}};
+  std::vector<Fusion> fusions;
   for (const auto& [shape, axes] : cases)
     for (DType dtype : {DType::BFloat16, DType::Float32, DType::Int32}) {
       Builder b("layout");
       Value x = b.input(Type::tensor(dtype, shape), "x");
-      Fusion fusion =
-          b.finish({b.sum(x, axes, true), b.reduce(OpKind::Max, x, axes), b.reduce(OpKind::Min, x, axes)});
-      auto exe = Executable::compile(fusion, cuda_options(/*inline_small_reductions=*/false));
+      fusions.push_back(
+          b.finish({b.sum(x, axes, true), b.reduce(OpKind::Max, x, axes), b.reduce(OpKind::Min, x, axes)}));
+    }
+  // Softmax and RMSNorm over long rows, bf16.
+  for (int64_t n : {64, 1000, 4096}) {
+    Builder b("softmax_rmsnorm_n" + std::to_string(n));
+    const Shape shape = {37, n};
+    Value x = b.input(Type::tensor(DType::BFloat16, shape), "x");
+    Value xf = b.cast(x, DType::Float32);
+    Value e = b.exp(b.sub(xf, b.broadcast_to(b.reduce(OpKind::Max, xf, {1}, true), shape)));
+    Value softmax = b.cast(b.div(e, b.broadcast_to(b.sum(e, {1}, true), shape)), DType::BFloat16);
+    Value ms =
+        b.div(b.sum(b.mul(xf, xf), {1}, true), b.constant(Number::of_float(double(n)), DType::Float32));
+    Value rms = b.cast(b.mul(xf, b.broadcast_to(b.unary(OpKind::Rsqrt, ms), shape)), DType::BFloat16);
+    fusions.push_back(b.finish({softmax, rms}));
+  }
+  const size_t layouts = cases.size() * 3;
+  auto exes = parallel_map(fusions.size(), [&](size_t i) {
+    return Executable::compile(fusions[i], cuda_options(/*inline_small_reductions=*/i >= layouts));
+  });
+  for (size_t i = layouts; i < fusions.size(); ++i) {
+    std::vector<HostTensor> inputs = random_inputs(fusions[i], 6);
+    check_outputs(fusions[i].name(), fusions[i], inputs, exes[i]->run(inputs));
+  }
+  size_t i = 0;
+  for (const auto& [shape, axes] : cases)
+    for (DType dtype : {DType::BFloat16, DType::Float32, DType::Int32}) {
+      const Fusion& fusion = fusions[i];
+      Executable* exe = exes[i++].get();
       std::vector<HostTensor> inputs = fast_random_inputs(fusion, 5);
       std::vector<HostTensor> actual = exe->run(inputs), expected = interpret(fusion, inputs);
       for (size_t o = 0; o < actual.size(); ++o) {
@@ -144,22 +185,6 @@ TEST(GpuSuite, ReductionLayouts) {
                           << c.message;
       }
     }
-  // Softmax and RMSNorm over long rows, bf16.
-  for (int64_t n : {64, 1000, 4096}) {
-    Builder b("softmax_rmsnorm");
-    const Shape shape = {37, n};
-    Value x = b.input(Type::tensor(DType::BFloat16, shape), "x");
-    Value xf = b.cast(x, DType::Float32);
-    Value e = b.exp(b.sub(xf, b.broadcast_to(b.reduce(OpKind::Max, xf, {1}, true), shape)));
-    Value softmax = b.cast(b.div(e, b.broadcast_to(b.sum(e, {1}, true), shape)), DType::BFloat16);
-    Value ms =
-        b.div(b.sum(b.mul(xf, xf), {1}, true), b.constant(Number::of_float(double(n)), DType::Float32));
-    Value rms = b.cast(b.mul(xf, b.broadcast_to(b.unary(OpKind::Rsqrt, ms), shape)), DType::BFloat16);
-    Fusion fusion = b.finish({softmax, rms});
-    auto exe = Executable::compile(fusion, cuda_options());
-    std::vector<HostTensor> inputs = random_inputs(fusion, 6);
-    check_outputs(fusion.name() + " n=" + std::to_string(n), fusion, inputs, exe->run(inputs));
-  }
 }
 
 // Full-size RoPE on the GPU, checked on sampled (batch, position) rows: every output row depends only on
@@ -167,45 +192,52 @@ TEST(GpuSuite, ReductionLayouts) {
 // interpreter is the reference for that row.
 TEST(GpuSuite, RopeFullSizeSampledRows) {
   SKIP_WITHOUT_GPU();
+  std::vector<std::pair<RopeConfig, RopeOptions>> rows;
   for (const RopeConfig& config : rope_configs()) {
     if (quick() && config.name != "Llama-2-13b-hf") continue;
     for (RopeContract contract : {RopeContract::Thunder, RopeContract::RopeOnly}) {
       RopeOptions options;
       options.batch = 2;
       options.contract = contract;
-      Fusion fusion = build_rope(config, options);
-      auto exe = Executable::compile(fusion, cuda_options());
-      ASSERT_EQ(exe->segmented().num_kernels(), 1) << fusion.name();
-      std::vector<HostTensor> inputs = fast_random_inputs(fusion, 2024);
-      std::vector<HostTensor> outputs = exe->run(inputs);
+      rows.emplace_back(config, options);
+    }
+  }
+  auto exes = parallel_map(rows.size(), [&](size_t i) {
+    return Executable::compile(build_rope(rows[i].first, rows[i].second), cuda_options());
+  });
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& [config, options] = rows[i];
+    Fusion fusion = build_rope(config, options);
+    Executable* exe = exes[i].get();
+    ASSERT_EQ(exe->segmented().num_kernels(), 1) << fusion.name();
+    std::vector<HostTensor> inputs = fast_random_inputs(fusion, 2024);
+    std::vector<HostTensor> outputs = exe->run(inputs);
 
-      RopeOptions row_options = options;
-      row_options.batch = 1;
-      row_options.seq_len = 1;
-      Fusion row = build_rope(config, row_options);
-      const int64_t T = config.block_size, C = inputs[0].shape()[2], n = inputs[1].shape()[1];
-      for (int64_t sample = 0; sample < 12; ++sample) {
-        const int64_t b = sample % 2, t = sample < 4 ? sample : (T - 1 - sample * 977 % T + T) % T;
-        std::vector<HostTensor> row_inputs = random_inputs(row, 1);
-        for (int64_t c = 0; c < C; ++c)
-          row_inputs[0].set_double(c, inputs[0].get_double((b * T + t) * C + c));
-        for (int64_t d = 0; d < n; ++d) {
-          row_inputs[1].set_double(d, inputs[1].get_double(t * n + d));
-          row_inputs[2].set_double(d, inputs[2].get_double(t * n + d));
-        }
-        std::vector<HostTensor> expected = interpret(row, row_inputs);
-        for (size_t o = 0; o < outputs.size(); ++o) {
-          // Output [B, H, T, hs]: row (b, t) is H runs of hs elements.
-          const Shape& shape = outputs[o].shape();
-          const int64_t H = shape[1], hs = shape[3];
-          HostTensor actual = HostTensor::zeros(outputs[o].dtype(), expected[o].shape());
-          for (int64_t h = 0; h < H; ++h)
-            for (int64_t d = 0; d < hs; ++d)
-              actual.set_double(h * hs + d, outputs[o].get_double(((b * H + h) * T + t) * hs + d));
-          Comparison c = compare_tensors(actual, expected[o], tolerance_for(DType::BFloat16));
-          EXPECT_TRUE(c.ok) << fusion.name() << " output " << o << " at b=" << b << " t=" << t << ": "
-                            << c.message;
-        }
+    RopeOptions row_options = options;
+    row_options.batch = 1;
+    row_options.seq_len = 1;
+    Fusion row = build_rope(config, row_options);
+    const int64_t T = config.block_size, C = inputs[0].shape()[2], n = inputs[1].shape()[1];
+    for (int64_t sample = 0; sample < 12; ++sample) {
+      const int64_t b = sample % 2, t = sample < 4 ? sample : (T - 1 - sample * 977 % T + T) % T;
+      std::vector<HostTensor> row_inputs = random_inputs(row, 1);
+      for (int64_t c = 0; c < C; ++c) row_inputs[0].set_double(c, inputs[0].get_double((b * T + t) * C + c));
+      for (int64_t d = 0; d < n; ++d) {
+        row_inputs[1].set_double(d, inputs[1].get_double(t * n + d));
+        row_inputs[2].set_double(d, inputs[2].get_double(t * n + d));
+      }
+      std::vector<HostTensor> expected = interpret(row, row_inputs);
+      for (size_t o = 0; o < outputs.size(); ++o) {
+        // Output [B, H, T, hs]: row (b, t) is H runs of hs elements.
+        const Shape& shape = outputs[o].shape();
+        const int64_t H = shape[1], hs = shape[3];
+        HostTensor actual = HostTensor::zeros(outputs[o].dtype(), expected[o].shape());
+        for (int64_t h = 0; h < H; ++h)
+          for (int64_t d = 0; d < hs; ++d)
+            actual.set_double(h * hs + d, outputs[o].get_double(((b * H + h) * T + t) * hs + d));
+        Comparison c = compare_tensors(actual, expected[o], tolerance_for(DType::BFloat16));
+        EXPECT_TRUE(c.ok) << fusion.name() << " output " << o << " at b=" << b << " t=" << t << ": "
+                          << c.message;
       }
     }
   }

@@ -1,5 +1,6 @@
 // The cost model charges a fusion input as the part of it a kernel reads: RoPE's forward boundary bytes
-// equal WORKLOADS.md's floors, and the union of views is exact for boxes and an upper bound otherwise.
+// equal the floors of docs/WORKLOADS.md, and the union of views is exact for boxes and an upper bound
+// otherwise.
 #include "segment/read_footprint.h"
 
 #include <gtest/gtest.h>
@@ -15,7 +16,7 @@
 namespace seam {
 namespace {
 
-// WORKLOADS.md, "Floors", bs 2, forward: {rope-only MB, thunder MB} for W1-W7.
+// docs/WORKLOADS.md, "Byte floors", bs 2, forward: {rope-only MB, thunder MB} for W1-W7.
 const double kFloorTableMB[7][2] = {{270.5, 270.5}, {337.6, 337.6},  {339.7, 608.2}, {169.9, 304.1},
                                     {304.1, 572.5}, {608.2, 1145.0}, {84.1, 84.1}};
 

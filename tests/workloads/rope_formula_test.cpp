@@ -1,7 +1,7 @@
-// The RoPE fusions against the per-element formulas of WORKLOADS.md written out here by hand: qkv indexed
-// directly (query head h lives in group h / qpk, slot h % qpk; k and v in slots qpk and qpk+1), computed in
-// double from the bf16 inputs and rounded once. The interpreter rounds f32 intermediates, so an element may
-// differ by one bf16 ulp; most must match exactly.
+// The RoPE fusions against the per-element formulas of docs/WORKLOADS.md written out here by hand: qkv
+// indexed directly (query head h lives in group h / qpk, slot h % qpk; k and v in slots qpk and qpk+1),
+// computed in double from the bf16 inputs and rounded once. The interpreter rounds f32 intermediates, so an
+// element may differ by one bf16 ulp; most must match exactly.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -59,7 +59,7 @@ void expect_matches(const HostTensor& actual, const Shape& shape,
   EXPECT_GE(exact_matches, actual.numel() * 9 / 10) << what << ": too few exact matches";
 }
 
-// Reads the test's inputs the way WORKLOADS.md describes them.
+// Reads the test's inputs the way docs/WORKLOADS.md describes them.
 struct Layout {
   int64_t B, T, nh, ng, qpk, hs, n;
   bool expands;  // thunder GQA: k and v outputs (and gradients) have nh heads

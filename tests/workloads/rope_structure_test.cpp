@@ -1,5 +1,5 @@
 // Structure of the RoPE fusions: every W1..W9 x contract x direction builds and verifies with the input and
-// output types of WORKLOADS.md; views stay views; config lookup and bad input give clear errors.
+// output types of docs/WORKLOADS.md; views stay views; config lookup and bad input give clear errors.
 #include <gtest/gtest.h>
 
 #include <set>
