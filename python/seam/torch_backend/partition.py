@@ -1,0 +1,90 @@
+"""Splitting an aten graph into seam regions and PyTorch nodes: torch.fx's CapabilityBasedPartitioner,
+asking the converter registry about each node, then each region's submodule replaced by a SeamRegion.
+Inside a region seam's own segmenter decides the kernels."""
+
+import logging
+import operator
+
+import torch
+from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
+from torch.fx.passes.operator_support import OperatorSupportBase
+
+from . import converters  # noqa: F401  (registers every converter)
+from .registry import REGISTRY, overload_name
+from .runtime import SeamRegion
+
+log = logging.getLogger("seam.torch_backend")
+
+
+class SeamOperatorSupport(OperatorSupportBase):
+    """A node is supported when its converter's checks pass; a getitem when its producer is supported.
+    `refused` keeps, per overload name, why the last node of it was left to PyTorch."""
+
+    def __init__(self, settings):
+        super().__init__()
+        self.settings = settings
+        self.refused = {}
+        self._decided = {}
+
+    def is_node_supported(self, submodules, node):
+        if node in self._decided:
+            return self._decided[node]
+        ok = self._decide(node)
+        self._decided[node] = ok
+        return ok
+
+    def _decide(self, node):
+        if node.op != "call_function":
+            return False
+        if node.target is operator.getitem:
+            source = node.args[0]
+            return isinstance(source, torch.fx.Node) and self.is_node_supported(None, source)
+        reason = REGISTRY.why_not(node, self.settings)
+        if reason is not None:
+            self.refused[overload_name(node.target)] = reason
+            log.debug("seam: %s stays in PyTorch: %s", node.name, reason)
+            return False
+        return True
+
+
+class PartitionReport:
+    """What the partition did: the regions (their node names) and the nodes left to PyTorch."""
+
+    def __init__(self, regions, pytorch_nodes, refused):
+        self.regions = regions
+        self.pytorch_nodes = pytorch_nodes
+        self.refused = refused
+
+    def __repr__(self):
+        return (f"PartitionReport({len(self.regions)} seam region(s) of {sum(map(len, self.regions))} nodes, "
+                f"{len(self.pytorch_nodes)} PyTorch node(s))")
+
+
+def _compute_ops(nodes):
+    count = 0
+    for n in nodes:
+        conv = REGISTRY.get(n.target) if n.op == "call_function" else None
+        count += conv is not None and conv.compute
+    return count
+
+
+def partition(gm, settings):
+    """The graph with each seam region fused into a SeamRegion submodule, and a PartitionReport. The
+    input GraphModule is changed in place (as the fx fuser does)."""
+    support = SeamOperatorSupport(settings)
+    partitioner = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True)
+    proposed = partitioner.propose_partitions()
+    kept = [p for p in proposed if _compute_ops(p.nodes) >= settings.min_compute_ops]
+    # node order as in the graph, so that region numbering follows the program
+    order = {n: i for i, n in enumerate(gm.graph.nodes)}
+    kept.sort(key=lambda p: min(order[n] for n in p.nodes))
+    regions = [[n.name for n in sorted(p.nodes, key=order.get)] for p in kept]
+    fused = partitioner.fuse_partitions(kept) if kept else gm
+    for node in list(fused.graph.nodes):
+        if node.op == "call_module" and node.target.startswith("fused_"):
+            sub = fused.get_submodule(node.target)
+            setattr(fused, node.target, SeamRegion(sub, settings, node.target))
+    pytorch_nodes = [n.name for n in fused.graph.nodes
+                     if n.op == "call_function" and n.target is not operator.getitem]
+    return fused, PartitionReport(regions, pytorch_nodes, dict(support.refused))
+

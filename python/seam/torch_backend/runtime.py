@@ -1,0 +1,91 @@
+"""The module that runs one region: per input signature (every tensor's dtype, shape, strides and device,
+every integer's value) a FusionDefinition translated for it, executed by seam on the tensors' memory with
+outputs PyTorch allocates. A signature seam cannot take (a converter refuses it, seam raises while
+compiling) runs the region's aten graph in PyTorch instead, logged at debug level."""
+
+import collections
+import logging
+import sys
+import threading
+
+import torch
+
+from .translate import region_outputs, translate
+
+log = logging.getLogger("seam.torch_backend")
+
+# Process-wide counts (tests and benchmarks read them): regions run by seam, regions run in PyTorch
+# because seam could not take a signature, signatures translated.
+STATS = collections.Counter()
+
+_EAGER = object()
+
+
+def _signature(args):
+    key = []
+    for a in args:
+        if isinstance(a, torch.Tensor):
+            key.append((a.dtype, tuple(a.shape), a.stride(), a.device))
+        else:
+            key.append((type(a), a))
+    return tuple(key)
+
+
+class SeamRegion(torch.nn.Module):
+    """Replaces a fused submodule of the partitioned graph; `graph_module` is the aten subgraph, run by
+    PyTorch where seam cannot take a signature."""
+
+    def __init__(self, graph_module, settings, name):
+        super().__init__()
+        self.graph_module = graph_module
+        self.settings = settings
+        self.region_name = name
+        self._single = region_outputs(graph_module.graph)[1]
+        self._cache = {}
+        self._lock = threading.Lock()
+
+    def forward(self, *args):
+        key = _signature(args)
+        entry = self._cache.get(key)
+        if entry is None:
+            with self._lock:
+                entry = self._cache.get(key)
+                if entry is None:
+                    return self._first_run(key, args)
+        if entry is _EAGER:
+            STATS["regions_in_pytorch"] += 1
+            return self.graph_module(*args)
+        return self._run(entry, args)
+
+    def _run(self, translation, args):
+        outs = translation.fd.execute([args[i] for i in translation.tensor_positions])
+        for i, must_copy in enumerate(translation.copies):
+            # seam returns an output that equals an input as a view of it; aten's copy ops must not alias
+            if must_copy and outs[i]._base is not None:
+                outs[i] = outs[i].clone()
+        STATS["regions_in_seam"] += 1
+        return outs[0] if self._single else tuple(outs)
+
+    def _first_run(self, key, args):
+        quiet = getattr(sys, "_seam_quiet", False)
+        sys._seam_quiet = quiet or self.settings.fallback  # a failure here is handled, not reported
+        try:
+            translation = translate(self.graph_module.graph, args)
+            result = self._run(translation, args)
+            STATS["signatures_compiled"] += 1
+            self._cache[key] = translation
+            return result
+        except Exception as e:
+            if not self.settings.fallback:
+                raise
+            log.debug("seam: region %s runs in PyTorch for this signature: %s: %s", self.region_name,
+                      type(e).__name__, e)
+            STATS["signatures_in_pytorch"] += 1
+            self._cache[key] = _EAGER
+            STATS["regions_in_pytorch"] += 1
+            return self.graph_module(*args)
+        finally:
+            sys._seam_quiet = quiet
+
+    def extra_repr(self):
+        return f"{self.region_name}: {len(self._cache)} signature(s)"
