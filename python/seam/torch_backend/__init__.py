@@ -10,7 +10,7 @@ runtime (SeamRegion: one compiled definition per input signature), compile / bac
 docs/TORCH_BACKEND.md describes it."""
 
 from . import converters  # noqa: F401  (registers every converter)
-from .compile import aot_compile, compile_aten_graph
+from .compile import REPORTS, aot_compile, compile_aten_graph
 from .partition import partition
 from .registration import register_dynamo_backend
 from .registry import REGISTRY
@@ -28,5 +28,5 @@ def seam_backend(gm, example_inputs, options=None, **kwargs):
     return backend(gm, example_inputs, options=options, **kwargs)
 
 
-__all__ = ["aot_compile", "compile_aten_graph", "partition", "CompilationSettings", "claimed_ops", "STATS",
+__all__ = ["aot_compile", "compile_aten_graph", "partition", "CompilationSettings", "claimed_ops", "STATS", "REPORTS",
            "seam_backend", "register_dynamo_backend"]

@@ -2,6 +2,7 @@
 regions and PyTorch's nodes; and aot_compile, the same through functorch's AOT autograd for a torch
 without Dynamo."""
 
+import collections
 import logging
 
 import torch
@@ -11,6 +12,9 @@ from .partition import partition
 from .settings import CompilationSettings
 
 log = logging.getLogger("seam.torch_backend")
+
+# The last partitions made in this process (benchmarks and debugging read them).
+REPORTS = collections.deque(maxlen=64)
 
 
 def compile_aten_graph(gm, example_inputs=None, settings=None):
@@ -26,6 +30,7 @@ def compile_aten_graph(gm, example_inputs=None, settings=None):
         return gm
     log.debug("seam: %r; refused: %s", report, report.refused)
     fused.seam_partition = report
+    REPORTS.append(report)
     return fused
 
 

@@ -1,0 +1,175 @@
+"""The torch.compile backend's partition and runtime: which nodes become seam regions, what stays in
+PyTorch (ops without a converter, forced ones, view-only regions), a converter failure falling back to
+PyTorch, and one compiled definition per input signature (including integer inputs, as Dynamo's symbolic
+sizes arrive)."""
+
+import operator
+
+import pytest
+import torch
+from torch.fx.experimental.proxy_tensor import make_fx
+
+import seam.torch_backend as tb
+from seam.torch_backend import CompilationSettings, compile_aten_graph
+from seam.torch_backend.partition import SeamOperatorSupport
+from seam.torch_backend.registry import REGISTRY
+from torch_backend_helpers import assert_matches, seam_run
+
+aten = torch.ops.aten
+STRICT = CompilationSettings(fallback=False)
+
+
+def _call_targets(gm):
+    return [str(n.target) for n in gm.graph.nodes if n.op == "call_function"]
+
+
+def test_unsupported_op_in_the_middle_splits_two_regions():
+    def fn(x):
+        y = (x * 2.0).exp()
+        z = torch.cumsum(y, 1)  # no converter: PyTorch runs it between the regions
+        return (z + 1.0).sin()
+
+    x = torch.randn(3, 5)
+    (out,), gm = seam_run(fn, x, settings=STRICT)
+    report = gm.seam_partition
+    assert len(report.regions) == 2, report.regions
+    assert report.pytorch_nodes == ["cumsum"], report.pytorch_nodes
+    assert "no converter" in report.refused["aten.cumsum.default"]
+    assert_matches(out, fn(x))
+    # the parent graph calls two SeamRegions around cumsum
+    modules = [n.target for n in gm.graph.nodes if n.op == "call_module"]
+    assert len(modules) == 2 and all(isinstance(gm.get_submodule(m), tb.runtime.SeamRegion) for m in modules)
+
+
+def test_independent_branches_and_multi_output_ops_share_a_region():
+    def fn(x, w, b):
+        y, mean, rstd = aten.native_layer_norm.default(x, [5], w, b, 1e-5)
+        return y.tanh(), mean.exp(), rstd * 2.0
+
+    inputs = (torch.randn(4, 5), torch.randn(5), torch.randn(5))
+    outs, gm = seam_run(fn, *inputs, settings=STRICT)
+    assert len(gm.seam_partition.regions) == 1
+    assert not gm.seam_partition.pytorch_nodes
+    for a, e in zip(outs, fn(*inputs)):
+        assert_matches(a, e)
+
+
+def test_a_multi_output_op_left_to_pytorch_keeps_its_getitems_there():
+    def fn(x):
+        y, mask = aten.native_dropout.default(x.exp(), 0.0, True)  # random: PyTorch's
+        return y * 2.0, mask
+
+    x = torch.randn(3, 5)
+    (y, mask), gm = seam_run(fn, x, settings=STRICT)
+    assert "native_dropout" in gm.seam_partition.pytorch_nodes
+    assert_matches(y, x.exp() * 2.0)
+    assert mask.dtype == torch.bool and bool(mask.all())
+
+
+def test_view_only_regions_stay_in_pytorch():
+    def fn(x, w):
+        return torch.mm(x.t(), w.t()).view(-1)
+
+    x, w = torch.randn(5, 3), torch.randn(4, 5)
+    (out,), gm = seam_run(fn, x, w, settings=CompilationSettings(fallback=False, matmul=False))
+    assert gm.seam_partition.regions == []  # t and view alone are not worth a launch
+    assert_matches(out, fn(x, w))
+
+
+def test_torch_executed_ops_are_forced_to_pytorch():
+    def fn(x):
+        return x.exp().sin().cos()
+
+    x = torch.randn(3, 5)
+    settings = CompilationSettings(fallback=False, torch_executed_ops=frozenset({"aten.sin.default"}))
+    (out,), gm = seam_run(fn, x, settings=settings)
+    assert gm.seam_partition.pytorch_nodes == ["sin"]
+    assert len(gm.seam_partition.regions) == 2
+    assert_matches(out, fn(x))
+
+
+def test_supports_checks_refuse_by_dtype_and_settings():
+    def fn(x, y):
+        return torch.mm(x, y).exp()
+
+    x, y = torch.randn(3, 4, dtype=torch.float64), torch.randn(4, 2)
+    gm = make_fx(fn)(x.float(), y)
+    settings = CompilationSettings(matmul=False)
+    mm = next(n for n in gm.graph.nodes if n.target is aten.mm.default)
+    assert "matmul=False" in REGISTRY.why_not(mm, settings)
+    assert REGISTRY.why_not(mm, CompilationSettings()) is None
+    complex_graph = make_fx(lambda z: (z * 2).real)(torch.randn(3, dtype=torch.complex64))
+    mul = next(n for n in complex_graph.graph.nodes if n.target is aten.mul.Tensor)
+    assert "dtype torch.complex64" in REGISTRY.why_not(mul, settings)
+
+
+def test_a_converter_failure_falls_back_to_pytorch(monkeypatch):
+    def fn(x):
+        return x.exp() * 3.0
+
+    conv = REGISTRY.get(aten.exp.default)
+
+    def broken(ctx, x):
+        raise RuntimeError("converter bug")
+
+    monkeypatch.setattr(conv, "convert", broken)
+    x = torch.randn(3, 5)
+    before = dict(tb.STATS)
+    (out,), gm = seam_run(fn, x, settings=CompilationSettings())
+    assert_matches(out, fn(x))
+    assert tb.STATS["signatures_in_pytorch"] == before.get("signatures_in_pytorch", 0) + 1
+    gm(x)  # the signature is remembered: no second attempt
+    assert tb.STATS["signatures_in_pytorch"] == before.get("signatures_in_pytorch", 0) + 1
+    with pytest.raises(RuntimeError, match="converter bug"):
+        seam_run(fn, x, settings=CompilationSettings(fallback=False))
+
+
+def test_one_definition_per_input_signature():
+    def fn(x):
+        return (x * x).sum(-1)
+
+    x = torch.randn(4, 6)
+    gm = compile_aten_graph(make_fx(fn)(x), [x], STRICT)
+    region = next(m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion))
+    before = tb.STATS["signatures_compiled"]
+    assert_matches(gm(x), fn(x))
+    assert_matches(gm(x + 1), fn(x + 1))
+    strided = torch.randn(6, 4).t()  # same shape, other strides: another signature
+    assert_matches(gm(strided), fn(strided))
+    assert tb.STATS["signatures_compiled"] == before + 2
+    assert len(region._cache) == 2
+
+
+def _graph_with_int_input():
+    """x.view(n, -1).exp().sum(0) with n a graph input, as Dynamo passes symbolic sizes (the recorded
+    values are meta tensors of the first shape seen)."""
+    g = torch.fx.Graph()
+    x, n = g.placeholder("x"), g.placeholder("n")
+    v = g.call_function(aten.view.default, (x, [n, -1]))
+    e = g.call_function(aten.exp.default, (v,))
+    s = g.call_function(aten.sum.dim_IntList, (e, [0]))
+    g.output(s)
+    x.meta["val"] = torch.empty(6, 4, device="meta")
+    n.meta["val"] = 3
+    v.meta["val"] = torch.empty(3, 8, device="meta")
+    e.meta["val"] = torch.empty(3, 8, device="meta")
+    s.meta["val"] = torch.empty(8, device="meta")
+    return torch.fx.GraphModule(torch.nn.Module(), g)
+
+
+def test_integer_inputs_specialize_per_value():
+    gm = compile_aten_graph(_graph_with_int_input(), None, STRICT)
+    assert len(gm.seam_partition.regions) == 1
+    for shape, n in (((6, 4), 3), ((6, 4), 2), ((10, 3), 5)):
+        x = torch.randn(*shape)
+        assert_matches(gm(x, n), x.view(n, -1).exp().sum(0))
+
+
+def test_getitem_follows_its_producer():
+    support = SeamOperatorSupport(STRICT)
+    gm = make_fx(lambda x: aten.native_layer_norm.default(x, [3], None, None, 1e-5)[0])(torch.randn(2, 3))
+    getitem = next(n for n in gm.graph.nodes if n.target is operator.getitem)
+    assert support.is_node_supported({}, getitem)
+    gm = make_fx(lambda x: aten.native_dropout.default(x, 0.5, True)[0])(torch.randn(2, 3))
+    getitem = next(n for n in gm.graph.nodes if n.target is operator.getitem)
+    assert not support.is_node_supported({}, getitem)
