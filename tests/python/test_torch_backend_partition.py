@@ -173,3 +173,18 @@ def test_getitem_follows_its_producer():
     gm = make_fx(lambda x: aten.native_dropout.default(x, 0.5, True)[0])(torch.randn(2, 3))
     getitem = next(n for n in gm.graph.nodes if n.target is operator.getitem)
     assert not support.is_node_supported({}, getitem)
+
+
+def test_a_region_without_tensor_inputs_runs_on_the_recorded_device():
+    def fn(x):
+        rows = torch.arange(4).unsqueeze(1)
+        cols = torch.arange(5).unsqueeze(0)
+        return torch.cumsum(x, 0), (rows >= cols).float() * 2.0
+
+    x = torch.randn(4, 5)
+    outs, gm = seam_run(fn, x, settings=STRICT)
+    regions = [m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion)]
+    assert len(regions) == 1
+    assert not [n for n in regions[0].graph_module.graph.nodes if n.op == "placeholder"]
+    for a, e in zip(outs, fn(x)):
+        assert_matches(a, e)

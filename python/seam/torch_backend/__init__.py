@@ -6,27 +6,34 @@ functorch's aot_function) partitioned into regions seam compiles and PyTorch ops
 
 Layout: settings (options), registry + converters/ (one converter per aten overload, each with its
 supports-check), decompositions, partition (regions), translate (a region to a FusionDefinition),
-runtime (SeamRegion: one compiled definition per input signature), compile / backend (the entry points).
-docs/TORCH_BACKEND.md describes it."""
+runtime (SeamRegion: one compiled definition per input signature), compile / backend (the entry points),
+registration (backend="seam"). docs/TORCH_BACKEND.md describes it.
 
-from . import converters  # noqa: F401  (registers every converter)
-from .compile import REPORTS, aot_compile, compile_aten_graph
-from .partition import partition
-from .registration import register_dynamo_backend
-from .registry import REGISTRY
-from .runtime import STATS
-from .settings import CompilationSettings
+The names below load on first use, so that `import seam` (which registers the backend) stays cheap."""
+
+import importlib
+
+_EXPORTS = {
+    "aot_compile": "compile", "compile_aten_graph": "compile", "REPORTS": "compile",
+    "partition_graph": "partition", "CompilationSettings": "settings", "STATS": "runtime", "REGISTRY": "registry",
+    "register_dynamo_backend": "registration", "seam_backend": "backend",
+}
+
+__all__ = sorted(_EXPORTS) + ["claimed_ops"]
 
 
 def claimed_ops():
     """Every aten overload seam converts (that this torch has)."""
-    return REGISTRY.names()
+    importlib.import_module(".converters", __name__)
+    return importlib.import_module(".registry", __name__).REGISTRY.names()
 
 
-def seam_backend(gm, example_inputs, options=None, **kwargs):
-    from .backend import seam_backend as backend
-    return backend(gm, example_inputs, options=options, **kwargs)
-
-
-__all__ = ["aot_compile", "compile_aten_graph", "partition", "CompilationSettings", "claimed_ops", "STATS", "REPORTS",
-           "seam_backend", "register_dynamo_backend"]
+def __getattr__(name):
+    if name in _EXPORTS:
+        if name in ("REGISTRY", "partition_graph"):
+            importlib.import_module(".converters", __name__)  # registers every converter
+        module = importlib.import_module(f".{_EXPORTS[name]}", __name__)
+        value = getattr(module, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,7 +14,8 @@ def seam_backend(gm, example_inputs, options=None, **_ignored):
     settings = CompilationSettings.from_options(options)
     compiler = graph_compiler(settings)
     kwargs = dict(fw_compiler=compiler, bw_compiler=compiler, decompositions=decomposition_table())
-    try:
+    try:  # the min-cut partition needs networkx
+        import networkx  # noqa: F401
         from torch._functorch.partitioners import min_cut_rematerialization_partition
         kwargs["partition_fn"] = min_cut_rematerialization_partition
     except ImportError:

@@ -8,7 +8,7 @@ import logging
 import torch
 
 from .decompositions import decomposition_table
-from .partition import partition
+from .partition import partition_graph
 from .settings import CompilationSettings
 
 log = logging.getLogger("seam.torch_backend")
@@ -22,7 +22,7 @@ def compile_aten_graph(gm, example_inputs=None, settings=None):
     whole graph to PyTorch (settings.fallback) rather than breaking the user's program."""
     settings = settings or CompilationSettings()
     try:
-        fused, report = partition(gm, settings)
+        fused, report = partition_graph(gm, settings)
     except Exception as e:
         if not settings.fallback:
             raise

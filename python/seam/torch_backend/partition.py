@@ -68,7 +68,7 @@ def _compute_ops(nodes):
     return count
 
 
-def partition(gm, settings):
+def partition_graph(gm, settings):
     """The graph with each seam region fused into a SeamRegion submodule, and a PartitionReport. The
     input GraphModule is changed in place (as the fx fuser does)."""
     support = SeamOperatorSupport(settings)

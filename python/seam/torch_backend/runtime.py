@@ -10,6 +10,7 @@ import threading
 
 import torch
 
+from .node_meta import tensor_info
 from .translate import region_outputs, translate
 
 log = logging.getLogger("seam.torch_backend")
@@ -40,7 +41,11 @@ class SeamRegion(torch.nn.Module):
         self.graph_module = graph_module
         self.settings = settings
         self.region_name = name
-        self._single = region_outputs(graph_module.graph)[1]
+        outputs, self._single = region_outputs(graph_module.graph)
+        # A region without tensor inputs (masks made from arange) runs where the graph recorded its results.
+        infos = [tensor_info(o) for o in outputs if isinstance(o, torch.fx.Node)]
+        devices = [i.device for i in infos if i is not None and i.device is not None]
+        self._device = devices[0] if devices else "cpu"
         self._cache = {}
         self._lock = threading.Lock()
 
@@ -58,7 +63,10 @@ class SeamRegion(torch.nn.Module):
         return self._run(entry, args)
 
     def _run(self, translation, args):
-        outs = translation.fd.execute([args[i] for i in translation.tensor_positions])
+        if translation.tensor_positions:
+            outs = translation.fd.execute([args[i] for i in translation.tensor_positions])
+        else:
+            outs = translation.fd.execute([], device=self._device)
         for i, must_copy in enumerate(translation.copies):
             # seam returns an output that equals an input as a view of it; aten's copy ops must not alias
             if must_copy and outs[i]._base is not None:
