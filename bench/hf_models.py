@@ -109,6 +109,9 @@ def run_mode(mode, model, ids, references, args, torch):
         m = torch.compile(model)
     else:
         import seam  # noqa: F401  (registers backend="seam")
+        import seam.torch_backend as tb
+        tb.STATS.clear()
+        tb.REPORTS.clear()
         m = torch.compile(model, backend="seam")
     res = {}
     model.zero_grad(set_to_none=True)

@@ -188,3 +188,18 @@ def test_a_region_without_tensor_inputs_runs_on_the_recorded_device():
     assert not [n for n in regions[0].graph_module.graph.nodes if n.op == "placeholder"]
     for a, e in zip(outs, fn(x)):
         assert_matches(a, e)
+
+
+def test_views_handed_out_of_a_region_are_made_by_pytorch():
+    def fn(x):
+        y = x.exp()
+        return y.t(), y.view(-1)[2:5], y.sin()
+
+    x = torch.randn(3, 5)
+    outs, gm = seam_run(fn, x, settings=STRICT)
+    assert sorted(gm.seam_partition.pytorch_nodes) == ["slice_1", "t", "view"], gm.seam_partition.pytorch_nodes
+    expected = fn(x)
+    for a, e in zip(outs, expected):
+        assert_matches(a, e)
+        assert a.stride() == e.stride()
+    assert outs[0]._base is not None and outs[0]._base.data_ptr() == outs[1]._base.data_ptr()  # both views of y

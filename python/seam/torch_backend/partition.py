@@ -68,12 +68,37 @@ def _compute_ops(nodes):
     return count
 
 
+def _is_view(node):
+    if node.op != "call_function":
+        return False
+    if node.target is operator.getitem:
+        return isinstance(node.args[0], torch.fx.Node) and _is_view(node.args[0])
+    conv = REGISTRY.get(node.target)
+    return conv is not None and conv.view
+
+
+def _trim_boundary_views(partition):
+    """Leaves to PyTorch the views a region would only hand out (every user outside the region): the
+    region returns their base and PyTorch makes the view, so an output that aliases another value is
+    the same alias, with the same strides, as in eager (AOT autograd regenerates such outputs from
+    their base), and no copy is written for a transpose PyTorch's next op reads as strided."""
+    changed = True
+    while changed:
+        changed = False
+        for node in list(partition.nodes):
+            if _is_view(node) and node.users and not any(u in partition.nodes for u in node.users):
+                partition.remove_node(node)
+                changed = True
+
+
 def partition_graph(gm, settings):
     """The graph with each seam region fused into a SeamRegion submodule, and a PartitionReport. The
     input GraphModule is changed in place (as the fx fuser does)."""
     support = SeamOperatorSupport(settings)
     partitioner = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True)
     proposed = partitioner.propose_partitions()
+    for p in proposed:
+        _trim_boundary_views(p)
     kept = [p for p in proposed if _compute_ops(p.nodes) >= settings.min_compute_ops]
     # node order as in the graph, so that region numbering follows the program
     order = {n: i for i, n in enumerate(gm.graph.nodes)}
