@@ -5,7 +5,7 @@ import torch
 
 from ..dtypes import torch_to_datatype
 from ..handles import Tensor
-from .node_meta import FLOATING, TensorInfo, value_info
+from .node_meta import TensorInfo, value_info
 
 
 class ConversionError(Exception):
@@ -102,6 +102,3 @@ class ConversionContext:
         self.set_info(out, info)
         return out
 
-
-def is_floating(info):
-    return info is not None and info.dtype in FLOATING

@@ -2,8 +2,6 @@
 PyTorch decompositions use only ops it has (or ops PyTorch then runs). Ops with a converter are not
 decomposed: a converter keeps the op's math in one place and is tested against eager."""
 
-import torch
-
 from .registry import REGISTRY
 
 _CANDIDATES = (

@@ -71,8 +71,10 @@ def overload_name(target):
 def resolve(name):
     """The OpOverload named 'aten.op.overload' in this torch, or None."""
     namespace, op, overload = name.split(".")
-    packet = getattr(getattr(torch.ops, namespace), op, None)
-    return getattr(packet, overload, None) if packet is not None else None
+    try:  # a missing operator raises RuntimeError on some torch versions, AttributeError on others
+        return getattr(getattr(getattr(torch.ops, namespace), op), overload)
+    except (AttributeError, RuntimeError):
+        return None
 
 
 def _tensor_infos(node):
