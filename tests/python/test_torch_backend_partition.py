@@ -103,9 +103,9 @@ def test_supports_checks_refuse_by_dtype_and_settings():
     assert "dtype torch.complex64" in REGISTRY.why_not(mul, settings)
 
 
-def test_a_converter_failure_falls_back_to_pytorch(monkeypatch):
+def test_a_converter_failure_sends_that_node_to_pytorch(monkeypatch):
     def fn(x):
-        return x.exp() * 3.0
+        return (x.exp() * 3.0).sin() + x.cos()
 
     conv = REGISTRY.get(aten.exp.default)
 
@@ -117,11 +117,44 @@ def test_a_converter_failure_falls_back_to_pytorch(monkeypatch):
     before = dict(tb.STATS)
     (out,), gm = seam_run(fn, x, settings=CompilationSettings())
     assert_matches(out, fn(x))
-    assert tb.STATS["signatures_in_pytorch"] == before.get("signatures_in_pytorch", 0) + 1
-    gm(x)  # the signature is remembered: no second attempt
-    assert tb.STATS["signatures_in_pytorch"] == before.get("signatures_in_pytorch", 0) + 1
-    with pytest.raises(RuntimeError, match="converter bug"):
+    assert tb.STATS["nodes_in_pytorch_after_failure"] == before.get("nodes_in_pytorch_after_failure", 0) + 1
+    region = next(m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion))
+    split = next(iter(region._cache.values())).module  # the region re-partitioned around exp
+    assert [str(n.target) for n in split.graph.nodes if n.op == "call_function"].count("aten.exp.default") == 1
+    inner = [m for m in split.modules() if isinstance(m, tb.runtime.SeamRegion)]
+    assert inner, "the rest of the region still runs on seam"
+    seam_runs = tb.STATS["regions_in_seam"]
+    assert_matches(gm(x), fn(x))  # remembered: no second attempt, the rest on seam
+    assert tb.STATS["nodes_in_pytorch_after_failure"] == before.get("nodes_in_pytorch_after_failure", 0) + 1
+    assert tb.STATS["regions_in_seam"] > seam_runs
+    with pytest.raises(Exception, match="converter bug"):
         seam_run(fn, x, settings=CompilationSettings(fallback=False))
+
+
+def test_a_seam_failure_runs_the_region_in_pytorch(monkeypatch):
+    from seam.torch_backend import translate as translate_module
+
+    def fn(x):
+        return x.exp() * 3.0
+
+    real = translate_module.translate
+
+    def failing_fd(graph, inputs):
+        translation = real(graph, inputs)
+
+        class Failing:
+            def execute(self, *a, **k):
+                raise RuntimeError("seam failed to compile")
+
+        translation.fd = Failing()
+        return translation
+
+    monkeypatch.setattr(tb.runtime, "translate", failing_fd)
+    x = torch.randn(3, 5)
+    before = tb.STATS["signatures_in_pytorch"]
+    (out,), gm = seam_run(fn, x, settings=CompilationSettings())
+    assert_matches(out, fn(x))
+    assert tb.STATS["signatures_in_pytorch"] == before + 1
 
 
 def test_one_definition_per_input_signature():

@@ -20,9 +20,10 @@ class SeamOperatorSupport(OperatorSupportBase):
     """A node is supported when its converter's checks pass; a getitem when its producer is supported.
     `refused` keeps, per overload name, why the last node of it was left to PyTorch."""
 
-    def __init__(self, settings):
+    def __init__(self, settings, excluded=frozenset()):
         super().__init__()
         self.settings = settings
+        self.excluded = excluded
         self.refused = {}
         self._decided = {}
 
@@ -40,6 +41,8 @@ class SeamOperatorSupport(OperatorSupportBase):
             source = node.args[0]
             return isinstance(source, torch.fx.Node) and self.is_node_supported(None, source)
         reason = REGISTRY.why_not(node, self.settings)
+        if reason is None and node.name in self.excluded:
+            reason = f"{overload_name(node.target)}: its converter failed on this graph"
         if reason is not None:
             self.refused[overload_name(node.target)] = reason
             log.debug("seam: %s stays in PyTorch: %s", node.name, reason)
@@ -91,10 +94,11 @@ def _trim_boundary_views(partition):
                 changed = True
 
 
-def partition_graph(gm, settings):
+def partition_graph(gm, settings, excluded=frozenset()):
     """The graph with each seam region fused into a SeamRegion submodule, and a PartitionReport. The
-    input GraphModule is changed in place (as the fx fuser does)."""
-    support = SeamOperatorSupport(settings)
+    input GraphModule is changed in place (as the fx fuser does). `excluded`: names of nodes left to
+    PyTorch because their converter failed."""
+    support = SeamOperatorSupport(settings, excluded)
     partitioner = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True)
     proposed = partitioner.propose_partitions()
     for p in proposed:
@@ -108,7 +112,7 @@ def partition_graph(gm, settings):
     for node in list(fused.graph.nodes):
         if node.op == "call_module" and node.target.startswith("fused_"):
             sub = fused.get_submodule(node.target)
-            setattr(fused, node.target, SeamRegion(sub, settings, node.target))
+            setattr(fused, node.target, SeamRegion(sub, settings, node.target, excluded))
     pytorch_nodes = [n.name for n in fused.graph.nodes
                      if n.op == "call_function" and n.target is not operator.getitem]
     return fused, PartitionReport(regions, pytorch_nodes, dict(support.refused))

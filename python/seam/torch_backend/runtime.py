@@ -4,6 +4,7 @@ outputs PyTorch allocates. A signature seam cannot take (a converter refuses it,
 compiling) runs the region's aten graph in PyTorch instead, logged at debug level."""
 
 import collections
+import copy
 import logging
 import sys
 import threading
@@ -11,7 +12,7 @@ import threading
 import torch
 
 from .node_meta import tensor_info
-from .translate import region_outputs, translate
+from .translate import NodeConversionError, region_outputs, translate
 
 log = logging.getLogger("seam.torch_backend")
 
@@ -20,6 +21,15 @@ log = logging.getLogger("seam.torch_backend")
 STATS = collections.Counter()
 
 _EAGER = object()
+
+
+class _Split:
+    """A signature whose region runs re-partitioned, with the nodes a converter failed on in PyTorch."""
+
+    __slots__ = ("module",)
+
+    def __init__(self, module):
+        self.module = module
 
 
 def _signature(args):
@@ -36,11 +46,12 @@ class SeamRegion(torch.nn.Module):
     """Replaces a fused submodule of the partitioned graph; `graph_module` is the aten subgraph, run by
     PyTorch where seam cannot take a signature."""
 
-    def __init__(self, graph_module, settings, name):
+    def __init__(self, graph_module, settings, name, excluded=frozenset()):
         super().__init__()
         self.graph_module = graph_module
         self.settings = settings
         self.region_name = name
+        self._excluded = excluded  # nodes (by name) a converter failed on, left to PyTorch
         outputs, self._single = region_outputs(graph_module.graph)
         # A region without tensor inputs (masks made from arange) runs where the graph recorded its results.
         infos = [tensor_info(o) for o in outputs if isinstance(o, torch.fx.Node)]
@@ -60,6 +71,8 @@ class SeamRegion(torch.nn.Module):
         if entry is _EAGER:
             STATS["regions_in_pytorch"] += 1
             return self.graph_module(*args)
+        if type(entry) is _Split:
+            return entry.module(*args)
         return self._run(entry, args)
 
     def _run(self, translation, args):
@@ -78,7 +91,12 @@ class SeamRegion(torch.nn.Module):
         quiet = getattr(sys, "_seam_quiet", False)
         sys._seam_quiet = quiet or self.settings.fallback  # a failure here is handled, not reported
         try:
-            translation = translate(self.graph_module.graph, args)
+            try:
+                translation = translate(self.graph_module.graph, args)
+            except NodeConversionError as e:
+                if not self.settings.fallback:
+                    raise
+                return self._split_around(key, args, e)
             result = self._run(translation, args)
             STATS["signatures_compiled"] += 1
             self._cache[key] = translation
@@ -94,6 +112,19 @@ class SeamRegion(torch.nn.Module):
             return self.graph_module(*args)
         finally:
             sys._seam_quiet = quiet
+
+    def _split_around(self, key, args, error):
+        """This signature runs with the failed node in PyTorch and the rest of the region re-partitioned
+        (nested SeamRegions, which may split again)."""
+        from .partition import partition_graph
+
+        log.debug("seam: %s: a converter failed, the node runs in PyTorch: %s", self.region_name, error)
+        STATS["nodes_in_pytorch_after_failure"] += 1
+        excluded = self._excluded | {error.node.name}
+        copy_gm = torch.fx.GraphModule(self.graph_module, copy.deepcopy(self.graph_module.graph))
+        split, _ = partition_graph(copy_gm, self.settings, excluded)
+        self._cache[key] = _Split(split)
+        return split(*args)
 
     def extra_repr(self):
         return f"{self.region_name}: {len(self._cache)} signature(s)"

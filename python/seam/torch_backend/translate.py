@@ -14,6 +14,14 @@ from .node_meta import TensorInfo
 from .registry import REGISTRY
 
 
+class NodeConversionError(ConversionError):
+    """A converter failed on one node: the region can run with that node in PyTorch."""
+
+    def __init__(self, node, error):
+        super().__init__(f"{node.format_node()}: {type(error).__name__}: {error}")
+        self.node = node
+
+
 class Translation:
     """The definition of a region for one input signature: which region inputs it takes (the tensors, in
     order), and per region output whether it must not alias an input (an op that copies in aten)."""
@@ -59,10 +67,13 @@ def translate(graph, inputs):
                 env[node] = args[0][args[1]]
                 continue
             conv = REGISTRY.get(node.target)
-            if conv is None:
-                raise ConversionError(f"no converter for {node.format_node()}")
             ctx.node = node
-            env[node] = ctx.finish(node, conv.convert(ctx, *args, **kwargs))
+            try:
+                if conv is None:
+                    raise ConversionError("no converter")
+                env[node] = ctx.finish(node, conv.convert(ctx, *args, **kwargs))
+            except Exception as e:
+                raise NodeConversionError(node, e) from e
         outputs, _ = region_outputs(graph)
         copies = []
         for out in outputs:
