@@ -19,9 +19,10 @@ def test_after_import_runs_the_callback_once(tmp_path, monkeypatch):
     hook = AfterImport("seam_fake_dynamo_pkg", lambda: calls.append(sys.modules["seam_fake_dynamo_pkg"].VALUE))
     sys.meta_path.insert(0, hook)
     try:
-        import seam_fake_dynamo_pkg  # noqa: F401
+        import seam_fake_dynamo_pkg
         assert calls == [41]
         assert hook not in sys.meta_path  # one shot
+        assert type(seam_fake_dynamo_pkg.__loader__).__name__ == "SourceFileLoader"  # its own loader back
     finally:
         if hook in sys.meta_path:
             sys.meta_path.remove(hook)

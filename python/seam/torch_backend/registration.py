@@ -43,7 +43,14 @@ class _LoaderThenCall(importlib.abc.Loader):
     def create_module(self, spec):
         return self._loader.create_module(spec)
 
+    def __getattr__(self, name):  # anything else a loader answers (get_source, is_package, ...)
+        return getattr(self._loader, name)
+
     def exec_module(self, module):
+        # the module keeps its own loader, as if this one had never been there
+        module.__loader__ = self._loader
+        if getattr(module, "__spec__", None) is not None:
+            module.__spec__.loader = self._loader
         self._loader.exec_module(module)
         try:
             self._callback()
