@@ -44,12 +44,6 @@ class ConversionContext:
     def rank(self, x):
         return self.info(x).rank if isinstance(x, Tensor) else 0
 
-    def static_shape(self, x):
-        shape = self.info(x).static_shape()
-        if shape is None:
-            raise ConversionError(f"{self.where()}: needs the static extents of {x.name}")
-        return shape
-
     def where(self):
         return f"converting {self.node.format_node() if self.node is not None else '?'}"
 

@@ -18,18 +18,23 @@ class TensorInfo:
     def rank(self):
         return len(self.shape)
 
+    def static_extent(self, axis):
+        """One extent as an int, or None where it is symbolic."""
+        return _static(self.shape[axis])
+
     def static_shape(self):
         """The shape as ints, or None where an extent is symbolic."""
-        out = []
-        for s in self.shape:
-            if isinstance(s, int):
-                out.append(s)
-                continue
-            try:
-                out.append(int(str(s)))
-            except ValueError:
-                return None
-        return tuple(out)
+        out = tuple(_static(s) for s in self.shape)
+        return None if None in out else out
+
+
+def _static(extent):
+    if isinstance(extent, int):
+        return extent
+    try:  # a SymInt that Dynamo specialized prints as its value
+        return int(str(extent))
+    except ValueError:
+        return None
 
 
 def _info(value):

@@ -66,9 +66,6 @@ def zeros_ones(ctx, size, **kwargs):
 
 
 def _like_ok(node, settings):
-    info = tensor_info(node.args[0])
-    if info is None or info.static_shape() is None:
-        return "needs static extents"
     if node.kwargs.get("memory_format") not in (None, torch.preserve_format, torch.contiguous_format):
         return "a memory format other than contiguous"
     return "full_like" not in str(node.target) or _number_args(1)(node, settings)
@@ -77,7 +74,7 @@ def _like_ok(node, settings):
 def _like(value):
     def convert(ctx, x, *args, **kwargs):
         fill = args[0] if value is None else value
-        return ctx.ops.full(list(ctx.static_shape(x)), fill, _out_dtype(ctx))
+        return ctx.ops.full(x.shape(), fill, _out_dtype(ctx))  # extents as the specialization has them
 
     return convert
 
@@ -89,13 +86,12 @@ converter("aten.full_like.default", supports=_like_ok, compute=False)(_like(None
 
 
 def _fill_ok(node, settings):
-    return _like_ok(node, settings) is True and isinstance(node.args[1], (int, float, bool)) or \
-        "needs static extents and a number"
+    return isinstance(node.args[1], (int, float, bool)) or "needs a number"
 
 
 @converter("aten.fill.Scalar", supports=_fill_ok, compute=False)
 def fill(ctx, x, value):
-    return ctx.ops.full(list(ctx.static_shape(x)), value, _out_dtype(ctx))
+    return ctx.ops.full(x.shape(), value, _out_dtype(ctx))
 
 
 def _triangle_ok(node, settings):

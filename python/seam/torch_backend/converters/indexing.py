@@ -13,14 +13,11 @@ def _embedding_ok(node, settings):
     weight, indices = tensor_info(node.args[0]), tensor_info(node.args[1])
     if weight is None or indices is None or weight.rank != 2 or indices.dtype not in (torch.int64, torch.int32):
         return "needs a 2-D weight and integer indices"
-    if indices.static_shape() is None:
-        return "needs static index extents"
     return True
 
 
 @converter("aten.embedding.default", supports=_embedding_ok)
 def embedding(ctx, weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
-    shape = list(ctx.static_shape(indices))
-    flat = ctx.ops.reshape(indices, [-1])
-    rows = ctx.ops.index_select(weight, flat, 0)
-    return ctx.ops.reshape(rows, shape + [ctx.static_shape(weight)[1]])
+    shape = [indices.size(i) for i in range(indices.ndim)] + [weight.size(1)]  # known at specialization
+    rows = ctx.ops.index_select(weight, ctx.ops.reshape(indices, [-1]), 0)
+    return ctx.ops.reshape(rows, shape)

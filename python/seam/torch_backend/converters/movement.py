@@ -56,29 +56,26 @@ def unsqueeze(ctx, x, dim):
     return ctx.ops.broadcast(x, [i == dim for i in range(rank)])
 
 
-def _squeeze_ok(node, settings):
-    info = tensor_info(node.args[0])
-    return info is not None and info.static_shape() is not None or "needs static extents"
-
-
 def _squeeze(ctx, x, dims):
-    shape = ctx.static_shape(x)
-    axes = sorted({ctx.axis(d, len(shape)) for d in dims} if dims is not None else range(len(shape)))
-    axes = [a for a in axes if shape[a] == 1]  # aten's squeeze leaves dims of other extents alone
+    """aten's squeeze drops the named dims of extent 1 and leaves the others. A symbolic extent is never 1
+    (Dynamo specializes extents 0 and 1), so only recorded 1s are dropped."""
+    info = ctx.info(x)
+    axes = sorted({ctx.axis(d, info.rank) for d in dims} if dims is not None else range(info.rank))
+    axes = [a for a in axes if info.static_extent(a) == 1]
     return ctx.ops.squeeze(x, axes) if axes else x
 
 
-@converter("aten.squeeze.dim", supports=_squeeze_ok, compute=False, view=True)
+@converter("aten.squeeze.dim", compute=False, view=True)
 def squeeze_dim(ctx, x, dim):
     return _squeeze(ctx, x, [dim])
 
 
-@converter("aten.squeeze.dims", supports=_squeeze_ok, compute=False, view=True)
+@converter("aten.squeeze.dims", compute=False, view=True)
 def squeeze_dims(ctx, x, dims):
     return _squeeze(ctx, x, list(dims))
 
 
-@converter("aten.squeeze.default", supports=_squeeze_ok, compute=False, view=True)
+@converter("aten.squeeze.default", compute=False, view=True)
 def squeeze_all(ctx, x):
     return _squeeze(ctx, x, None)
 
@@ -113,12 +110,14 @@ def _split_pieces(ctx, x, sizes, dim):
 
 def _split_ok(node, settings):
     info = tensor_info(node.args[0])
-    return info is not None and info.static_shape() is not None or "needs static extents"
+    dim = node.args[2] if len(node.args) > 2 else node.kwargs.get("dim", 0)
+    return info is not None and info.static_extent(dim % max(info.rank, 1)) is not None or \
+        "needs a static extent along the split dim"
 
 
 @converter("aten.split.Tensor", supports=_split_ok, compute=False, view=True)
 def split(ctx, x, split_size, dim=0):
-    extent = ctx.static_shape(x)[ctx.axis(dim, ctx.rank(x))]
+    extent = ctx.info(x).static_extent(ctx.axis(dim, ctx.rank(x)))
     size = int(split_size)
     sizes = [min(size, extent - b) for b in range(0, extent, size)] if size > 0 else [extent]
     return _split_pieces(ctx, x, sizes or [0], dim)
@@ -142,7 +141,7 @@ def select(ctx, x, dim, index):
 @converter("aten.cat.default", compute=False)
 def cat(ctx, tensors, dim=0):
     # aten skips 1-D empty tensors of any other rank (a legacy rule); they add nothing
-    tensors = [t for t in tensors if not (ctx.rank(t) == 1 and ctx.info(t).static_shape() == (0,))] or tensors[:1]
+    tensors = [t for t in tensors if not (ctx.rank(t) == 1 and ctx.info(t).static_extent(0) == 0)] or tensors[:1]
     return ctx.ops.cat(list(tensors), ctx.axis(dim, ctx.rank(tensors[0])))
 
 
