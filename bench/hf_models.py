@@ -67,21 +67,30 @@ def train_step(model, ids):
     return out
 
 
-def capture(model, out):
-    grads = {n: p.grad.detach().clone() for n, p in model.named_parameters() if p.grad is not None}
-    return out.logits.detach().clone(), out.loss.detach().float().clone(), grads
+def capture(model, out, device=None):
+    """Logits, loss and every gradient, copied (to `device`: references wait in host memory, so that
+    they do not count in the modes' peak GPU memory)."""
+    def keep(t):
+        t = t.detach()
+        return t.to(device) if device is not None else t.clone()
+
+    grads = {n: keep(p.grad) for n, p in model.named_parameters() if p.grad is not None}
+    return keep(out.logits), keep(out.loss.float()), grads
 
 
 def deviation(result, reference):
+    """Max |diff| of logits and loss, and the max over parameters of max |diff| / max |reference| of
+    the gradients; each reference tensor is brought to the result's device in turn."""
     logits, loss, grads = result
     rlogits, rloss, rgrads = reference
     grad_dev = 0.0
     for n, g in rgrads.items():
         if n not in grads:
             return {"error": f"no gradient for {n}"}
-        scale = g.float().abs().max().clamp_min(1e-12)
-        grad_dev = max(grad_dev, ((grads[n].float() - g.float()).abs().max() / scale).item())
-    return {"logits": (logits.float() - rlogits.float()).abs().max().item(),
+        g = g.to(grads[n].device).float()
+        scale = g.abs().max().clamp_min(1e-12)
+        grad_dev = max(grad_dev, ((grads[n].float() - g).abs().max() / scale).item())
+    return {"logits": (logits.float() - rlogits.to(logits.device).float()).abs().max().item(),
             "loss": abs(loss.item() - rloss.item()), "grads_rel": grad_dev}
 
 
@@ -172,12 +181,12 @@ def run_model(name, args, torch, transformers):
     references = {}
     try:  # eager references: bf16 and an fp32 copy of the same weights
         model.zero_grad(set_to_none=True)
-        references["eager_bf16"] = capture(model, train_step(model, ids))
+        references["eager_bf16"] = capture(model, train_step(model, ids), "cpu")
         model.zero_grad(set_to_none=True)
         if not args.no_fp32_reference:
             import copy
             ref32 = copy.deepcopy(model).float()
-            references["eager_fp32"] = capture(ref32, train_step(ref32, ids))
+            references["eager_fp32"] = capture(ref32, train_step(ref32, ids), "cpu")
             del ref32
         torch.cuda.empty_cache()
     except Exception as e:
