@@ -246,3 +246,24 @@ def test_views_handed_out_of_a_region_are_made_by_pytorch():
         assert_matches(a, e)
         assert a.stride() == e.stride()
     assert outs[0]._base is not None and outs[0]._base.data_ptr() == outs[1]._base.data_ptr()  # both views of y
+
+
+def test_a_split_handing_out_one_piece_stays_whole():
+    def fn(x):
+        a, b = x.exp().split(2, dim=1)
+        return a.sin(), b
+
+    x = torch.randn(3, 4)
+    outs, gm = seam_run(fn, x, settings=STRICT)  # STRICT: a region seam could not take would raise
+    for a, e in zip(outs, fn(x)):
+        assert_matches(a, e)
+
+    def handed_out(x):
+        a, b = x.exp().split(2, dim=1)
+        return a, b
+
+    outs, gm = seam_run(handed_out, x, settings=STRICT)
+    assert "split" in gm.seam_partition.pytorch_nodes  # the whole split goes to PyTorch, on exp's output
+    for a, e in zip(outs, handed_out(x)):
+        assert_matches(a, e)
+        assert a.stride() == e.stride()

@@ -84,13 +84,22 @@ def _trim_boundary_views(partition):
     """Leaves to PyTorch the views a region would only hand out (every user outside the region): the
     region returns their base and PyTorch makes the view, so an output that aliases another value is
     the same alias, with the same strides, as in eager (AOT autograd regenerates such outputs from
-    their base), and no copy is written for a transpose PyTorch's next op reads as strided."""
+    their base), and no copy is written for a transpose PyTorch's next op reads as strided. A view with
+    several results (split) goes with all its getitems or stays with all of them."""
     changed = True
     while changed:
         changed = False
         for node in list(partition.nodes):
-            if _is_view(node) and node.users and not any(u in partition.nodes for u in node.users):
-                partition.remove_node(node)
+            if node not in partition.nodes or node.target is operator.getitem or not _is_view(node):
+                continue
+            unit = [node]
+            if node.users and all(u.op == "call_function" and u.target is operator.getitem for u in node.users):
+                unit += list(node.users)
+            users = [u for member in unit for u in member.users if u not in unit]
+            if users and not any(u in partition.nodes for u in users):
+                for member in unit:
+                    if member in partition.nodes:
+                        partition.remove_node(member)
                 changed = True
 
 
@@ -103,7 +112,7 @@ def partition_graph(gm, settings, excluded=frozenset()):
     proposed = partitioner.propose_partitions()
     for p in proposed:
         _trim_boundary_views(p)
-    kept = [p for p in proposed if _compute_ops(p.nodes) >= settings.min_compute_ops]
+    kept = [p for p in proposed if p.nodes and _compute_ops(p.nodes) >= settings.min_compute_ops]
     # node order as in the graph, so that region numbering follows the program
     order = {n: i for i, n in enumerate(gm.graph.nodes)}
     kept.sort(key=lambda p: min(order[n] for n in p.nodes))

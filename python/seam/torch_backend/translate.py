@@ -9,6 +9,7 @@ import torch
 from torch.fx.node import map_arg
 
 from ..definition import FusionDefinition
+from ..handles import Tensor
 from .context import ConversionContext, ConversionError
 from .node_meta import TensorInfo
 from .registry import REGISTRY
@@ -78,7 +79,7 @@ def translate(graph, inputs):
         copies = []
         for out in outputs:
             handle = env[out]
-            if handle is None or isinstance(handle, (bool, int, float)):
+            if not isinstance(handle, Tensor):
                 raise ConversionError(f"region output {out} is not a tensor")
             fd.add_output(handle)
             copies.append(not _is_view(out))
