@@ -73,3 +73,55 @@ def test_with_dynamo_the_backend_is_listed():
     assert out.returncode == 0, out.stderr
     lines = out.stdout.split()
     assert lines[-1] == "True", out.stdout
+
+
+class _FakeDynamoCommon:
+    """torch._dynamo.backends.common for a torch without Dynamo: aot_autograd on functorch's
+    aot_module_simplified, so that the backend function itself runs here as Dynamo would call it."""
+
+    @staticmethod
+    def aot_autograd(**kwargs):
+        def compile_fx_graph(gm, example_inputs):
+            from functorch.compile import aot_module_simplified
+
+            return aot_module_simplified(gm, **kwargs)
+
+        return compile_fx_graph
+
+
+@pytest.mark.skipif(has_dynamo(), reason="Dynamo's own aot_autograd is tested on the GPU machine")
+def test_the_backend_function_through_aot_autograd(monkeypatch):
+    import types
+
+    import torch
+
+    import seam.torch_backend as tb
+
+    fake = types.ModuleType("torch._dynamo.backends.common")
+    fake.aot_autograd = _FakeDynamoCommon.aot_autograd
+    for name in ("torch._dynamo", "torch._dynamo.backends"):
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    monkeypatch.setitem(sys.modules, "torch._dynamo.backends.common", fake)
+
+    class Mlp(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.up, self.down = torch.nn.Linear(8, 16), torch.nn.Linear(16, 8)
+
+        def forward(self, x):
+            h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+            return (self.down(torch.nn.functional.silu(self.up(h))).sum(),)  # Dynamo's graphs return tuples
+
+    torch.manual_seed(0)
+    model, x = Mlp(), torch.randn(4, 8)
+    model(x)[0].backward()
+    expected = {n: p.grad.clone() for n, p in model.named_parameters()}
+    model.zero_grad()
+    before = tb.STATS["regions_in_seam"]
+    compiled = tb.seam_backend(torch.fx.symbolic_trace(model), [x], options={"fallback": False})
+    compiled(x)[0].backward()
+    assert tb.STATS["regions_in_seam"] >= before + 2  # the forward and the backward graph
+    for n, p in model.named_parameters():
+        torch.testing.assert_close(p.grad, expected[n], rtol=1e-4, atol=1e-6)
+    with pytest.raises(ValueError, match="unknown option"):
+        tb.seam_backend(torch.fx.symbolic_trace(model), [x], options={"matmull": False})
