@@ -99,3 +99,18 @@ def test_gpt2_style_model_forward_backward(device):
     assert [len(g.seam_partition.regions) for g in compiled] == [1, 1]
     _only_expected_pytorch_nodes(compiled)
     _assert_close_all(ref, got, device)
+
+
+def test_llama_layers_share_compiled_regions():
+    """With softmax left to PyTorch each layer boundary splits a region; the copies of the middle region
+    (one per layer) become one definition, compiled once, whatever order the fuser gave their nodes."""
+    torch.manual_seed(0)
+    model = TinyLlama(layers=3)
+    tokens, labels = torch.randint(0, 64, (2, 9)), torch.randint(0, 64, (2, 9))
+    settings = tb.CompilationSettings(fallback=False, torch_executed_ops=frozenset({"aten._softmax.default"}))
+    compiled = []
+    logits, loss = tb.aot_compile(model, settings, compiled=compiled)(tokens, labels)
+    torch.testing.assert_close(logits, model(tokens, labels)[0], rtol=1e-4, atol=1e-5)
+    regions = [m for m in compiled[0].modules() if isinstance(m, tb.runtime.SeamRegion)]
+    ids = [next(iter(r._cache.values())).fd.id() for r in regions]
+    assert len(regions) == 4 and len(set(ids)) == 3, ids

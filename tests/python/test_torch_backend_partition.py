@@ -267,3 +267,27 @@ def test_a_split_handing_out_one_piece_stays_whole():
     for a, e in zip(outs, handed_out(x)):
         assert_matches(a, e)
         assert a.stride() == e.stride()
+
+
+def test_identical_regions_share_one_definition():
+    """The fuser orders a region's inputs, nodes and outputs as it likes (from a set, on torch 1.13);
+    translation records them in the original graph's order, so the copies give one definition."""
+    def block(x, ws):
+        h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * ws[0]
+        g = torch.nn.functional.silu(h * ws[1] + ws[2]) * (h * ws[3] - ws[4])
+        return g.tanh() + ws[5] * h, g.sum(-1)
+
+    def fn(x, *ws):
+        y, s1 = block(x, ws[:6])
+        y = torch.cumsum(y, 0)  # cumsum (PyTorch) separates the two copies
+        z, s2 = block(y, ws[6:])
+        return torch.cumsum(z, 0), s1, s2
+
+    inputs = (torch.randn(4, 8),) + tuple(torch.randn(8) for _ in range(12))
+    outs, gm = seam_run(fn, *inputs, settings=STRICT)
+    for a, e in zip(outs, fn(*inputs)):
+        assert_matches(a, e)
+    regions = [m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion)]
+    assert len(regions) == 2
+    ids = [next(iter(r._cache.values())).fd.id() for r in regions]
+    assert ids[0] == ids[1], "two copies of one block should share a definition (and its compiled code)"

@@ -19,6 +19,9 @@ _EXPORTS = {
     "register_dynamo_backend": "registration", "seam_backend": "backend",
 }
 
+_SUBMODULES = {"backend", "compile", "context", "converters", "decompositions", "node_meta", "partition",
+               "registration", "registry", "runtime", "settings", "translate"}
+
 __all__ = sorted(_EXPORTS) + ["claimed_ops"]
 
 
@@ -36,4 +39,6 @@ def __getattr__(name):
         value = getattr(module, name)
         globals()[name] = value
         return value
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

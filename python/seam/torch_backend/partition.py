@@ -12,6 +12,7 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 from . import converters  # noqa: F401  (registers every converter)
 from .registry import REGISTRY, overload_name
 from .runtime import SeamRegion
+from .translate import ORDER
 
 log = logging.getLogger("seam.torch_backend")
 
@@ -107,6 +108,8 @@ def partition_graph(gm, settings, excluded=frozenset()):
     """The graph with each seam region fused into a SeamRegion submodule, and a PartitionReport. The
     input GraphModule is changed in place (as the fx fuser does). `excluded`: names of nodes left to
     PyTorch because their converter failed."""
+    for i, node in enumerate(gm.graph.nodes):
+        node.meta[ORDER] = i  # kept through fusion: translation records in this order
     support = SeamOperatorSupport(settings, excluded)
     partitioner = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True)
     proposed = partitioner.propose_partitions()

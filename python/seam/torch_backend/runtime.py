@@ -80,12 +80,12 @@ class SeamRegion(torch.nn.Module):
             outs = translation.fd.execute([args[i] for i in translation.tensor_positions])
         else:
             outs = translation.fd.execute([], device=self._device)
-        for i, must_copy in enumerate(translation.copies):
+        results = [None] * len(outs)
+        for out, position, must_copy in zip(outs, translation.output_positions, translation.copies):
             # seam returns an output that equals an input as a view of it; aten's copy ops must not alias
-            if must_copy and outs[i]._base is not None:
-                outs[i] = outs[i].clone()
+            results[position] = out.clone() if must_copy and out._base is not None else out
         STATS["regions_in_seam"] += 1
-        return outs[0] if self._single else tuple(outs)
+        return results[0] if self._single else tuple(results)
 
     def _first_run(self, key, args):
         quiet = getattr(sys, "_seam_quiet", False)
