@@ -33,13 +33,9 @@ class _Split:
 
 
 def _signature(args):
-    key = []
-    for a in args:
-        if isinstance(a, torch.Tensor):
-            key.append((a.dtype, tuple(a.shape), a.stride(), a.device))
-        else:
-            key.append((type(a), a))
-    return tuple(key)
+    """Every tensor's dtype, shape, strides and device, every other input's type and value."""
+    return tuple((a.dtype, a.shape, a.stride(), a.device) if isinstance(a, torch.Tensor) else (type(a), a)
+                 for a in args)
 
 
 class SeamRegion(torch.nn.Module):
