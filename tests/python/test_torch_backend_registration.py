@@ -125,3 +125,39 @@ def test_the_backend_function_through_aot_autograd(monkeypatch):
         torch.testing.assert_close(p.grad, expected[n], rtol=1e-4, atol=1e-6)
     with pytest.raises(ValueError, match="unknown option"):
         tb.seam_backend(torch.fx.symbolic_trace(model), [x], options={"matmull": False})
+
+
+@pytest.mark.skipif(not has_dynamo(), reason="this torch has no Dynamo (torch 1.13)")
+def test_torch_compile_backend_seam_on_cpu():
+    """torch.compile(backend="seam") through Dynamo itself, forward and backward; a second batch size
+    makes Dynamo recompile with symbolic sizes, which seam specializes per signature."""
+    import torch
+
+    import seam  # noqa: F401  (registers the backend)
+    import seam.torch_backend as tb
+
+    class Mlp(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.up, self.down = torch.nn.Linear(8, 16), torch.nn.Linear(16, 8)
+
+        def forward(self, x):
+            h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+            return self.down(torch.nn.functional.silu(self.up(h))).square().mean()
+
+    torch.manual_seed(0)
+    model = Mlp()
+    compiled = torch.compile(model, backend="seam", options={"fallback": False})
+    before = tb.STATS["regions_in_seam"]
+    for batch in (4, 6, 9):
+        x = torch.randn(batch, 8)
+        model.zero_grad()
+        model(x).backward()
+        expected = {n: p.grad.clone() for n, p in model.named_parameters()}
+        model.zero_grad()
+        loss = compiled(x)
+        loss.backward()
+        torch.testing.assert_close(loss, model(x), rtol=1e-5, atol=1e-6)
+        for n, p in model.named_parameters():
+            torch.testing.assert_close(p.grad, expected[n], rtol=1e-4, atol=1e-6)
+    assert tb.STATS["regions_in_seam"] > before
