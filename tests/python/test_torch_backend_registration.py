@@ -75,6 +75,23 @@ def test_with_dynamo_the_backend_is_listed():
     assert lines[-1] == "True", out.stdout
 
 
+def _mlp(as_tuple=False):
+    """RMSNorm, two linears and SiLU, reduced to a scalar loss."""
+    import torch
+
+    class Mlp(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.up, self.down = torch.nn.Linear(8, 16), torch.nn.Linear(16, 8)
+
+        def forward(self, x):
+            h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+            loss = self.down(torch.nn.functional.silu(self.up(h))).square().mean()
+            return (loss,) if as_tuple else loss
+
+    return Mlp()
+
+
 class _FakeDynamoCommon:
     """torch._dynamo.backends.common for a torch without Dynamo: aot_autograd on functorch's
     aot_module_simplified, so that the backend function itself runs here as Dynamo would call it."""
@@ -103,17 +120,8 @@ def test_the_backend_function_through_aot_autograd(monkeypatch):
         monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
     monkeypatch.setitem(sys.modules, "torch._dynamo.backends.common", fake)
 
-    class Mlp(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.up, self.down = torch.nn.Linear(8, 16), torch.nn.Linear(16, 8)
-
-        def forward(self, x):
-            h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
-            return (self.down(torch.nn.functional.silu(self.up(h))).sum(),)  # Dynamo's graphs return tuples
-
     torch.manual_seed(0)
-    model, x = Mlp(), torch.randn(4, 8)
+    model, x = _mlp(as_tuple=True), torch.randn(4, 8)  # Dynamo's graphs return tuples
     model(x)[0].backward()
     expected = {n: p.grad.clone() for n, p in model.named_parameters()}
     model.zero_grad()
@@ -136,17 +144,8 @@ def test_torch_compile_backend_seam_on_cpu():
     import seam  # noqa: F401  (registers the backend)
     import seam.torch_backend as tb
 
-    class Mlp(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.up, self.down = torch.nn.Linear(8, 16), torch.nn.Linear(16, 8)
-
-        def forward(self, x):
-            h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
-            return self.down(torch.nn.functional.silu(self.up(h))).square().mean()
-
     torch.manual_seed(0)
-    model = Mlp()
+    model = _mlp()
     compiled = torch.compile(model, backend="seam", options={"fallback": False})
     before = tb.STATS["regions_in_seam"]
     for batch in (4, 6, 9):
