@@ -27,3 +27,29 @@ def assert_matches(actual, expected):
     assert actual.shape == expected.shape, f"shape {tuple(actual.shape)}, expected {tuple(expected.shape)}"
     rtol, atol = tolerance(actual.dtype)
     torch.testing.assert_close(actual, expected, rtol=rtol, atol=atol, equal_nan=True)
+
+
+def op_graph(op, args, kwargs=None, then=None):
+    """An aten graph of one call of `op` (then `then` on its result), built by hand for overloads a tracer
+    decomposes (torch 1.13's make_fx turns reshape, silu_backward and where.Scalar* into other ops, while
+    Dynamo's graphs on torch 2 keep them). Tensor arguments become inputs; values are recorded from eager.
+    Returns (GraphModule, inputs, the op node's name, eager's result)."""
+    g = torch.fx.Graph()
+    inputs = []
+
+    def arg(a):
+        if not isinstance(a, torch.Tensor):
+            return a
+        p = g.placeholder(f"input_{len(inputs)}")
+        p.meta["val"] = a
+        inputs.append(a)
+        return p
+
+    node = g.call_function(op, tuple(arg(a) for a in args), dict(kwargs or {}))
+    value = node.meta["val"] = op(*args, **(kwargs or {}))
+    name = node.name
+    if then is not None:
+        node = g.call_function(then, (node,))
+        value = node.meta["val"] = then(value)
+    g.output(node)
+    return torch.fx.GraphModule(torch.nn.Module(), g), inputs, name, value
