@@ -1,8 +1,8 @@
 """The torch.compile backend's converters, one aten overload at a time: each case calls the overload
-through torch.ops, traces it to an aten graph, runs the graph through seam's partition (every claimed
-node must land in a seam region: no fallback) and compares with eager. Shapes are odd, operands
-broadcast, some are non-contiguous views, dtypes mix (bf16 included). test_every_claimed_op_is_tested
-keeps the list complete."""
+through torch.ops, traces it to an aten graph (by hand where this torch's make_fx would decompose the
+overload), runs the graph through seam's partition (the overload's node must land in a seam region: no
+fallback) and compares with eager. Shapes are odd, operands broadcast, some are non-contiguous views,
+dtypes mix (bf16 included). test_every_claimed_op_is_tested keeps the list complete."""
 
 import math
 
