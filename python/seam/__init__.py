@@ -16,6 +16,9 @@ from .dtypes import DataType
 from .handles import Scalar, Tensor, Vector
 
 from .version import VERSION as __version__
+from .torch_backend.registration import register_dynamo_backend as _register_dynamo_backend
+
+_register_dynamo_backend()  # torch.compile(model, backend="seam"), where torch has Dynamo
 
 
 def version():

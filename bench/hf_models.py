@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""HF transformers models on torch.compile(backend="seam") next to eager and Inductor (issue 27's table).
+
+Builds LlamaForCausalLM, Qwen2ForCausalLM and GPT2LMHeadModel from configs (random weights, bf16, no
+download, dropout 0 so that every mode computes the same function) and measures, per mode (eager,
+inductor, seam), in one process:
+  - training step ms: forward with labels + backward, mean of --steps steps after --warmup warm-ups
+    (CUDA events around each step),
+  - inference forward ms at the same T (torch.no_grad),
+  - first-step compile s (wall time of the first training step, and of the first inference forward),
+  - peak memory of the training steps (torch.cuda.max_memory_allocated),
+  - max deviation of logits, loss and gradients from eager bf16 and from eager fp32 (an fp32 copy of the
+    same weights): logits and loss as max |diff|, gradients as max over parameters of
+    max |diff| / max |reference|.
+A markdown table goes to stdout, progress to stderr, everything to --json-out. Each model and each mode
+runs in its own try/except: a failure is recorded and the rest still runs.
+
+Usage: PYTHONPATH=python python3 bench/hf_models.py [--models llama,qwen2,gpt2] [--modes eager,inductor,seam]
+                                                   [--steps 10] [--warmup 3] [--json-out FILE] [--quick]
+"""
+import argparse
+import json
+import sys
+import time
+import traceback
+
+CONFIGS = {
+    # name: (transformers class, config class, config kwargs, batch, T)
+    "llama": ("LlamaForCausalLM", "LlamaConfig", dict(
+        hidden_size=2048, intermediate_size=5632, num_hidden_layers=4, num_attention_heads=16,
+        num_key_value_heads=4, vocab_size=32000, max_position_embeddings=4096), 4, 2048),
+    "qwen2": ("Qwen2ForCausalLM", "Qwen2Config", dict(
+        hidden_size=1536, intermediate_size=8960, num_hidden_layers=2, num_attention_heads=12,
+        num_key_value_heads=2, vocab_size=151936, max_position_embeddings=4096), 2, 2048),
+    "gpt2": ("GPT2LMHeadModel", "GPT2Config", dict(
+        n_embd=1024, n_layer=4, n_head=16, vocab_size=50257, n_positions=2048, resid_pdrop=0.0,
+        embd_pdrop=0.0, attn_pdrop=0.0), 4, 2048),
+    # --quick: a small Llama, for a smoke check
+    "llama-small": ("LlamaForCausalLM", "LlamaConfig", dict(
+        hidden_size=256, intermediate_size=688, num_hidden_layers=2, num_attention_heads=4,
+        num_key_value_heads=2, vocab_size=1024, max_position_embeddings=1024), 2, 256),
+}
+
+
+def progress(msg):
+    print(f"[hf_models {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def build(name, torch, transformers, dtype):
+    cls_name, cfg_name, kwargs, bs, seq = CONFIGS[name]
+    config = getattr(transformers, cfg_name)(**kwargs)
+    if hasattr(config, "attention_dropout"):
+        config.attention_dropout = 0.0
+    torch.manual_seed(0)
+    with torch.device("cuda"):
+        model = getattr(transformers, cls_name)(config)
+    model = model.to(dtype)
+    model.train()
+    g = torch.Generator(device="cuda").manual_seed(1)
+    ids = torch.randint(0, config.vocab_size, (bs, seq), device="cuda", generator=g)
+    return model, ids, bs, seq
+
+
+def train_step(model, ids):
+    out = model(input_ids=ids, labels=ids)
+    out.loss.backward()
+    return out
+
+
+def capture(model, out, device=None):
+    """Logits, loss and every gradient, copied (to `device`: references wait in host memory, so that
+    they do not count in the modes' peak GPU memory)."""
+    def keep(t):
+        t = t.detach()
+        return t.to(device) if device is not None else t.clone()
+
+    grads = {n: keep(p.grad) for n, p in model.named_parameters() if p.grad is not None}
+    return keep(out.logits), keep(out.loss.float()), grads
+
+
+def deviation(result, reference):
+    """Max |diff| of logits and loss, and the max over parameters of max |diff| / max |reference| of
+    the gradients; each reference tensor is brought to the result's device in turn."""
+    logits, loss, grads = result
+    rlogits, rloss, rgrads = reference
+    grad_dev = 0.0
+    for n, g in rgrads.items():
+        if n not in grads:
+            return {"error": f"no gradient for {n}"}
+        g = g.to(grads[n].device).float()
+        scale = g.abs().max().clamp_min(1e-12)
+        grad_dev = max(grad_dev, ((grads[n].float() - g).abs().max() / scale).item())
+    return {"logits": (logits.float() - rlogits.to(logits.device).float()).abs().max().item(),
+            "loss": abs(loss.item() - rloss.item()), "grads_rel": grad_dev}
+
+
+def timed(torch, fn, steps, warmup):
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(steps):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b))
+    return sum(times) / len(times)
+
+
+def run_mode(mode, model, ids, references, args, torch):
+    import torch._dynamo
+
+    torch._dynamo.reset()
+    if mode == "eager":
+        m = model
+    elif mode == "inductor":
+        m = torch.compile(model)
+    else:
+        import seam  # noqa: F401  (registers backend="seam")
+        import seam.torch_backend as tb
+        tb.STATS.clear()
+        tb.REPORTS.clear()
+        m = torch.compile(model, backend="seam")
+    res = {}
+    model.zero_grad(set_to_none=True)
+    torch.cuda.synchronize()
+    t = time.perf_counter()
+    out = train_step(m, ids)
+    torch.cuda.synchronize()
+    res["compile_s"] = time.perf_counter() - t
+    got = capture(model, out)
+    del out
+    for ref_name, ref in references.items():
+        res[f"dev_vs_{ref_name}"] = deviation(got, ref)
+    del got
+    progress(f"  {mode}: first step {res['compile_s']:.1f} s; deviation {res.get('dev_vs_eager_bf16')}")
+
+    def step():
+        model.zero_grad(set_to_none=True)
+        train_step(m, ids)
+
+    model.zero_grad(set_to_none=True)
+    torch.cuda.empty_cache()
+    torch.cuda.reset_peak_memory_stats()
+    res["step_ms"] = timed(torch, step, args.steps, args.warmup)
+    res["peak_gib"] = torch.cuda.max_memory_allocated() / 2**30
+    model.zero_grad(set_to_none=True)
+    with torch.no_grad():
+        torch.cuda.synchronize()
+        t = time.perf_counter()
+        m(input_ids=ids)
+        torch.cuda.synchronize()
+        res["infer_compile_s"] = time.perf_counter() - t
+        res["infer_ms"] = timed(torch, lambda: m(input_ids=ids), args.steps, args.warmup)
+    if mode == "seam":
+        import seam.torch_backend as tb
+        res["seam_stats"] = dict(tb.STATS)
+        res["seam_partitions"] = [repr(r) for r in tb.REPORTS]
+        refused = {}
+        for r in tb.REPORTS:
+            refused.update(r.refused)
+        res["seam_refused"] = refused
+        if args.second_length:
+            # Dynamo's dynamic shapes: a second sequence length recompiles the frame once as dynamic;
+            # seam specializes underneath per input signature.
+            t2 = time.perf_counter()
+            model.zero_grad(set_to_none=True)
+            train_step(m, ids[:, :args.second_length])
+            torch.cuda.synchronize()
+            res["second_length_first_step_s"] = time.perf_counter() - t2
+    progress(f"  {mode}: step {res['step_ms']:.2f} ms, inference {res['infer_ms']:.2f} ms, "
+             f"peak {res['peak_gib']:.2f} GiB")
+    return res
+
+
+def run_model(name, args, torch, transformers):
+    progress(f"{name}: building")
+    model, ids, bs, seq = build(name, torch, transformers, torch.bfloat16)
+    entry = {"params_M": sum(p.numel() for p in model.parameters()) / 1e6, "bs": bs, "T": seq, "modes": {}}
+    references = {}
+    try:  # eager references: bf16 and an fp32 copy of the same weights
+        model.zero_grad(set_to_none=True)
+        references["eager_bf16"] = capture(model, train_step(model, ids), "cpu")
+        model.zero_grad(set_to_none=True)
+        if not args.no_fp32_reference:
+            import copy
+            ref32 = copy.deepcopy(model).float()
+            references["eager_fp32"] = capture(ref32, train_step(ref32, ids), "cpu")
+            del ref32
+        torch.cuda.empty_cache()
+    except Exception as e:
+        entry["reference_error"] = f"{type(e).__name__}: {e}"
+        progress(f"{name}: reference failed: {e}")
+    for mode in args.modes:
+        try:
+            entry["modes"][mode] = run_mode(mode, model, ids, references, args, torch)
+        except Exception as e:
+            entry["modes"][mode] = {"error": f"{type(e).__name__}: {e}", "trace": traceback.format_exc()[-4000:]}
+            progress(f"  {mode} failed: {type(e).__name__}: {e}")
+        model.zero_grad(set_to_none=True)
+        torch.cuda.empty_cache()
+    del model, references
+    torch.cuda.empty_cache()
+    return entry
+
+
+def fmt(v, spec):
+    return format(v, spec) if isinstance(v, (int, float)) else "-"
+
+
+def table(results):
+    lines = ["| model | params | batch x T | mode | step ms | inference ms | compile s (train / infer) | peak GiB "
+             "| dev vs bf16 eager (logits / loss / grads rel) | dev vs fp32 eager (logits / loss / grads rel) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for name, e in results.items():
+        if "error" in e:
+            lines.append(f"| {name} | - | - | - | error: {e['error']} | | | | | |")
+            continue
+        for mode, r in e["modes"].items():
+            head = f"| {name} | {e['params_M']:.0f} M | {e['bs']} x {e['T']} | {mode} "
+            if "error" in r:
+                lines.append(head + f"| error: {r['error'][:120]} | | | | | |")
+                continue
+            devs = []
+            for ref in ("eager_bf16", "eager_fp32"):
+                d = r.get(f"dev_vs_{ref}", {})
+                devs.append(" / ".join(fmt(d.get(k), ".3g") for k in ("logits", "loss", "grads_rel")))
+            lines.append(head + f"| {fmt(r.get('step_ms'), '.2f')} | {fmt(r.get('infer_ms'), '.2f')} | "
+                         f"{fmt(r.get('compile_s'), '.1f')} / {fmt(r.get('infer_compile_s'), '.1f')} | "
+                         f"{fmt(r.get('peak_gib'), '.2f')} | {devs[0]} | {devs[1]} |")
+    return "\n".join(lines)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--models", default="llama,qwen2,gpt2")
+    p.add_argument("--modes", default="eager,inductor,seam")
+    p.add_argument("--steps", type=int, default=10)
+    p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--second-length", type=int, default=0,
+                   help="seam only: one more training step at this sequence length (dynamic shapes)")
+    p.add_argument("--no-fp32-reference", action="store_true")
+    p.add_argument("--json-out")
+    p.add_argument("--quick", action="store_true", help="one small Llama, 3 steps: a smoke check")
+    args = p.parse_args()
+    if args.quick:
+        args.models, args.steps, args.warmup = "llama-small", 3, 1
+        args.second_length = args.second_length or 128
+    args.models = [m for m in args.models.split(",") if m]
+    args.modes = [m for m in args.modes.split(",") if m]
+    for m in args.models:
+        if m not in CONFIGS:
+            p.error(f"unknown model {m!r}; known: {', '.join(CONFIGS)}")
+    import torch
+    import transformers
+
+    progress(f"torch {torch.__version__}, transformers {transformers.__version__}, {torch.cuda.get_device_name()}")
+    results = {}
+    for name in args.models:
+        try:
+            results[name] = run_model(name, args, torch, transformers)
+        except Exception as e:
+            results[name] = {"error": f"{type(e).__name__}: {e}", "trace": traceback.format_exc()[-4000:]}
+            progress(f"{name} failed: {e}")
+        if args.json_out:  # written as it goes: a later failure keeps what ran
+            with open(args.json_out, "w") as f:
+                json.dump(results, f, indent=1, default=str)
+    print(table(results))
+
+
+if __name__ == "__main__":
+    main()

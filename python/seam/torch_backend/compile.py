@@ -1,0 +1,71 @@
+"""From an aten graph (AOT autograd's forward or backward, make_fx's trace) to a callable that runs seam's
+regions and PyTorch's nodes; and aot_compile, the same through functorch's AOT autograd for a torch
+without Dynamo."""
+
+import collections
+import logging
+
+import torch
+
+from .decompositions import decomposition_table
+from .partition import partition_graph
+from .settings import CompilationSettings
+
+log = logging.getLogger("seam.torch_backend")
+
+# The last partitions made in this process (benchmarks and debugging read them).
+REPORTS = collections.deque(maxlen=64)
+
+
+def compile_aten_graph(gm, example_inputs=None, settings=None):
+    """The partitioned GraphModule (call it with the graph's inputs). A failure to partition leaves the
+    whole graph to PyTorch (settings.fallback) rather than breaking the user's program."""
+    settings = settings or CompilationSettings()
+    try:
+        fused, report = partition_graph(gm, settings)
+    except Exception as e:
+        if not settings.fallback:
+            raise
+        log.debug("seam: partitioning failed, the graph runs in PyTorch: %s: %s", type(e).__name__, e)
+        return gm
+    log.debug("seam: %r; refused: %s", report, report.refused)
+    fused.seam_partition = report
+    REPORTS.append(report)
+    return fused
+
+
+def _boxed(fn):
+    """AOT autograd calls compiled graphs with one list of arguments when the callable says so."""
+    try:
+        from torch._functorch.aot_autograd import make_boxed_func
+    except ImportError:
+        from functorch.compile import make_boxed_func
+    return make_boxed_func(fn)
+
+
+def graph_compiler(settings, compiled=None):
+    """A compiler for AOT autograd (fw_compiler / bw_compiler): partitions each graph; `compiled`, when a
+    list, collects the partitioned GraphModules (for tests and reports)."""
+    def compile_graph(gm, example_inputs):
+        fused = compile_aten_graph(gm, example_inputs, settings)
+        if compiled is not None:
+            compiled.append(fused)
+        return _boxed(fused.forward)
+
+    return compile_graph
+
+
+def aot_compile(fn, settings=None, compiled=None):
+    """fn (a function of tensors, or an nn.Module) compiled through AOT autograd with seam's regions in
+    the forward and backward graphs. For torch without Dynamo (1.13) and for tests; torch.compile users
+    write torch.compile(model, backend="seam")."""
+    settings = settings or CompilationSettings()
+    try:
+        from functorch.compile import aot_function, aot_module
+    except ImportError:
+        from torch._functorch.aot_autograd import aot_function, aot_module
+    compiler = graph_compiler(settings, compiled)
+    kwargs = dict(fw_compiler=compiler, bw_compiler=compiler, decompositions=decomposition_table())
+    if isinstance(fn, torch.nn.Module):
+        return aot_module(fn, **kwargs)
+    return aot_function(fn, **kwargs)

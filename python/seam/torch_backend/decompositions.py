@@ -1,0 +1,33 @@
+"""The decomposition table handed to AOT autograd: aten ops that seam has no converter for but whose
+PyTorch decompositions use only ops it has (or ops PyTorch then runs). Ops with a converter are not
+decomposed: a converter keeps the op's math in one place and is tested against eager."""
+
+from .registry import REGISTRY
+
+_CANDIDATES = (
+    "addcmul", "addcdiv", "hardsigmoid", "hardsigmoid_backward", "hardswish", "hardswish_backward", "hardtanh",
+    "hardtanh_backward", "leaky_relu", "leaky_relu_backward", "elu", "elu_backward", "softplus",
+    "softplus_backward", "mse_loss", "mse_loss_backward", "l1_loss", "smooth_l1_loss", "huber_loss",
+    "native_group_norm", "native_group_norm_backward", "clamp_min", "clamp_max", "logsumexp", "var_mean",
+    "glu", "glu_backward", "log_sigmoid_forward", "log_sigmoid_backward", "rms_norm",
+    "ones_like", "zeros_like", "full_like", "new_zeros", "new_ones", "new_full", "masked_fill",
+    "unsqueeze_copy", "expand_copy", "permute_copy", "t_copy", "transpose_copy", "view_copy",
+)
+# out= and named-dim overloads never appear in AOT autograd's functional graphs.
+_SKIPPED_OVERLOADS = ("out", "grad_input", "output", "names", "dimname", "correction_names", "names_dim")
+
+
+def decomposition_table():
+    """aten overload -> decomposition, for the candidates this torch can decompose, minus every overload
+    a converter claims."""
+    from torch._decomp import decomposition_table as table
+
+    claimed = set(REGISTRY.names())
+    wanted = {}
+    for op, fn in table.items():
+        name = str(op)
+        parts = name.split(".")
+        if len(parts) == 3 and parts[0] == "aten" and parts[1] in _CANDIDATES and name not in claimed and \
+                not any(parts[2].endswith(s) for s in _SKIPPED_OVERLOADS):
+            wanted[op] = fn
+    return wanted

@@ -1,0 +1,131 @@
+"""Splitting an aten graph into seam regions and PyTorch nodes: torch.fx's CapabilityBasedPartitioner,
+asking the converter registry about each node, then each region's submodule replaced by a SeamRegion.
+Inside a region seam's own segmenter decides the kernels."""
+
+import logging
+import operator
+
+import torch
+from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
+from torch.fx.passes.operator_support import OperatorSupportBase
+
+from . import converters  # noqa: F401  (registers every converter)
+from .registry import REGISTRY, overload_name
+from .runtime import SeamRegion
+from .translate import ORDER
+
+log = logging.getLogger("seam.torch_backend")
+
+
+class SeamOperatorSupport(OperatorSupportBase):
+    """A node is supported when its converter's checks pass; a getitem when its producer is supported.
+    `refused` keeps, per overload name, why the last node of it was left to PyTorch."""
+
+    def __init__(self, settings, excluded=frozenset()):
+        super().__init__()
+        self.settings = settings
+        self.excluded = excluded
+        self.refused = {}
+        self._decided = {}
+
+    def is_node_supported(self, submodules, node):
+        if node in self._decided:
+            return self._decided[node]
+        ok = self._decide(node)
+        self._decided[node] = ok
+        return ok
+
+    def _decide(self, node):
+        if node.op != "call_function":
+            return False
+        if node.target is operator.getitem:
+            source = node.args[0]
+            return isinstance(source, torch.fx.Node) and self.is_node_supported(None, source)
+        reason = REGISTRY.why_not(node, self.settings)
+        if reason is None and node.name in self.excluded:
+            reason = f"{overload_name(node.target)}: its converter failed on this graph"
+        if reason is not None:
+            self.refused[overload_name(node.target)] = reason
+            log.debug("seam: %s stays in PyTorch: %s", node.name, reason)
+            return False
+        return True
+
+
+class PartitionReport:
+    """What the partition did: the regions (their node names) and the nodes left to PyTorch."""
+
+    def __init__(self, regions, pytorch_nodes, refused):
+        self.regions = regions
+        self.pytorch_nodes = pytorch_nodes
+        self.refused = refused
+
+    def __repr__(self):
+        return (f"PartitionReport({len(self.regions)} seam region(s) of {sum(map(len, self.regions))} nodes, "
+                f"{len(self.pytorch_nodes)} PyTorch node(s))")
+
+
+def _compute_ops(nodes):
+    count = 0
+    for n in nodes:
+        conv = REGISTRY.get(n.target) if n.op == "call_function" else None
+        count += conv is not None and conv.compute
+    return count
+
+
+def _is_view(node):
+    if node.op != "call_function":
+        return False
+    if node.target is operator.getitem:
+        return isinstance(node.args[0], torch.fx.Node) and _is_view(node.args[0])
+    conv = REGISTRY.get(node.target)
+    return conv is not None and conv.view
+
+
+def _trim_boundary_views(partition):
+    """Leaves to PyTorch the views a region would only hand out (every user outside the region): the
+    region returns their base and PyTorch makes the view, so an output that aliases another value is
+    the same alias, with the same strides, as in eager (AOT autograd regenerates such outputs from
+    their base), and no copy is written for a transpose PyTorch's next op reads as strided. A view with
+    several results (split) goes with all its getitems or stays with all of them."""
+    changed = True
+    while changed:
+        changed = False
+        for node in list(partition.nodes):
+            if node not in partition.nodes or node.target is operator.getitem or not _is_view(node):
+                continue
+            unit = [node]
+            if node.users and all(u.op == "call_function" and u.target is operator.getitem for u in node.users):
+                unit += list(node.users)
+            users = [u for member in unit for u in member.users if u not in unit]
+            if users and not any(u in partition.nodes for u in users):
+                for member in unit:
+                    if member in partition.nodes:
+                        partition.remove_node(member)
+                changed = True
+
+
+def partition_graph(gm, settings, excluded=frozenset()):
+    """The graph with each seam region fused into a SeamRegion submodule, and a PartitionReport. The
+    input GraphModule is changed in place (as the fx fuser does). `excluded`: names of nodes left to
+    PyTorch because their converter failed."""
+    for i, node in enumerate(gm.graph.nodes):
+        node.meta[ORDER] = i  # kept through fusion: translation records in this order
+    support = SeamOperatorSupport(settings, excluded)
+    partitioner = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True)
+    proposed = partitioner.propose_partitions()
+    for p in proposed:
+        _trim_boundary_views(p)
+    kept = [p for p in proposed if p.nodes and _compute_ops(p.nodes) >= settings.min_compute_ops]
+    # node order as in the graph, so that region numbering follows the program
+    order = {n: i for i, n in enumerate(gm.graph.nodes)}
+    kept.sort(key=lambda p: min(order[n] for n in p.nodes))
+    regions = [[n.name for n in sorted(p.nodes, key=order.get)] for p in kept]
+    fused = partitioner.fuse_partitions(kept) if kept else gm
+    for node in list(fused.graph.nodes):
+        if node.op == "call_module" and node.target.startswith("fused_"):
+            sub = fused.get_submodule(node.target)
+            setattr(fused, node.target, SeamRegion(sub, settings, node.target, excluded))
+    pytorch_nodes = [n.name for n in fused.graph.nodes
+                     if n.op == "call_function" and n.target is not operator.getitem]
+    return fused, PartitionReport(regions, pytorch_nodes, dict(support.refused))
+

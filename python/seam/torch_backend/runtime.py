@@ -1,0 +1,126 @@
+"""The module that runs one region: per input signature (every tensor's dtype, shape, strides and device,
+every integer's value) a FusionDefinition translated for it, executed by seam on the tensors' memory with
+outputs PyTorch allocates. A signature seam cannot take (a converter refuses it, seam raises while
+compiling) runs the region's aten graph in PyTorch instead, logged at debug level."""
+
+import collections
+import copy
+import logging
+import sys
+import threading
+
+import torch
+
+from .node_meta import tensor_info
+from .translate import NodeConversionError, region_outputs, translate
+
+log = logging.getLogger("seam.torch_backend")
+
+# Process-wide counts (tests and benchmarks read them): regions run by seam, regions run in PyTorch
+# because seam could not take a signature, signatures translated.
+STATS = collections.Counter()
+
+_EAGER = object()
+
+
+class _Split:
+    """A signature whose region runs re-partitioned, with the nodes a converter failed on in PyTorch."""
+
+    __slots__ = ("module",)
+
+    def __init__(self, module):
+        self.module = module
+
+
+def _signature(args):
+    """Every tensor's dtype, shape, strides and device, every other input's type and value."""
+    return tuple((a.dtype, a.shape, a.stride(), a.device) if isinstance(a, torch.Tensor) else (type(a), a)
+                 for a in args)
+
+
+class SeamRegion(torch.nn.Module):
+    """Replaces a fused submodule of the partitioned graph; `graph_module` is the aten subgraph, run by
+    PyTorch where seam cannot take a signature."""
+
+    def __init__(self, graph_module, settings, name, excluded=frozenset()):
+        super().__init__()
+        self.graph_module = graph_module
+        self.settings = settings
+        self.region_name = name
+        self._excluded = excluded  # nodes (by name) a converter failed on, left to PyTorch
+        outputs, self._single = region_outputs(graph_module.graph)
+        # A region without tensor inputs (masks made from arange) runs where the graph recorded its results.
+        infos = [tensor_info(o) for o in outputs if isinstance(o, torch.fx.Node)]
+        devices = [i.device for i in infos if i is not None and i.device is not None]
+        self._device = devices[0] if devices else "cpu"
+        self._cache = {}
+        self._lock = threading.Lock()
+
+    def forward(self, *args):
+        key = _signature(args)
+        entry = self._cache.get(key)
+        if entry is None:
+            with self._lock:
+                entry = self._cache.get(key)
+                if entry is None:
+                    return self._first_run(key, args)
+        if entry is _EAGER:
+            STATS["regions_in_pytorch"] += 1
+            return self.graph_module(*args)
+        if type(entry) is _Split:
+            return entry.module(*args)
+        return self._run(entry, args)
+
+    def _run(self, translation, args):
+        if translation.tensor_positions:
+            outs = translation.fd.execute([args[i] for i in translation.tensor_positions])
+        else:
+            outs = translation.fd.execute([], device=self._device)
+        results = [None] * len(outs)
+        for out, position, must_copy in zip(outs, translation.output_positions, translation.copies):
+            # seam returns an output that equals an input as a view of it; aten's copy ops must not alias
+            results[position] = out.clone() if must_copy and out._base is not None else out
+        STATS["regions_in_seam"] += 1
+        return results[0] if self._single else tuple(results)
+
+    def _first_run(self, key, args):
+        quiet = getattr(sys, "_seam_quiet", False)
+        sys._seam_quiet = quiet or self.settings.fallback  # a failure here is handled, not reported
+        try:
+            try:
+                translation = translate(self.graph_module.graph, args)
+            except NodeConversionError as e:
+                if not self.settings.fallback:
+                    raise
+                return self._split_around(key, args, e)
+            result = self._run(translation, args)
+            STATS["signatures_compiled"] += 1
+            self._cache[key] = translation
+            return result
+        except Exception as e:
+            if not self.settings.fallback:
+                raise
+            log.debug("seam: region %s runs in PyTorch for this signature: %s: %s", self.region_name,
+                      type(e).__name__, e)
+            STATS["signatures_in_pytorch"] += 1
+            self._cache[key] = _EAGER
+            STATS["regions_in_pytorch"] += 1
+            return self.graph_module(*args)
+        finally:
+            sys._seam_quiet = quiet
+
+    def _split_around(self, key, args, error):
+        """This signature runs with the failed node in PyTorch and the rest of the region re-partitioned
+        (nested SeamRegions, which may split again)."""
+        from .partition import partition_graph
+
+        log.debug("seam: %s: a converter failed, the node runs in PyTorch: %s", self.region_name, error)
+        STATS["nodes_in_pytorch_after_failure"] += 1
+        excluded = self._excluded | {error.node.name}
+        copy_gm = torch.fx.GraphModule(self.graph_module, copy.deepcopy(self.graph_module.graph))
+        split, _ = partition_graph(copy_gm, self.settings, excluded)
+        self._cache[key] = _Split(split)
+        return split(*args)
+
+    def extra_repr(self):
+        return f"{self.region_name}: {len(self._cache)} signature(s)"

@@ -1,0 +1,31 @@
+"""The backend's options, in one place (torch.compile(..., options={...}) sets them by name)."""
+
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class CompilationSettings:
+    # mm, bmm and addmm through seam's matmul (cuBLASLt on the GPU, with its epilogues); False leaves every
+    # matrix product to PyTorch.
+    matmul: bool = True
+    # Gather-style ops (embedding as index_select). seam checks indices on the device and waits for the
+    # kernel to report a bad one, a synchronization that CUDA graphs cannot capture: off by default.
+    indexing: bool = False
+    # aten overloads (as printed: "aten.mul.Tensor") always left to PyTorch.
+    torch_executed_ops: frozenset = frozenset()
+    # A region needs at least this many ops that compute (views alone are not worth a launch).
+    min_compute_ops: int = 1
+    # False: a converter or seam failure raises instead of falling back to PyTorch (for tests).
+    fallback: bool = True
+
+    @staticmethod
+    def from_options(options):
+        """Settings from torch.compile's `options` dict; unknown names raise, naming the known ones."""
+        options = dict(options or {})
+        known = {f.name for f in dataclasses.fields(CompilationSettings)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise ValueError(f"seam backend: unknown option(s) {unknown}; known: {sorted(known)}")
+        if "torch_executed_ops" in options:
+            options["torch_executed_ops"] = frozenset(str(o) for o in options["torch_executed_ops"])
+        return CompilationSettings(**options)

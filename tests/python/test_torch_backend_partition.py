@@ -1,0 +1,293 @@
+"""The torch.compile backend's partition and runtime: which nodes become seam regions, what stays in
+PyTorch (ops without a converter, forced ones, view-only regions), a converter failure falling back to
+PyTorch, and one compiled definition per input signature (including integer inputs, as Dynamo's symbolic
+sizes arrive)."""
+
+import operator
+
+import pytest
+import torch
+from torch.fx.experimental.proxy_tensor import make_fx
+
+import seam.torch_backend as tb
+from seam.torch_backend import CompilationSettings, compile_aten_graph
+from seam.torch_backend.partition import SeamOperatorSupport
+from seam.torch_backend.registry import REGISTRY
+from torch_backend_helpers import assert_matches, seam_run
+
+aten = torch.ops.aten
+STRICT = CompilationSettings(fallback=False)
+
+
+def _call_targets(gm):
+    return [str(n.target) for n in gm.graph.nodes if n.op == "call_function"]
+
+
+def test_unsupported_op_in_the_middle_splits_two_regions():
+    def fn(x):
+        y = (x * 2.0).exp()
+        z = torch.cumsum(y, 1)  # no converter: PyTorch runs it between the regions
+        return (z + 1.0).sin()
+
+    x = torch.randn(3, 5)
+    (out,), gm = seam_run(fn, x, settings=STRICT)
+    report = gm.seam_partition
+    assert len(report.regions) == 2, report.regions
+    assert report.pytorch_nodes == ["cumsum"], report.pytorch_nodes
+    assert "no converter" in report.refused["aten.cumsum.default"]
+    assert_matches(out, fn(x))
+    # the parent graph calls two SeamRegions around cumsum
+    modules = [n.target for n in gm.graph.nodes if n.op == "call_module"]
+    assert len(modules) == 2 and all(isinstance(gm.get_submodule(m), tb.runtime.SeamRegion) for m in modules)
+
+
+def test_independent_branches_and_multi_output_ops_share_a_region():
+    def fn(x, w, b):
+        y, mean, rstd = aten.native_layer_norm.default(x, [5], w, b, 1e-5)
+        return y.tanh(), mean.exp(), rstd * 2.0
+
+    inputs = (torch.randn(4, 5), torch.randn(5), torch.randn(5))
+    outs, gm = seam_run(fn, *inputs, settings=STRICT)
+    assert len(gm.seam_partition.regions) == 1
+    assert not gm.seam_partition.pytorch_nodes
+    for a, e in zip(outs, fn(*inputs)):
+        assert_matches(a, e)
+
+
+def test_a_multi_output_op_left_to_pytorch_keeps_its_getitems_there():
+    def fn(x):
+        y, mask = aten.native_dropout.default(x.exp(), 0.0, True)  # random: PyTorch's
+        return y * 2.0, mask
+
+    x = torch.randn(3, 5)
+    (y, mask), gm = seam_run(fn, x, settings=STRICT)
+    assert "native_dropout" in gm.seam_partition.pytorch_nodes
+    assert_matches(y, x.exp() * 2.0)
+    assert mask.dtype == torch.bool and bool(mask.all())
+
+
+def test_view_only_regions_stay_in_pytorch():
+    def fn(x, w):
+        return torch.mm(x.t(), w.t()).view(-1)
+
+    x, w = torch.randn(5, 3), torch.randn(4, 5)
+    (out,), gm = seam_run(fn, x, w, settings=CompilationSettings(fallback=False, matmul=False))
+    assert gm.seam_partition.regions == []  # t and view alone are not worth a launch
+    assert_matches(out, fn(x, w))
+
+
+def test_torch_executed_ops_are_forced_to_pytorch():
+    def fn(x):
+        return x.exp().sin().cos()
+
+    x = torch.randn(3, 5)
+    settings = CompilationSettings(fallback=False, torch_executed_ops=frozenset({"aten.sin.default"}))
+    (out,), gm = seam_run(fn, x, settings=settings)
+    assert gm.seam_partition.pytorch_nodes == ["sin"]
+    assert len(gm.seam_partition.regions) == 2
+    assert_matches(out, fn(x))
+
+
+def test_supports_checks_refuse_by_dtype_and_settings():
+    def fn(x, y):
+        return torch.mm(x, y).exp()
+
+    x, y = torch.randn(3, 4, dtype=torch.float64), torch.randn(4, 2)
+    gm = make_fx(fn)(x.float(), y)
+    settings = CompilationSettings(matmul=False)
+    mm = next(n for n in gm.graph.nodes if n.target is aten.mm.default)
+    assert "matmul=False" in REGISTRY.why_not(mm, settings)
+    assert REGISTRY.why_not(mm, CompilationSettings()) is None
+    complex_graph = make_fx(lambda z: (z * 2).real)(torch.randn(3, dtype=torch.complex64))
+    mul = next(n for n in complex_graph.graph.nodes if n.target is aten.mul.Tensor)
+    assert "dtype torch.complex64" in REGISTRY.why_not(mul, settings)
+
+
+def test_a_converter_failure_sends_that_node_to_pytorch(monkeypatch):
+    def fn(x):
+        return (x.exp() * 3.0).sin() + x.cos()
+
+    conv = REGISTRY.get(aten.exp.default)
+
+    def broken(ctx, x):
+        raise RuntimeError("converter bug")
+
+    monkeypatch.setattr(conv, "convert", broken)
+    x = torch.randn(3, 5)
+    before = dict(tb.STATS)
+    (out,), gm = seam_run(fn, x, settings=CompilationSettings())
+    assert_matches(out, fn(x))
+    assert tb.STATS["nodes_in_pytorch_after_failure"] == before.get("nodes_in_pytorch_after_failure", 0) + 1
+    region = next(m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion))
+    split = next(iter(region._cache.values())).module  # the region re-partitioned around exp
+    assert [str(n.target) for n in split.graph.nodes if n.op == "call_function"].count("aten.exp.default") == 1
+    inner = [m for m in split.modules() if isinstance(m, tb.runtime.SeamRegion)]
+    assert inner, "the rest of the region still runs on seam"
+    seam_runs = tb.STATS["regions_in_seam"]
+    assert_matches(gm(x), fn(x))  # remembered: no second attempt, the rest on seam
+    assert tb.STATS["nodes_in_pytorch_after_failure"] == before.get("nodes_in_pytorch_after_failure", 0) + 1
+    assert tb.STATS["regions_in_seam"] > seam_runs
+    with pytest.raises(Exception, match="converter bug"):
+        seam_run(fn, x, settings=CompilationSettings(fallback=False))
+
+
+def test_a_seam_failure_runs_the_region_in_pytorch(monkeypatch):
+    from seam.torch_backend import translate as translate_module
+
+    def fn(x):
+        return x.exp() * 3.0
+
+    real = translate_module.translate
+
+    def failing_fd(graph, inputs):
+        translation = real(graph, inputs)
+
+        class Failing:
+            def execute(self, *a, **k):
+                raise RuntimeError("seam failed to compile")
+
+        translation.fd = Failing()
+        return translation
+
+    monkeypatch.setattr(tb.runtime, "translate", failing_fd)
+    x = torch.randn(3, 5)
+    before = tb.STATS["signatures_in_pytorch"]
+    (out,), gm = seam_run(fn, x, settings=CompilationSettings())
+    assert_matches(out, fn(x))
+    assert tb.STATS["signatures_in_pytorch"] == before + 1
+
+
+def test_one_definition_per_input_signature():
+    def fn(x):
+        return (x * x).sum(-1)
+
+    x = torch.randn(4, 6)
+    gm = compile_aten_graph(make_fx(fn)(x), [x], STRICT)
+    region = next(m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion))
+    before = tb.STATS["signatures_compiled"]
+    assert_matches(gm(x), fn(x))
+    assert_matches(gm(x + 1), fn(x + 1))
+    strided = torch.randn(6, 4).t()  # same shape, other strides: another signature
+    assert_matches(gm(strided), fn(strided))
+    assert tb.STATS["signatures_compiled"] == before + 2
+    assert len(region._cache) == 2
+
+
+class _Symbolic:
+    """A recorded value with symbolic extents, as Dynamo's FakeTensors carry SymInts ("s0")."""
+
+    def __init__(self, *shape, dtype=torch.float32):
+        self.shape, self.dtype = shape, dtype
+
+
+def _graph_with_int_input():
+    """sum(exp(squeeze(unsqueeze(x.view(n, -1), 0), 0)) + ones_like(...), 0) with n a graph input, as Dynamo
+    passes symbolic sizes; the recorded extents of the intermediate values are symbolic."""
+    g = torch.fx.Graph()
+    x, n = g.placeholder("x"), g.placeholder("n")
+    v = g.call_function(aten.view.default, (x, [n, -1]))
+    u = g.call_function(aten.unsqueeze.default, (v, 0))
+    q = g.call_function(aten.squeeze.dim, (u, 0))
+    o = g.call_function(aten.ones_like.default, (q,))
+    e = g.call_function(aten.add.Tensor, (g.call_function(aten.exp.default, (q,)), o))
+    s = g.call_function(aten.sum.dim_IntList, (e, [0]))
+    g.output(s)
+    x.meta["val"] = torch.empty(6, 4, device="meta")
+    n.meta["val"] = 3
+    for node, shape in ((v, ("s0", "s1")), (u, (1, "s0", "s1")), (q, ("s0", "s1")), (o, ("s0", "s1")),
+                        (e.args[0], ("s0", "s1")), (e, ("s0", "s1")), (s, ("s1",))):
+        node.meta["val"] = _Symbolic(*shape)
+    return torch.fx.GraphModule(torch.nn.Module(), g)
+
+
+def test_integer_inputs_specialize_per_value():
+    gm = compile_aten_graph(_graph_with_int_input(), None, STRICT)
+    assert len(gm.seam_partition.regions) == 1 and not gm.seam_partition.pytorch_nodes
+    for shape, n in (((6, 4), 3), ((6, 4), 2), ((10, 3), 5)):
+        x = torch.randn(*shape)
+        assert_matches(gm(x, n), (x.view(n, -1).exp() + 1).sum(0))
+
+
+def test_getitem_follows_its_producer():
+    support = SeamOperatorSupport(STRICT)
+    gm = make_fx(lambda x: aten.native_layer_norm.default(x, [3], None, None, 1e-5)[0])(torch.randn(2, 3))
+    getitem = next(n for n in gm.graph.nodes if n.target is operator.getitem)
+    assert support.is_node_supported({}, getitem)
+    gm = make_fx(lambda x: aten.native_dropout.default(x, 0.5, True)[0])(torch.randn(2, 3))
+    getitem = next(n for n in gm.graph.nodes if n.target is operator.getitem)
+    assert not support.is_node_supported({}, getitem)
+
+
+def test_a_region_without_tensor_inputs_runs_on_the_recorded_device():
+    def fn(x):
+        rows = torch.arange(4).unsqueeze(1)
+        cols = torch.arange(5).unsqueeze(0)
+        return torch.cumsum(x, 0), (rows >= cols).float() * 2.0
+
+    x = torch.randn(4, 5)
+    outs, gm = seam_run(fn, x, settings=STRICT)
+    regions = [m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion)]
+    assert len(regions) == 1
+    assert not [n for n in regions[0].graph_module.graph.nodes if n.op == "placeholder"]
+    for a, e in zip(outs, fn(x)):
+        assert_matches(a, e)
+
+
+def test_views_handed_out_of_a_region_are_made_by_pytorch():
+    def fn(x):
+        y = x.exp()
+        return y.t(), y.view(-1)[2:5], y.sin()
+
+    x = torch.randn(3, 5)
+    outs, gm = seam_run(fn, x, settings=STRICT)
+    assert sorted(gm.seam_partition.pytorch_nodes) == ["slice_1", "t", "view"], gm.seam_partition.pytorch_nodes
+    expected = fn(x)
+    for a, e in zip(outs, expected):
+        assert_matches(a, e)
+        assert a.stride() == e.stride()
+    assert outs[0]._base is not None and outs[0]._base.data_ptr() == outs[1]._base.data_ptr()  # both views of y
+
+
+def test_a_split_handing_out_one_piece_stays_whole():
+    def fn(x):
+        a, b = x.exp().split(2, dim=1)
+        return a.sin(), b
+
+    x = torch.randn(3, 4)
+    outs, gm = seam_run(fn, x, settings=STRICT)  # STRICT: a region seam could not take would raise
+    for a, e in zip(outs, fn(x)):
+        assert_matches(a, e)
+
+    def handed_out(x):
+        a, b = x.exp().split(2, dim=1)
+        return a, b
+
+    outs, gm = seam_run(handed_out, x, settings=STRICT)
+    assert "split" in gm.seam_partition.pytorch_nodes  # the whole split goes to PyTorch, on exp's output
+    for a, e in zip(outs, handed_out(x)):
+        assert_matches(a, e)
+        assert a.stride() == e.stride()
+
+
+def test_identical_regions_share_one_definition():
+    """The fuser orders a region's inputs, nodes and outputs as it likes (from a set, on torch 1.13);
+    translation records them in the original graph's order, so the copies give one definition."""
+    def block(x, ws):
+        h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * ws[0]
+        g = torch.nn.functional.silu(h * ws[1] + ws[2]) * (h * ws[3] - ws[4])
+        return g.tanh() + ws[5] * h, g.sum(-1)
+
+    def fn(x, *ws):
+        y, s1 = block(x, ws[:6])
+        y = torch.cumsum(y, 0)  # cumsum (PyTorch) separates the two copies
+        z, s2 = block(y, ws[6:])
+        return torch.cumsum(z, 0), s1, s2
+
+    inputs = (torch.randn(4, 8),) + tuple(torch.randn(8) for _ in range(12))
+    outs, gm = seam_run(fn, *inputs, settings=STRICT)
+    for a, e in zip(outs, fn(*inputs)):
+        assert_matches(a, e)
+    regions = [m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion)]
+    assert len(regions) == 2
+    ids = [next(iter(r._cache.values())).fd.id() for r in regions]
+    assert ids[0] == ids[1], "two copies of one block should share a definition (and its compiled code)"

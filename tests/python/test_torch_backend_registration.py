@@ -1,0 +1,162 @@
+"""backend="seam" registration: with Dynamo, on import seam (at once when Dynamo is loaded, else when it
+gets imported, through a one-shot import hook); without Dynamo (torch 1.13), nothing is installed."""
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from seam.torch_backend.registration import DYNAMO, AfterImport, has_dynamo
+
+
+def test_after_import_runs_the_callback_once(tmp_path, monkeypatch):
+    pkg = tmp_path / "seam_fake_dynamo_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("VALUE = 41\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    calls = []
+    hook = AfterImport("seam_fake_dynamo_pkg", lambda: calls.append(sys.modules["seam_fake_dynamo_pkg"].VALUE))
+    sys.meta_path.insert(0, hook)
+    try:
+        import seam_fake_dynamo_pkg
+        assert calls == [41]
+        assert hook not in sys.meta_path  # one shot
+        assert type(seam_fake_dynamo_pkg.__loader__).__name__ == "SourceFileLoader"  # its own loader back
+    finally:
+        if hook in sys.meta_path:
+            sys.meta_path.remove(hook)
+        sys.modules.pop("seam_fake_dynamo_pkg", None)
+
+
+def test_a_failing_callback_does_not_break_the_import(tmp_path, monkeypatch):
+    pkg = tmp_path / "seam_fake_pkg_two"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("OK = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    def boom():
+        raise RuntimeError("no")
+
+    sys.meta_path.insert(0, AfterImport("seam_fake_pkg_two", boom))
+    try:
+        import seam_fake_pkg_two
+        assert seam_fake_pkg_two.OK
+    finally:
+        sys.modules.pop("seam_fake_pkg_two", None)
+
+
+def _run(code):
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                          timeout=300)
+
+
+@pytest.mark.skipif(has_dynamo(), reason="this torch has Dynamo")
+def test_without_dynamo_import_seam_installs_nothing():
+    out = _run("""
+        import sys, seam
+        from seam.torch_backend.registration import AfterImport
+        print(any(isinstance(f, AfterImport) for f in sys.meta_path), "torch._dynamo" in sys.modules)
+    """)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "False"]
+
+
+@pytest.mark.skipif(not has_dynamo(), reason="this torch has no Dynamo (torch 1.13)")
+def test_with_dynamo_the_backend_is_listed():
+    out = _run(f"""
+        import sys, seam
+        print("{DYNAMO}" in sys.modules)
+        import torch._dynamo
+        print("seam" in torch._dynamo.list_backends(exclude_tags=()))
+    """)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.split()
+    assert lines[-1] == "True", out.stdout
+
+
+def _mlp(as_tuple=False):
+    """RMSNorm, two linears and SiLU, reduced to a scalar loss."""
+    import torch
+
+    class Mlp(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.up, self.down = torch.nn.Linear(8, 16), torch.nn.Linear(16, 8)
+
+        def forward(self, x):
+            h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+            loss = self.down(torch.nn.functional.silu(self.up(h))).square().mean()
+            return (loss,) if as_tuple else loss
+
+    return Mlp()
+
+
+class _FakeDynamoCommon:
+    """torch._dynamo.backends.common for a torch without Dynamo: aot_autograd on functorch's
+    aot_module_simplified, so that the backend function itself runs here as Dynamo would call it."""
+
+    @staticmethod
+    def aot_autograd(**kwargs):
+        def compile_fx_graph(gm, example_inputs):
+            from functorch.compile import aot_module_simplified
+
+            return aot_module_simplified(gm, **kwargs)
+
+        return compile_fx_graph
+
+
+@pytest.mark.skipif(has_dynamo(), reason="Dynamo's own aot_autograd is tested on the GPU machine")
+def test_the_backend_function_through_aot_autograd(monkeypatch):
+    import types
+
+    import torch
+
+    import seam.torch_backend as tb
+
+    fake = types.ModuleType("torch._dynamo.backends.common")
+    fake.aot_autograd = _FakeDynamoCommon.aot_autograd
+    for name in ("torch._dynamo", "torch._dynamo.backends"):
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    monkeypatch.setitem(sys.modules, "torch._dynamo.backends.common", fake)
+
+    torch.manual_seed(0)
+    model, x = _mlp(as_tuple=True), torch.randn(4, 8)  # Dynamo's graphs return tuples
+    model(x)[0].backward()
+    expected = {n: p.grad.clone() for n, p in model.named_parameters()}
+    model.zero_grad()
+    before = tb.STATS["regions_in_seam"]
+    compiled = tb.seam_backend(torch.fx.symbolic_trace(model), [x], options={"fallback": False})
+    compiled(x)[0].backward()
+    assert tb.STATS["regions_in_seam"] >= before + 2  # the forward and the backward graph
+    for n, p in model.named_parameters():
+        torch.testing.assert_close(p.grad, expected[n], rtol=1e-4, atol=1e-6)
+    with pytest.raises(ValueError, match="unknown option"):
+        tb.seam_backend(torch.fx.symbolic_trace(model), [x], options={"matmull": False})
+
+
+@pytest.mark.skipif(not has_dynamo(), reason="this torch has no Dynamo (torch 1.13)")
+def test_torch_compile_backend_seam_on_cpu():
+    """torch.compile(backend="seam") through Dynamo itself, forward and backward; a second batch size
+    makes Dynamo recompile with symbolic sizes, which seam specializes per signature."""
+    import torch
+
+    import seam  # noqa: F401  (registers the backend)
+    import seam.torch_backend as tb
+
+    torch.manual_seed(0)
+    model = _mlp()
+    compiled = torch.compile(model, backend="seam", options={"fallback": False})
+    before = tb.STATS["regions_in_seam"]
+    for batch in (4, 6, 9):
+        x = torch.randn(batch, 8)
+        model.zero_grad()
+        model(x).backward()
+        expected = {n: p.grad.clone() for n, p in model.named_parameters()}
+        model.zero_grad()
+        loss = compiled(x)
+        loss.backward()
+        torch.testing.assert_close(loss, model(x), rtol=1e-5, atol=1e-6)
+        for n, p in model.named_parameters():
+            torch.testing.assert_close(p.grad, expected[n], rtol=1e-4, atol=1e-6)
+    assert tb.STATS["regions_in_seam"] > before
