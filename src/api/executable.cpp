@@ -3,7 +3,6 @@
 #include "exec/executable.h"
 
 #include <cstring>
-#include <mutex>
 
 #include "api/api_internal.h"
 #include "exec/cuda_executable.h"
@@ -16,13 +15,6 @@
 namespace seam::api {
 
 namespace {
-
-// The exec layer's caches (kernels, binaries, devices) are filled while compiling; one compilation at a
-// time keeps them consistent whatever the stage does inside.
-std::mutex& compile_mutex() {
-  static std::mutex m;
-  return m;
-}
 
 std::string input_label(const seam::Fusion& fusion, size_t i) {
   std::string label = "input " + std::to_string(i);
@@ -101,7 +93,6 @@ Executable Executable::compile(const Fusion& fusion, const CompileOptions& optio
     exec_options.backend = options.backend == Backend::Cuda ? seam::Backend::Cuda : seam::Backend::Host;
     auto impl = std::make_shared<Impl>();
     impl->backend = options.backend;
-    std::lock_guard<std::mutex> lock(compile_mutex());
     impl->exe = seam::Executable::compile(fusion.impl().fusion, exec_options);
     impl->describe();
     return Executable(std::move(impl));

@@ -198,4 +198,51 @@ TEST(Api, OneExecutableRunsOnSeveralThreadsAtOnce) {
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(mismatches[t], 0) << "thread " << t;
 }
 
+// Compilations are not serialized either: several threads compile different fusions at once (what the
+// torch.compile backend does with a graph's regions) and each executable computes what one compiled alone
+// computes.
+TEST(Api, SeveralThreadsCompileAtOnce) {
+  constexpr int kThreads = 4;
+  auto fusion_of = [](int t) {
+    const int64_t n = 33 + 16 * t;  // a different kernel per thread
+    FusionBuilder b("scaled_rows_" + std::to_string(t));
+    Value x = b.input(DType::Float32, {8, n}, {}, "x");
+    const Attributes row = {{"axes", std::vector<int64_t>{1}}, {"keepdim", true}};
+    const Attributes across = {{"shape", std::vector<int64_t>{8, n}}};
+    Value y = b.op("div", {x, b.op("expand", {b.op("sum", {b.op("mul", {x, x})}, row)}, across)});
+    return std::make_pair(b.finish({{"y", y}}), n);
+  };
+  auto run = [](Executable& exe, int64_t n) {
+    std::vector<float> x(static_cast<size_t>(8 * n)), y(x.size());
+    for (size_t i = 0; i < x.size(); ++i) x[i] = std::cos(0.11f * static_cast<float>(i)) + 1.5f;
+    exe.run_host({{address(x.data()), DType::Float32, {8, n}, {n, 1}}},
+                 {{address(y.data()), DType::Float32, {8, n}, {n, 1}}});
+    return y;
+  };
+  std::vector<std::vector<float>> alone;
+  for (int t = 0; t < kThreads; ++t) {
+    auto [fusion, n] = fusion_of(t);
+    Executable exe = Executable::compile(fusion, {.backend = Backend::Host});
+    alone.push_back(run(exe, n));
+  }
+  std::vector<std::vector<float>> together(kThreads);
+  std::vector<std::string> errors(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      try {
+        auto [fusion, n] = fusion_of(t);
+        Executable exe = Executable::compile(fusion, {.backend = Backend::Host});
+        together[t] = run(exe, n);
+      } catch (const std::exception& e) {
+        errors[t] = e.what();
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (int t = 0; t < kThreads; ++t) {
+    EXPECT_EQ(errors[t], "") << "thread " << t;
+    EXPECT_EQ(together[t], alone[t]) << "thread " << t;
+  }
+}
+
 }  // namespace seam::api
