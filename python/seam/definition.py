@@ -13,7 +13,7 @@ from .cache import FusionCache
 from .descriptors import check_layout, compute_tensor_descriptor, row_major_strides
 from .dtypes import DataType
 from .handles import Handle, Scalar, Tensor, Vector
-from .lowering import SV, TV, Lowering, convert
+from .lowering import SV, TV, Lowering, convert, fits_64_bits
 from .ops import NOT_IMPLEMENTED, OPS, alloc_order
 from .runner import Specialization, choose_device, signature
 
@@ -118,6 +118,10 @@ class FusionDefinition:
 
     # --- the two ways of defining -----------------------------------------------------------------
     def __enter__(self):
+        if self._entry is not None:
+            raise RuntimeError(f"this FusionDefinition is already defined (id {self._entry.id}): re-entering `with "
+                               "fd:` would start a new definition that the handles of this one do not belong to; "
+                               "create a new FusionDefinition")
         self._reset()
         self._defining = True
         return self
@@ -252,6 +256,7 @@ class FusionDefinition:
             # nvFuser's reduction overload op(arg, dtype): every dim, in that dtype
             bound.arguments["dtype"] = bound.arguments.pop("dims")
         bound.apply_defaults()
+        _check_arguments(spec.name, bound.arguments)
         values = _normalize(list(bound.args))
         for v in _handles_in(values):
             if v.fd is not self:
@@ -332,7 +337,11 @@ class FusionDefinition:
                  "from nvfuser import FusionDefinition, DataType", "", self._function(),
                  "with FusionDefinition() as fd:", f"    nvfuser_fusion_id{self.id() or 0}(fd)"]
         if inputs is not None:
-            lines += ["", "inputs = ["] + [f"    {_input_text(x)}," for x in _flatten(inputs)] + [
+            try:
+                flat = _flatten(inputs, self._slots)
+            except TypeError:  # the reproducer of a call with a wrong input shows it as given
+                flat = list(inputs)
+            lines += ["", "inputs = ["] + [f"    {_input_text(x)}," for x in flat] + [
                 "]", "fd.execute(inputs)"]
         return "\n".join(lines) + "\n"
 
@@ -386,13 +395,21 @@ class FusionDefinition:
         if print_repro:
             print(self._script(inputs))
         if save_repro_inputs:
-            self._last_inputs = [x.clone() if isinstance(x, torch.Tensor) else x for x in _flatten(inputs)]
+            self._last_inputs = [x.clone() if isinstance(x, torch.Tensor) else x for x in _flatten(inputs, self._slots)]
         try:
-            flat = _flatten(inputs)
+            flat = _flatten(inputs, self._slots)
+            resolved = None
+            for x in flat:  # tensors whose memory does not hold their values as strided elements
+                if isinstance(x, torch.Tensor) and (x.is_neg() or x.layout is not _STRIDED):
+                    flat, resolved = _resolve_views(flat, self._slots)
+                    break
             requested = device if device is not None else self._selected_device
             # The fast key implies everything the full checks look at, so a hit skips them; a miss (a new
             # signature or a wrong input) takes the full path, with its checks and their messages.
-            key = entry.fast_key(flat, requested)
+            try:
+                key = entry.fast_key(flat, requested)
+            except RuntimeError:  # a tensor without strides (sparse): the full path says what is wrong
+                key = None
             spec = entry.fast.get(key) if key is not None else None
             if spec is None:
                 spec = self._specialization(flat, device)
@@ -400,11 +417,22 @@ class FusionDefinition:
                 if key is not None:
                     entry.fast[key] = spec
             self._last = spec
+            if resolved:
+                self._refuse_written_negative_views(spec, resolved)
             return spec.run(flat)
         except Exception:
             if not getattr(sys, "_seam_quiet", False):
                 print(self._repro_error_str("executing", inputs), file=sys.stderr)
             raise
+
+    def _refuse_written_negative_views(self, spec, resolved):
+        """An input the fusion writes in place (alias_input, batch_norm's running stats) cannot be read
+        through a resolved copy: the write would land in the copy."""
+        for _, slot in spec.aliases:
+            if slot in resolved:
+                raise ValueError(f"{self._slots[slot][1]} has PyTorch's negative bit set (a view such as "
+                                 "z.conj().imag) and is written in place (alias_input or running stats), which "
+                                 "needs its own memory: pass x.resolve_neg() or a clone")
 
     def _refuse_matmul_without_library(self):
         """nvFuser's matmul_expr_eval option off asks for a generated matmul kernel instead of the library
@@ -516,21 +544,21 @@ class FusionDefinition:
 
     def fusion_ir_for(self, inputs):
         self._ensure_defined()
-        return self._specialization(_flatten(inputs)).fusion.text()
+        return self._specialization(_flatten(inputs, self._slots)).fusion.text()
 
     def last_scheduled_fusion_ir(self, tensor_transforms=False, override_user_schedule=False):
         return self._last_or_error("last_scheduled_fusion_ir").executable().optimized_fusion()
 
     def scheduled_fusion_ir_for(self, inputs, tensor_transforms=False, override_user_schedule=False):
         self._ensure_defined()
-        return self._specialization(_flatten(inputs)).executable().optimized_fusion()
+        return self._specialization(_flatten(inputs, self._slots)).executable().optimized_fusion()
 
     def last_cuda_code(self, intrinsic_code=False, override_user_schedule=False):
         return self._last_or_error("last_cuda_code").executable().cuda_source()
 
     def cuda_code_for(self, inputs, intrinsic_code=False, override_user_schedule=False):
         self._ensure_defined()
-        return self._specialization(_flatten(inputs)).executable().cuda_source()
+        return self._specialization(_flatten(inputs, self._slots)).executable().cuda_source()
 
     def last_segmentation(self):
         """seam's segmentation of the last execute(): kernels, values, boundary bytes, proven optimal?"""
@@ -538,7 +566,7 @@ class FusionDefinition:
 
     def segmentation_for(self, inputs):
         self._ensure_defined()
-        return self._specialization(_flatten(inputs)).executable().segmentation()
+        return self._specialization(_flatten(inputs, self._slots)).executable().segmentation()
 
     def inputs(self):
         return [r.outputs[0].index for r, _ in self._slots if r.kind != "define_vector"]
@@ -555,12 +583,14 @@ class FusionDefinition:
     def validate(self, inputs, reference_outputs=None, **kwargs):
         """Runs the fusion and compares with `reference_outputs` (torch.testing.assert_close). Without
         them, CUDA results are compared with seam's host backend on copies of the inputs."""
-        outputs = self.execute(inputs)
+        self._compare(inputs, self.execute(inputs), reference_outputs)
+
+    def _compare(self, inputs, outputs, reference_outputs):
         if reference_outputs is None:
-            flat = _flatten(inputs)
+            flat = _flatten(inputs, self._slots)
             if not any(isinstance(x, torch.Tensor) and x.is_cuda for x in flat):
                 raise ValueError("validate: give reference_outputs (on CPU tensors the fusion already runs "
-                                 "on seam's host backend)")
+                                 "on seam's host backend, and seam has no second implementation to compare with)")
             reference_outputs = self.execute([x.cpu() if isinstance(x, torch.Tensor) else x for x in flat],
                                              device="cpu")
         if len(outputs) != len(reference_outputs):
@@ -608,7 +638,9 @@ def clone(source, destination):
 _NESTED = (list, tuple, torch.Size)
 
 
-def _flatten(inputs):
+def _flatten(inputs, slots):
+    """execute()'s inputs with the list given for each `define_vector(n)` input spread over its n
+    entries; a list anywhere else is an error naming the input."""
     if not isinstance(inputs, (list, tuple)):
         raise TypeError(f"execute() takes a list of inputs, got {type(inputs).__name__}")
     for x in inputs:
@@ -618,14 +650,40 @@ def _flatten(inputs):
         return list(inputs)
     flat = []
     for x in inputs:
-        if isinstance(x, (list, tuple, torch.Size)):
+        if isinstance(x, _NESTED):
+            rec, label = slots[len(flat)] if len(flat) < len(slots) else (None, f"input {len(flat)}")
+            if rec is None or rec.kind != "define_vector":
+                what = "torch.Tensor" if rec is not None and rec.kind == "define_tensor" else "number"
+                raise TypeError(f"{label} must be a {what}, got a {type(x).__name__} (only define_vector inputs "
+                                "take a list)")
             flat.extend(x)
         else:
             flat.append(x)
     return flat
 
 
+_STRIDED = torch.strided
+
+
+def _resolve_views(flat, slots):
+    """Tensors with PyTorch's negative bit (`z.conj().imag`) hold the negated values in memory: they are
+    read as PyTorch's kernels read them, through a resolved copy. Returns the inputs and the positions
+    resolved. Tensors of another layout than strided (sparse) are refused, naming the input."""
+    flat, resolved = list(flat), set()
+    for i, x in enumerate(flat):
+        if isinstance(x, torch.Tensor) and x.layout is not _STRIDED:
+            label = slots[i][1] if i < len(slots) else f"input {i}"
+            raise ValueError(f"{label}: a {x.layout} tensor (sparse or another layout without strides); seam "
+                             "reads strided (dense) tensors: pass x.to_dense()")
+        if isinstance(x, torch.Tensor) and x.is_neg():
+            flat[i] = x.resolve_neg()
+            resolved.add(i)
+    return flat, resolved
+
+
 def _input_text(x):
+    if isinstance(x, torch.Tensor) and x.layout != torch.strided:
+        return f"torch.testing.make_tensor({tuple(x.shape)}, dtype={x.dtype}, device='{x.device}')  # was {x.layout}"
     if isinstance(x, torch.Tensor):
         if x.is_contiguous() or x.numel() == 0:
             return (f"torch.testing.make_tensor({tuple(x.shape)}, dtype={x.dtype}, device='{x.device}')")
@@ -653,6 +711,41 @@ def _normalize(values):
             v = [list(e) if isinstance(e, (tuple, torch.Size)) else e for e in v]
         out.append(v)
     return out
+
+
+# Parameters that take lists (shapes, dims, index lists, the tensors of cat); any other is an operand or
+# an option, which a list cannot be.
+_LIST_PARAMS = frozenset("broadcast_dims dims end_indices is_broadcast_dim legacy new_shape pad_widths shape "
+                         "start_indices stride_order strides tensors".split())
+_REDUCTIONS = frozenset("sum prod max min mean var var_mean welford".split())
+# Seeds and offsets count modulo 2^64 (ops_random.py), so they may be unsigned 64-bit numbers.
+_UNSIGNED_PARAMS = frozenset(("rng_seed", "rng_offset"))
+
+
+def _check_arguments(op_name, arguments):
+    """What is wrong with an op's arguments that is known when it is defined: a torch tensor or list where
+    an operand goes, a Python int beyond 64 bits, an empty list of reduction axes."""
+    for name, value in arguments.items():
+        where = f"fd.ops.{op_name}: argument {name}"
+        if name in _LIST_PARAMS or (op_name == "at" and name == "arg"):
+            items = value if isinstance(value, (list, tuple, torch.Size)) else [value]
+        elif isinstance(value, (list, tuple)):
+            raise TypeError(f"{where} is a {type(value).__name__}; it takes a Tensor, a Scalar or a number")
+        else:
+            items = [value]
+        for item in items:
+            if isinstance(item, torch.Tensor):
+                raise TypeError(f"{where} is a torch.Tensor; a tensor enters a definition as an input "
+                                "(fd.define_tensor or fd.from_pytorch)")
+            if isinstance(item, complex):
+                raise NotImplementedError(f"{where} is the complex number {item!r}; seam has no complex dtypes")
+            if isinstance(item, int) and not isinstance(item, bool):
+                low, end = (-(1 << 63), 1 << 64) if name in _UNSIGNED_PARAMS else (-(1 << 63), 1 << 63)
+                if not low <= item < end:
+                    raise ValueError(f"{where}: the Python int {item} does not fit 64 bits")
+        if op_name in _REDUCTIONS and name == "dims" and isinstance(value, (list, tuple)) and not value:
+            raise ValueError(f"fd.ops.{op_name}: dims is empty; as in nvFuser, a reduction needs at least one "
+                             "axis (leave dims out to reduce every axis)")
 
 
 def _handles_in(values):
@@ -814,6 +907,8 @@ def _check_scalar(label, x, dtype):
         raise TypeError(f"{label} must be a number, got {type(x).__name__} {x!r}")
     if dtype in dtypes.INTEGER and isinstance(x, float):
         raise TypeError(f"{label} is an integer scalar, got the float {x!r}")
+    if isinstance(x, int) and not fits_64_bits(x):
+        raise ValueError(f"{label}: the Python int {x} does not fit 64 bits")
     if dtype == "bool" and not isinstance(x, bool):
         raise TypeError(f"{label} is a Bool scalar, got {type(x).__name__} {x!r}")
 
