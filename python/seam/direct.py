@@ -12,7 +12,7 @@ import threading
 
 from .definition import FusionDefinition as _SeamDefinition
 from .dtypes import DataType
-from .handles import Handle, Scalar, Tensor
+from .handles import Handle, Scalar, Tensor, Vector
 
 _NATURAL = {bool: DataType.Bool, int: DataType.Int, float: DataType.Double}
 
@@ -79,11 +79,24 @@ class _DirectPrinter:
             return f"{lhs}fd.define_scalar({self.value(a[0])}, dtype={a[1]!r})"
         if rec.kind == "define_vector":
             return f"{lhs}fd.define_vector({self.value(a[0])}, dtype={a[1]!r})"
+        if rec.kind == "op" and rec.spec.name == "at" and self._element_of_input_vector(rec):
+            vector, i = a
+            self.fd._direct_constants[rec.outputs[0].index] = f"{self.name(vector)}[{i}]"
+            return ""  # define_vector(n) gives its n scalars as a list
+        if rec.kind == "op" and rec.spec.name == "broadcast_in_dim" and _keeps_every_dim(a):
+            # broadcast_in_dim that adds no dim is an expand: nvFuser builds the same fusion for both
+            return f"{lhs}fd.ops.expand({self.value(a[0])}, {self.value(a[1])})"
         if rec.kind == "add_output":
             extra = (f", alias_input={self.name(a[1])}" if a[1] is not None else "") + (
                 f", stride_order={a[2]}" if a[2] else "")
             return f"fd.add_output({self.value(a[0])}{extra})"
         return f"{lhs}fd.ops.{rec.spec.name}({', '.join(self.arguments(rec))})"
+
+    def _element_of_input_vector(self, rec):
+        vector, i = rec.args
+        return (isinstance(vector, Vector) and isinstance(i, int) and not isinstance(i, bool) and any(
+            r.kind == "define_vector" and r.outputs[0] is vector and isinstance(r.args[0], int)
+            for r in self.fd._records))
 
     def arguments(self, rec):
         params = list(rec.spec.signature.parameters.values())
@@ -105,6 +118,13 @@ class _DirectPrinter:
                 v = sorted(d % values[0].ndim for d in v)
             parts.append(f"{p.name}={self.value(v)}")
         return parts
+
+
+def _keeps_every_dim(args):
+    arg, shape, broadcast_dims = args
+    return (isinstance(arg, Tensor) and isinstance(broadcast_dims, list)
+            and all(isinstance(d, int) and not isinstance(d, bool) for d in broadcast_dims)
+            and broadcast_dims == list(range(arg.ndim)) and len(shape) == arg.ndim)
 
 
 _NORMALIZED_DIMS = frozenset("sum prod max min mean var var_mean welford squeeze".split())
@@ -216,11 +236,12 @@ class FusionDefinition(_SeamDefinition):
             self._fusion = Fusion(self)
         return self._fusion
 
-    def define_vector(self, size, dtype=None):
-        """n Int scalar inputs, as a list (nvFuser's direct API has no vector values)."""
+    def define_vector(self, size, dtype=DataType.Int):
+        """n Int scalar inputs, as a list (nvFuser's direct API has no vector values); execute takes
+        their values as one list (or tuple) in that input's place."""
         if not isinstance(size, int) or isinstance(size, bool) or size < 0:
             raise TypeError(f"define_vector(size): size must be an int >= 0, got {size!r}")
-        return [self.define_scalar(None, DataType.Int) for _ in range(size)]
+        return list(super().define_vector(size, dtype))
 
     def _function(self):
         return (f"def {self._function_name}(fd : FusionDefinition) -> None :\n" + (self._body() or "    pass")
@@ -246,11 +267,9 @@ class FusionDefinition(_SeamDefinition):
             f"nvfuser_fusion_id{self.id() or 0}(fd)", f"{self._function_name}(fd)")
 
     def validate(self, inputs, reference_outputs=None, device=None, **kwargs):
-        """Executes and compares with `reference_outputs` (or, on CUDA tensors without them, with seam's
-        host backend); returns the outputs."""
-        outputs = self.execute(inputs, device=device, **kwargs)
-        self._compare(inputs, outputs, reference_outputs)
-        return outputs
+        """Executes and compares with `reference_outputs` (without them, with seam's reference
+        interpreter); returns the outputs."""
+        return self._validated_execute(inputs, reference_outputs, dict(kwargs, device=device))
 
     def manual_execute(self, inputs, heuristic_params=None):
         raise NotImplementedError("manual_execute: seam schedules every kernel itself (no KernelExecutor with "

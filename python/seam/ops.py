@@ -6,6 +6,7 @@ import inspect
 import math
 
 from . import dtypes
+from .descriptors import allocation_order
 from .dtypes import DataType
 from .handles import Tensor, Vector
 from .lowering import TV, literal
@@ -35,8 +36,8 @@ def op(name, out):
 _NO_IR = "seam's IR has no op for it yet"
 NOT_IMPLEMENTED = {
     **{n: _NO_IR for n in "cumsum cummax cummin cumprod argsort topk".split()},
-    **{n: "seam's IR has gather-style indexing ops but no scatter or embedding op yet" for n in (
-        "scatter index_put_accumulate embedding_fwd").split()},
+    **{n: "seam's IR has gather-style indexing ops but no scatter op yet" for n in (
+        "scatter index_put_accumulate").split()},
     **{n: "attention and scaled/grouped products are not part of seam" for n in (
         "sdpfa_fwd sdpfa_bwd grouped_mm scaled_mm cutlass_nvfp4_grouped_mm").split()},
     **{n: "seam has no complex or fp8/fp4 dtypes" for n in "real imag complex nv_block_quantize".split()},
@@ -340,8 +341,10 @@ def _sum_prod(keyword):
     def lower(ctx, arg, dims=None, keepdim=False, dtype=DataType.Null):
         x = ctx.tensor(arg)
         if dtype is not None and dtype != DataType.Null:
-            x = ctx.cast(x, dtypes.to_seam(dtype))
-        elif x.dtype in ("bool", "i32"):
+            wanted = dtypes.to_seam(dtype)
+            # the IR accumulates integers in Int; the result has the dtype asked for
+            return ctx.cast(_reduce(ctx, keyword, ctx.cast(x, wanted), _reduced_axes(ctx, x, dims), keepdim), wanted)
+        if x.dtype in ("bool", "i32"):
             x = ctx.cast(x, "i64")  # integer sums and products accumulate in Int, as nvFuser's do
         return _reduce(ctx, keyword, x, _reduced_axes(ctx, x, dims), keepdim)
 
@@ -529,7 +532,7 @@ def alloc_order(ctx, stride_order, rank):
     order = [ctx.integer(s, "stride_order entry") % max(rank, 1) for s in stride_order]
     if sorted(order) != list(range(rank)):
         raise ctx.error(f"stride_order {list(stride_order)} is not a permutation of {rank} dims")
-    return sorted(range(rank), key=lambda d: -order[d])
+    return allocation_order(order, rank)
 
 
 def _slice_out(arg, start_indices, end_indices, strides=None, manual_normalization=False):
@@ -712,6 +715,7 @@ def _linear(ctx, arg1, arg2, bias=None):
 # Random numbers live in their own module, which registers itself here.
 from . import ops_random  # noqa: E402,F401
 from . import ops_batch_norm  # noqa: E402,F401
+from . import ops_embedding  # noqa: E402,F401
 # --- indexing -------------------------------------------------------------------------------------
 # seam's indexing ops (docs/IR.md, "Indexing"): an index in [-n, n) of an axis of extent n reads
 # position i (i < 0: i + n); any other index raises an error naming the op and the index when the fusion

@@ -205,7 +205,7 @@ def test_nvfuser_shims_import_in_a_fresh_interpreter():
 
 
 @pytest.mark.parametrize("name", ["sdpfa_fwd", "cumsum",
-                                  "argsort", "topk", "scatter", "embedding_fwd"])
+                                  "argsort", "topk", "scatter", "index_put_accumulate"])
 def test_unsupported_ops_raise_not_implemented(name):
     with FusionDefinition() as fd:
         t = fd.define_tensor([-1], [True])
