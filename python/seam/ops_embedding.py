@@ -8,7 +8,11 @@ them."""
 import math
 
 from . import dtypes
-from .ops import op, tensor_of
+from .ops import tensor_of
+from .op_table import OpTable
+
+table = OpTable()
+op = table.op
 
 
 def _embedding_out(input, weight, padding_idx=None, max_norm=None, norm_type=None, scale_grad_by_freq=None,

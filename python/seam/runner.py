@@ -24,7 +24,7 @@ def choose_device(flat, slots, requested):
     the GPU when seam and torch both see one."""
     device, first = None, None
     for x, (rec, label) in zip(flat, slots):
-        if isinstance(x, torch.Tensor) and not (rec.kind == "define_tensor" and rec.args[3]):
+        if isinstance(x, torch.Tensor) and not rec.is_cpu_scalar_input:
             if device is None:
                 device, first = x.device, label
             elif x.device != device:

@@ -6,7 +6,6 @@ import pytest
 import torch
 
 from conftest import make
-import seam
 from seam import DataType, FusionDefinition
 
 
