@@ -10,7 +10,7 @@ from . import dtypes
 from .cache import FusionCache, input_key
 from .dtypes import DataType
 from .handles import Scalar, Tensor, Vector
-from .inputs import STRIDED, flatten, resolve_views
+from .inputs import flatten, resolve_views
 from .lowering import convert
 from .records import (KEYWORD_ALIASES, Record, check_arguments, format_value, handles_in, normalize,
                       parse_define_tensor)
@@ -297,18 +297,21 @@ class FusionDefinition:
     def _body(self):
         return "\n".join("    " + self._record_text(r) for r in self._records)
 
+    def _function_name(self):
+        return f"nvfuser_fusion_id{self.id() or 0}"
+
     def _function(self):
         """The definition as nvFuser prints it: a function taking the FusionDefinition (its name on the
         second line, where nvFuser's tests look for it)."""
         return (f"# seam: nvFuser's FusionDefinition API\n"
-                f"def nvfuser_fusion_id{self.id() or 0}(fd : FusionDefinition) -> None :\n"
+                f"def {self._function_name()}(fd : FusionDefinition) -> None :\n"
                 + (self._body() or "    pass") + "\n")
 
     def _script(self, inputs=None):
         """A runnable reproducer: imports, the function, its use, and the inputs when given."""
         lines = ["# A seam reproducer (nvFuser's API; python/ of seam on PYTHONPATH)", "import torch",
                  "from nvfuser import FusionDefinition, DataType", "", self._function(),
-                 "with FusionDefinition() as fd:", f"    nvfuser_fusion_id{self.id() or 0}(fd)"]
+                 "with FusionDefinition() as fd:", f"    {self._function_name()}(fd)"]
         if inputs is not None:
             try:
                 flat = flatten(inputs, self._slots)
@@ -372,8 +375,8 @@ class FusionDefinition:
         try:
             flat = flatten(inputs, self._slots)
             resolved = None
-            for x in flat:  # tensors whose memory does not hold their values as strided elements
-                if isinstance(x, torch.Tensor) and (x.is_neg() or x.layout is not STRIDED):
+            for x in flat:  # PyTorch's negative bit: the memory holds the negated values
+                if isinstance(x, torch.Tensor) and x.is_neg():
                     flat, resolved = resolve_views(flat, self._slots)
                     break
             requested = device if device is not None else self._selected_device
@@ -385,6 +388,8 @@ class FusionDefinition:
                 key = None
             spec = entry.fast.get(key) if key is not None else None
             if spec is None:
+                if resolved is None:
+                    resolve_views(flat, self._slots)  # refuses tensors without strided memory (sparse)
                 spec = self._specialization(flat, device)
                 key = entry.fast_key(flat, requested)
                 if key is not None:
@@ -392,7 +397,13 @@ class FusionDefinition:
             self._last = spec
             if resolved:
                 self._refuse_written_negative_views(spec, resolved)
-            return spec.run(flat)
+            try:
+                return spec.run(flat)
+            except RuntimeError:
+                # torch 1.13 gives a sparse COO tensor dense-looking strides, so it can match a cached key:
+                # name it rather than torch's complaint about its data pointer
+                resolve_views(flat, self._slots)
+                raise
         except Exception:
             if not getattr(sys, "_seam_quiet", False):
                 print(self._repro_error_str("executing", inputs), file=sys.stderr)
@@ -560,4 +571,4 @@ def clone(source, destination):
     namespace = {"FusionDefinition": FusionDefinition, "DataType": DataType}
     exec(repr(source), namespace)
     with destination:
-        namespace[f"nvfuser_fusion_id{source.id() or 0}"](destination)
+        namespace[source._function_name()](destination)

@@ -215,7 +215,8 @@ class LRUCache:
 class FusionDefinition(_SeamDefinition):
     """nvFuser's direct FusionDefinition on seam: `with FusionDefinition() as fd:`, then `fd.execute`."""
 
-    _function_name = "nvfuser_fusion"
+    def _function_name(self):
+        return "nvfuser_fusion"
 
     def __init__(self):
         super().__init__()
@@ -244,7 +245,7 @@ class FusionDefinition(_SeamDefinition):
         return list(super().define_vector(size, dtype))
 
     def _function(self):
-        return (f"def {self._function_name}(fd : FusionDefinition) -> None :\n" + (self._body() or "    pass")
+        return (f"def {self._function_name()}(fd : FusionDefinition) -> None :\n" + (self._body() or "    pass")
                 + "\n")
 
     def _body(self):
@@ -262,9 +263,7 @@ class FusionDefinition(_SeamDefinition):
         return self._function()
 
     def _script(self, inputs=None):
-        text = super()._script(inputs)
-        return text.replace("from nvfuser import", "from nvfuser_direct import").replace(
-            f"nvfuser_fusion_id{self.id() or 0}(fd)", f"{self._function_name}(fd)")
+        return super()._script(inputs).replace("from nvfuser import", "from nvfuser_direct import")
 
     def validate(self, inputs, reference_outputs=None, device=None, **kwargs):
         """Executes and compares with `reference_outputs` (without them, with seam's reference

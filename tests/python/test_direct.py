@@ -144,3 +144,16 @@ def test_handles_and_module_names():
     assert issubclass(nvfuser_direct.FusionDefinition, __import__("seam").FusionDefinition)
     with pytest.raises(NotImplementedError, match="manual_execute"):
         define(basic).manual_execute([])
+
+
+def test_reproducer_and_clone_run():
+    fd = define(basic)
+    x, y = make((2, 3, 4)), make((2, 3, 4))
+    script = fd.repro_script_for([x, y])
+    assert "from nvfuser_direct import FusionDefinition, DataType" in script and "nvfuser_fusion(fd)" in script
+    namespace = {}
+    exec(script, namespace)  # defines and executes on inputs it makes
+    assert isinstance(namespace["fd"], FusionDefinition)
+    copy = FusionDefinition()
+    __import__("seam").clone(fd, copy)
+    close(copy.execute([x, y])[0], fd.execute([x, y])[0])
