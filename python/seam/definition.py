@@ -16,7 +16,7 @@ from .records import (KEYWORD_ALIASES, Record, check_arguments, format_value, ha
                       parse_define_tensor)
 from .registry import NOT_IMPLEMENTED, OPS
 from .replay import specialize
-from .reproducer import dump, input_text
+from .reproducer import dump, input_text, legacy_record_text
 from .runner import choose_device
 
 
@@ -271,28 +271,9 @@ class FusionDefinition:
 
     # --- the reproducer ---------------------------------------------------------------------------------
     def _record_text(self, rec):
-        if rec.text is not None:
-            return rec.text
-        a = rec.args
-        if rec.kind == "define_tensor":
-            shape, contiguity, dtype, is_cpu, stride_order = a
-            text = (f"fd.define_tensor(shape={format_value(shape)}, contiguity={format_value(contiguity)}, "
-                    f"dtype={dtype!r}, is_cpu={is_cpu}" + (f", stride_order={stride_order}" if stride_order else "")
-                    + ")")
-        elif rec.kind == "define_scalar":
-            text = f"fd.define_scalar({format_value(a[0])}, dtype={a[1]!r})"
-        elif rec.kind == "define_vector":
-            text = f"fd.define_vector({format_value(a[0])}, dtype={a[1]!r})"
-        elif rec.kind == "add_output":
-            extra = (f", alias_input={a[1].name}" if a[1] is not None else "") + (
-                f", stride_order={a[2]}" if a[2] else "")
-            text = f"fd.add_output({a[0].name}{extra})"
-        else:
-            text = f"fd.ops.{rec.spec.name}({', '.join(format_value(v) for v in a)})"
-        if rec.outputs:
-            text = ", ".join(h.name for h in rec.outputs) + " = " + text
-        rec.text = text
-        return text
+        if rec.text is None:
+            rec.text = legacy_record_text(rec)
+        return rec.text
 
     def _body(self):
         return "\n".join("    " + self._record_text(r) for r in self._records)
