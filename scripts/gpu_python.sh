@@ -35,12 +35,22 @@ if [[ -n "${SEAM_PYTHON_BENCH:-}" ]]; then
   PYTHONPATH=python "$py" bench/python_overhead.py --pieces || rc=1
 fi
 # nvFuser's own frontend tests as a compatibility yardstick, from a copy outside the repository:
-# SEAM_NVFUSER_TESTS=DIR holds NVIDIA/Fuser's tests/ (DIR/tests/python/test_python_frontend.py) and, in
-# DIR/shims, stand-ins for test-only packages this machine lacks. Their failures do not fail this script.
+# SEAM_NVFUSER_TESTS=DIR holds NVIDIA/Fuser's tests/ (the legacy DIR/tests/python/test_python_frontend.py
+# and/or the direct DIR/tests/python/direct/ with DIR/tests/python/direct_utils/) and, in DIR/shims,
+# stand-ins for test-only packages this machine lacks. Whichever suites are there run; their failures do
+# not fail this script.
 if [[ -n "${SEAM_NVFUSER_TESTS:-}" ]]; then
   nv="$(cd "$SEAM_NVFUSER_TESTS" && pwd)"
-  (cd "$nv/tests" && PYTHONPATH="$OLDPWD/python:.:$nv/shims" timeout "${SEAM_NVFUSER_TIMEOUT:-300}" \
-    "$py" -m pytest -q -p no:cacheprovider -rf --tb=line python/test_python_frontend.py) |
-    tail -n "${SEAM_NVFUSER_TAIL:-400}"
+  suites=()
+  [[ -f "$nv/tests/python/test_python_frontend.py" ]] && suites+=(python/test_python_frontend.py)
+  for f in test_python_frontend.py test_repro.py test_high_complexity.py test_matmul.py; do
+    [[ -f "$nv/tests/python/direct/$f" ]] && suites+=("python/direct/$f")
+  done
+  for suite in "${suites[@]}"; do
+    echo "== nvFuser's $suite"
+    (cd "$nv/tests" && PYTHONPATH="$OLDPWD/python:.:$nv/shims" timeout "${SEAM_NVFUSER_TIMEOUT:-300}" \
+      "$py" -m pytest -q -p no:cacheprovider -rf --tb=line "$suite") |
+      tail -n "${SEAM_NVFUSER_TAIL:-400}"
+  done
 fi
 exit "$rc"

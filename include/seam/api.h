@@ -171,6 +171,9 @@ class Executable {
   // Runs on host memory: inputs are read, every output is written into the caller's contiguous buffer.
   // On the CUDA backend the data is copied to the device and back.
   void run_host(const std::vector<TensorRef>& inputs, const std::vector<TensorRef>& outputs) const;
+  // Like run_host, but evaluated by seam's reference interpreter on the fusion as built (before seam's
+  // passes, no generated code): the independent result that validating a backend's outputs compares against.
+  void run_reference(const std::vector<TensorRef>& inputs, const std::vector<TensorRef>& outputs) const;
   // Runs on device memory (CUDA backend): checks every input, then enqueues the launches on `stream`
   // (a CUstream; 0 is the legacy default stream) without synchronizing.
   std::vector<DeviceResult> run_device(const std::vector<TensorRef>& inputs, void* stream) const;

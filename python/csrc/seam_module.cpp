@@ -221,6 +221,14 @@ PYBIND11_MODULE(_seam, m) {
           },
           py::arg("inputs"), py::arg("outputs"))
       .def(
+          "run_reference",
+          [](const Executable& e, const std::vector<PyTensor>& inputs, const std::vector<PyTensor>& outputs) {
+            std::vector<TensorRef> in = to_refs(inputs), out = to_refs(outputs);
+            py::gil_scoped_release release;
+            e.run_reference(in, out);
+          },
+          py::arg("inputs"), py::arg("outputs"))
+      .def(
           "run_device",
           [](const Executable& e, const std::vector<PyTensor>& inputs, uint64_t stream) {
             std::vector<TensorRef> in = to_refs(inputs);

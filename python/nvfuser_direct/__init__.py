@@ -1,6 +1,10 @@
-"""`import nvfuser_direct` gives seam's frontend (python/seam) when python/ is on PYTHONPATH: the same
-FusionDefinition answers to nvFuser's current module name."""
+"""`import nvfuser_direct` gives nvFuser's current frontend on seam (python/seam/direct.py) when python/ is
+on PYTHONPATH: FusionDefinition, TensorView, LRUCache, FusionExecutorCache, and the module functions and
+dtype names that nvFuser's module exports."""
 
-from nvfuser import *  # noqa: F401,F403
-from nvfuser import ParallelType, __version__, execute_with_dtensors  # noqa: F401
-from seam import DataType, FusionDefinition, compute_tensor_descriptor, version  # noqa: F401
+from nvfuser import ParallelType, execute_with_dtensors  # noqa: F401
+from seam import (DataType, FusionCache, SeamError, clear_cuda_cache, compute_contiguity,  # noqa: F401
+                  compute_tensor_descriptor, version)
+from seam import __version__  # noqa: F401
+from seam.direct import Fusion, FusionDefinition, FusionExecutorCache, LRUCache, TensorView, Val  # noqa: F401
+from seam.handles import Scalar, Tensor, Vector  # noqa: F401

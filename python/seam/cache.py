@@ -19,21 +19,25 @@ class CacheEntry:
         self.fast = {}                 # fast_key -> the specialization those inputs were checked for
 
     def fast_key(self, flat, requested_device):
-        """A key of the flattened inputs that implies every property execute() checks and specializes
-        on: per tensor its dtype, extents, strides and device; per scalar its Python type and, for those
-        that shape the fusion, its value; the requested device. None until the first specialization
-        tells which scalars shape the fusion."""
+        """The key of the inputs as given (with the requested device, not yet the chosen one): it implies
+        every property execute() checks and specializes on, so a hit skips the checks. None until the
+        first specialization tells which scalars shape the fusion."""
         meta = self.meta
-        if meta is None:
-            return None
-        if not meta:
-            key = [(x.dtype, x.shape, x.stride(), x.device) if isinstance(x, _Tensor) else x.__class__
-                   for x in flat]
-        else:
-            key = [(x.dtype, x.shape, x.stride(), x.device) if isinstance(x, _Tensor)
-                   else (x.__class__, x if i in meta else None) for i, x in enumerate(flat)]
-        key.append(requested_device)
-        return tuple(key)
+        return None if meta is None else input_key(flat, meta, requested_device)
+
+
+def input_key(flat, meta, device):
+    """What a compiled specialization depends on: per tensor its dtype, extents, strides and device; per
+    scalar its Python type and, for those whose values shape the fusion (`meta`: their flat positions),
+    the value; and `device`. Both the fast key (device as requested) and the specialization key (device
+    as chosen) are this."""
+    if not meta:
+        key = [(x.dtype, x.shape, x.stride(), x.device) if isinstance(x, _Tensor) else x.__class__ for x in flat]
+    else:
+        key = [(x.dtype, x.shape, x.stride(), x.device) if isinstance(x, _Tensor)
+               else (x.__class__, x if i in meta else None) for i, x in enumerate(flat)]
+    key.append(device)
+    return tuple(key)
 
 
 class FusionCache:

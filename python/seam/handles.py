@@ -69,6 +69,9 @@ class Handle:
     def abs(self):
         return self._op("abs", self)
 
+    def is_tensor(self):
+        return isinstance(self, Tensor)
+
 
 class Tensor(Handle):
     __slots__ = ("ndim",)

@@ -28,10 +28,11 @@ class SV:
     """A scalar: its value (None where seam computes it and Python cannot), its dtype, the run-time
     scalar inputs it depends on, and how to make it a node of the fusion."""
 
-    __slots__ = ("py", "dtype", "deps", "_id", "_make")
+    __slots__ = ("py", "dtype", "deps", "_id", "_make", "why")
 
-    def __init__(self, py, dtype, deps, make):
+    def __init__(self, py, dtype, deps, make, why=None):
         self.py, self.dtype, self.deps, self._id, self._make = py, dtype, frozenset(deps), None, make
+        self.why = why  # why Python does not know the value, where it could not compute it
 
     def node(self):
         if self._id is None:
@@ -49,10 +50,20 @@ def natural_dtype(value):
     raise TypeError(f"expected a number, got {type(value).__name__} {value!r}")
 
 
+_I64_MIN, _I64_END = -(1 << 63), 1 << 63
+
+
+def fits_64_bits(value):
+    """Whether a Python int is a value of seam's Int (int64)."""
+    return _I64_MIN <= value < _I64_END
+
+
 def convert(value, dtype):
     """A Python number converted as a cast to `dtype` would."""
     if value is None:
         return None
+    if isinstance(value, int) and not isinstance(value, bool) and not fits_64_bits(value):
+        raise ValueError(f"the Python int {value} does not fit 64 bits (seam's Int is int64)")
     if dtype == "bool":
         return bool(value)
     if dtype in dtypes.INTEGER:
@@ -74,12 +85,25 @@ def _true_div(a, b):
     return a / b
 
 
+def _pow(a, b):
+    """C's pow: an integer power of integers stays exact; otherwise floating, NaN for a negative base and
+    a non-integer exponent (Python would give a complex number), infinity on overflow."""
+    if isinstance(a, int) and isinstance(b, int) and b >= 0:
+        return a ** b
+    try:
+        return math.pow(a, b)
+    except ValueError:
+        return math.nan if a < 0 else math.inf  # a negative base with a fractional exponent; 0 ** -1
+    except OverflowError:
+        return math.copysign(math.inf, a) if float(b).is_integer() and int(b) % 2 else math.inf
+
+
 # Python semantics of scalar ops, for scalars whose values shape the fusion (extents, indices, fill values).
 PY_SCALAR = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": _true_div,
     "neg": operator.neg, "abs": abs, "maximum": max, "minimum": min,
     "eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
-    "ge": operator.ge, "pow": operator.pow,
+    "ge": operator.ge, "pow": _pow,
     "logical_and": lambda a, b: bool(a) and bool(b), "logical_or": lambda a, b: bool(a) or bool(b),
     "logical_not": lambda a: not a,
 }
@@ -184,6 +208,8 @@ class Lowering:
         """The value of a scalar that the fusion's structure depends on: it becomes part of the cache key."""
         if isinstance(x, SV):
             if x.py is None:
+                if x.why:
+                    raise self.error(f"{what} cannot be computed: {x.why}")
                 raise self.error(f"{what} must be known before the fusion runs; it is computed by a tensor op")
             self.meta |= x.deps
             return x.py
@@ -242,14 +268,14 @@ class Lowering:
         except native.SeamError as e:
             raise native.SeamError(f"{self.where}: {e}") from None
         fn = PY_SCALAR.get(keyword)
-        py = None
+        py, why = None, next((s.why for s in svs if s.why), None)
         if fn is not None and all(s.py is not None for s in svs):
             try:
                 py = convert(fn(*[s.py for s in svs]), dtype)
-            except (ArithmeticError, ValueError):
-                py = None
+            except (ArithmeticError, ValueError) as e:
+                why = f"{keyword}{tuple(s.py for s in svs)} is undefined ({e})"
         deps = frozenset().union(*[s.deps for s in svs])
-        return SV(py, dtype, deps, lambda: self.b.op(keyword, [s.node() for s in svs], list(attrs)))
+        return SV(py, dtype, deps, lambda: self.b.op(keyword, [s.node() for s in svs], list(attrs)), why)
 
     def dtype_of(self, x):
         if isinstance(x, (TV, SV)):

@@ -1,46 +1,19 @@
-"""fd.ops: every nvFuser op seam can express, as (1) what the call gives back at definition time (handles
-of the right kind and rank) and (2) how it lowers onto seam's IR once extents are known (lowering.py).
-Ops seam cannot do yet raise NotImplementedError naming the op, never a wrong answer."""
+"""fd.ops, the core of them (pointwise, reductions, shapes and views, creation, matrix products,
+indexing): per op, (1) what the call gives back at definition time (handles of the right kind and rank)
+and (2) how it lowers onto seam's IR once extents are known (lowering.py). registry.py gathers this
+table with those of ops_random, ops_batch_norm and ops_embedding, and lists the ops seam refuses."""
 
-import inspect
 import math
 
 from . import dtypes
+from .descriptors import allocation_order
 from .dtypes import DataType
 from .handles import Tensor, Vector
 from .lowering import TV, literal
+from .op_table import OpTable
 
-
-class OpSpec:
-    def __init__(self, name, lower, out):
-        self.name = name
-        self.lower = lower
-        self.out = out
-        params = list(inspect.signature(lower).parameters.values())[1:]  # without ctx
-        self.signature = inspect.Signature(params)
-
-
-OPS = {}
-
-
-def op(name, out):
-    def register(lower):
-        OPS[name] = OpSpec(name, lower, out)
-        return lower
-
-    return register
-
-
-# Ops of nvFuser's API that seam has no IR for yet, with the reason given to the user.
-_NO_IR = "seam's IR has no op for it yet"
-NOT_IMPLEMENTED = {
-    **{n: _NO_IR for n in "cumsum cummax cummin cumprod argsort topk".split()},
-    **{n: "seam's IR has gather-style indexing ops but no scatter or embedding op yet" for n in (
-        "scatter index_put_accumulate embedding_fwd").split()},
-    **{n: "attention and scaled/grouped products are not part of seam" for n in (
-        "sdpfa_fwd sdpfa_bwd grouped_mm scaled_mm cutlass_nvfp4_grouped_mm").split()},
-    **{n: "seam has no complex or fp8/fp4 dtypes" for n in "real imag complex nv_block_quantize".split()},
-}
+table = OpTable()
+op = table.op
 
 
 # --- definition-time results -------------------------------------------------------------------------
@@ -340,8 +313,10 @@ def _sum_prod(keyword):
     def lower(ctx, arg, dims=None, keepdim=False, dtype=DataType.Null):
         x = ctx.tensor(arg)
         if dtype is not None and dtype != DataType.Null:
-            x = ctx.cast(x, dtypes.to_seam(dtype))
-        elif x.dtype in ("bool", "i32"):
+            wanted = dtypes.to_seam(dtype)
+            # the IR accumulates integers in Int; the result has the dtype asked for
+            return ctx.cast(_reduce(ctx, keyword, ctx.cast(x, wanted), _reduced_axes(ctx, x, dims), keepdim), wanted)
+        if x.dtype in ("bool", "i32"):
             x = ctx.cast(x, "i64")  # integer sums and products accumulate in Int, as nvFuser's do
         return _reduce(ctx, keyword, x, _reduced_axes(ctx, x, dims), keepdim)
 
@@ -529,7 +504,7 @@ def alloc_order(ctx, stride_order, rank):
     order = [ctx.integer(s, "stride_order entry") % max(rank, 1) for s in stride_order]
     if sorted(order) != list(range(rank)):
         raise ctx.error(f"stride_order {list(stride_order)} is not a permutation of {rank} dims")
-    return sorted(range(rank), key=lambda d: -order[d])
+    return allocation_order(order, rank)
 
 
 def _slice_out(arg, start_indices, end_indices, strides=None, manual_normalization=False):
@@ -709,9 +684,6 @@ def _linear(ctx, arg1, arg2, bias=None):
     return ctx.op("linear", operands)
 
 
-# Random numbers live in their own module, which registers itself here.
-from . import ops_random  # noqa: E402,F401
-from . import ops_batch_norm  # noqa: E402,F401
 # --- indexing -------------------------------------------------------------------------------------
 # seam's indexing ops (docs/IR.md, "Indexing"): an index in [-n, n) of an axis of extent n reads
 # position i (i < 0: i + n); any other index raises an error naming the op and the index when the fusion

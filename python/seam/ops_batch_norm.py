@@ -4,7 +4,11 @@ for normalizing, and, in training with running stats, the running mean and the r
 variance updated in place: running = running * (1 - momentum) + batch * momentum."""
 
 from .lowering import TV
-from .ops import _float_input, _mean_keep, op
+from .ops import _float_input, _mean_keep
+from .op_table import OpTable
+
+table = OpTable()
+op = table.op
 
 
 def _batch_norm_out(input, weight, bias, running_mean, running_var, momentum, eps, training,

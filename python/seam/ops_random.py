@@ -6,7 +6,12 @@ Without rng_seed and rng_offset, each execute takes them from torch's generator 
 from . import dtypes
 from .dtypes import DataType
 from .lowering import describe
-from .ops import _len, op, tensor_of
+from .ops import _len, tensor_of
+from .op_table import OpTable
+
+table = OpTable()
+op = table.op
+
 
 _U64 = 1 << 64
 

@@ -24,7 +24,7 @@ def choose_device(flat, slots, requested):
     the GPU when seam and torch both see one."""
     device, first = None, None
     for x, (rec, label) in zip(flat, slots):
-        if isinstance(x, torch.Tensor) and not (rec.kind == "define_tensor" and rec.args[3]):
+        if isinstance(x, torch.Tensor) and not rec.is_cpu_scalar_input:
             if device is None:
                 device, first = x.device, label
             elif x.device != device:
@@ -49,20 +49,6 @@ def choose_device(flat, slots, requested):
     if device.type != "cpu":
         raise ValueError(f"seam runs CPU and CUDA tensors, got inputs on {device}")
     return device
-
-
-def signature(flat, slots, meta, device):
-    """What an executable is specialized for: dtype, extents, strides and device of every tensor, the
-    type of every scalar and the value of those that shape the fusion. None until `meta` is known."""
-    if meta is None:
-        return None
-    key = [device]
-    for i, x in enumerate(flat):
-        if isinstance(x, torch.Tensor):
-            key.append((x.dtype, x.shape, x.stride(), x.device))
-        else:
-            key.append((type(x), x if i in meta else None))
-    return tuple(key)
 
 
 def _raw_stream_getter():
@@ -146,6 +132,37 @@ class Specialization:
             elif kind == "input":  # the input an alias_input output was written into
                 results.append(flat[a])
             else:  # "dense": a view of an input, copied into the layout its stride_order asks for
+                results.append(outs[a].clone(memory_format=torch.contiguous_format).permute(b))
+        return results
+
+    def run_reference(self, flat):
+        """The outputs as seam's reference interpreter computes them on CPU copies of the inputs (the
+        fusion as built, before seam's passes and without generated code), routed as run() routes the
+        executable's; inputs are not written."""
+        if self.unseeded_random_ops:
+            flat = flat + random_state.draw(self.device, self.unseeded_random_ops)
+        args = []
+        for slot, dtype, is_scalar in self.inputs:
+            x = flat[slot]
+            if is_scalar:
+                x = torch.tensor(x, dtype=dtypes.SEAM_TO_TORCH[dtype])
+            args.append((x.cpu(), dtype, is_scalar))
+        outs = [torch.empty(shape, dtype=tdtype) for tdtype, shape in self.output_types]
+        if self._executable is not None:
+            self._executable.run_reference(
+                [(x.data_ptr(), dtype, [] if is_scalar else list(x.shape), [] if is_scalar else list(x.stride()))
+                 for x, dtype, is_scalar in args],
+                [(o.data_ptr(), dtypes.TORCH_TO_SEAM[o.dtype], list(o.shape), list(o.stride())) for o in outs])
+        written = {slot: o for o, slot in self.aliases}
+        results = []
+        for kind, a, b in self.outputs:
+            if kind == "tensor":
+                results.append(outs[a].permute(b) if b else outs[a])
+            elif kind == "scalar":
+                results.append(torch.tensor(a, dtype=dtypes.SEAM_TO_TORCH[b]))
+            elif kind == "input":
+                results.append(outs[written[a]])
+            else:
                 results.append(outs[a].clone(memory_format=torch.contiguous_format).permute(b))
         return results
 

@@ -6,6 +6,7 @@
 
 #include "api/api_internal.h"
 #include "exec/cuda_executable.h"
+#include "interp/interpreter.h"
 #include "plan/plan.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/device.h"
@@ -30,6 +31,7 @@ struct Executable::Impl {
   Backend backend = Backend::Host;
   std::vector<TensorRef> input_layouts;
   std::vector<OutputRoute> routes;
+  std::shared_ptr<const seam::Fusion> built;  // the fusion as the caller built it, for run_reference
 
   // What the public API says of the executable's inputs and outputs, computed once.
   void describe() {
@@ -94,6 +96,7 @@ Executable Executable::compile(const Fusion& fusion, const CompileOptions& optio
     auto impl = std::make_shared<Impl>();
     impl->backend = options.backend;
     impl->exe = seam::Executable::compile(fusion.impl().fusion, exec_options);
+    impl->built = std::make_shared<const seam::Fusion>(fusion.impl().fusion);
     impl->describe();
     return Executable(std::move(impl));
   });
@@ -114,41 +117,63 @@ std::vector<ValueType> Executable::output_types() const {
 
 Backend Executable::backend() const { return impl_->backend; }
 
+namespace {
+
+// Copies host inputs into seam's host tensors, evaluates them with `evaluate` and copies the results into
+// the caller's contiguous output buffers, checking every buffer first.
+template <typename Evaluate>
+void run_on_host_copies(const seam::Fusion& f, const std::vector<TensorRef>& inputs,
+                        const std::vector<TensorRef>& outputs, Evaluate&& evaluate) {
+  SEAM_CHECK(outputs.size() == f.outputs().size(), "fusion ", f.name(), " has ", f.outputs().size(),
+             " outputs, got ", outputs.size(), " buffers");
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    const seam::Type& t = f.type(f.outputs()[o].value);
+    const TensorRef& ref = outputs[o];
+    const seam::Type got = seam::Type::tensor(to_seam(ref.dtype), ref.shape);
+    SEAM_CHECK(got.dtype == t.dtype && got.shape == t.shape, "output ", o, ": expected a buffer of ",
+               t.to_string(), ", got ", got.to_string());
+    SEAM_CHECK(ref.strides == seam::contiguous_strides(t.shape), "output ", o,
+               ": the buffer must be contiguous, got strides ", seam::shape_to_string(ref.strides));
+    SEAM_CHECK(ref.data != 0 || t.numel() == 0, "output ", o, ": null address");
+  }
+  std::vector<seam::HostTensor> host;
+  host.reserve(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const seam::Type& t = f.type(f.inputs()[i]);
+    seam::HostTensor x = t.is_scalar ? seam::HostTensor::zeros(t.dtype, {})
+                                     : seam::HostTensor::zeros_strided(t.dtype, t.shape, inputs[i].strides);
+    if (!x.storage().empty())
+      std::memcpy(x.storage().data(), reinterpret_cast<const void*>(inputs[i].data), x.storage().size());
+    host.push_back(std::move(x));
+  }
+  std::vector<seam::HostTensor> results = evaluate(host);
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    const seam::HostTensor result =
+        results[o].is_contiguous() ? std::move(results[o]) : results[o].contiguous();
+    SEAM_ASSERT(result.shape() == outputs[o].shape, "output ", o, " came back as ", result.type_string());
+    const size_t bytes =
+        static_cast<size_t>(result.numel()) * static_cast<size_t>(dtype_size(outputs[o].dtype));
+    if (bytes != 0) std::memcpy(reinterpret_cast<void*>(outputs[o].data), result.storage().data(), bytes);
+  }
+}
+
+}  // namespace
+
 void Executable::run_host(const std::vector<TensorRef>& inputs, const std::vector<TensorRef>& outputs) const {
   guarded([&] {
-    const seam::Fusion& f = impl_->fusion();
     impl_->check_inputs(inputs);
-    SEAM_CHECK(outputs.size() == f.outputs().size(), "fusion ", f.name(), " has ", f.outputs().size(),
-               " outputs, got ", outputs.size(), " buffers");
-    for (size_t o = 0; o < outputs.size(); ++o) {
-      const seam::Type& t = f.type(f.outputs()[o].value);
-      const TensorRef& ref = outputs[o];
-      const seam::Type got = seam::Type::tensor(to_seam(ref.dtype), ref.shape);
-      SEAM_CHECK(got.dtype == t.dtype && got.shape == t.shape, "output ", o, ": expected a buffer of ",
-                 t.to_string(), ", got ", got.to_string());
-      SEAM_CHECK(ref.strides == seam::contiguous_strides(t.shape), "output ", o,
-                 ": the buffer must be contiguous, got strides ", seam::shape_to_string(ref.strides));
-      SEAM_CHECK(ref.data != 0 || t.numel() == 0, "output ", o, ": null address");
-    }
-    std::vector<seam::HostTensor> host;
-    host.reserve(inputs.size());
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const seam::Type& t = f.type(f.inputs()[i]);
-      seam::HostTensor x = t.is_scalar ? seam::HostTensor::zeros(t.dtype, {})
-                                       : seam::HostTensor::zeros_strided(t.dtype, t.shape, inputs[i].strides);
-      if (!x.storage().empty())
-        std::memcpy(x.storage().data(), reinterpret_cast<const void*>(inputs[i].data), x.storage().size());
-      host.push_back(std::move(x));
-    }
-    std::vector<seam::HostTensor> results = impl_->exe->run(host);
-    for (size_t o = 0; o < outputs.size(); ++o) {
-      const seam::HostTensor result =
-          results[o].is_contiguous() ? std::move(results[o]) : results[o].contiguous();
-      SEAM_ASSERT(result.shape() == outputs[o].shape, "output ", o, " came back as ", result.type_string());
-      const size_t bytes =
-          static_cast<size_t>(result.numel()) * static_cast<size_t>(dtype_size(outputs[o].dtype));
-      if (bytes != 0) std::memcpy(reinterpret_cast<void*>(outputs[o].data), result.storage().data(), bytes);
-    }
+    run_on_host_copies(impl_->fusion(), inputs, outputs,
+                       [&](const std::vector<seam::HostTensor>& host) { return impl_->exe->run(host); });
+  });
+}
+
+void Executable::run_reference(const std::vector<TensorRef>& inputs,
+                               const std::vector<TensorRef>& outputs) const {
+  guarded([&] {
+    impl_->check_inputs(inputs);
+    const seam::Fusion& f = *impl_->built;
+    run_on_host_copies(f, inputs, outputs,
+                       [&](const std::vector<seam::HostTensor>& host) { return seam::interpret(f, host); });
   });
 }
 

@@ -47,6 +47,32 @@ TEST(Api, BuildCompileAndRunOnHostBuffers) {
   }
 }
 
+TEST(Api, RunReferenceEvaluatesTheFusionAsBuiltWithTheInterpreter) {
+  FusionBuilder b("reference");
+  Value x = b.input(DType::Float32, {2, 3}, {1, 2}, "x");  // column-major strides, as above
+  Value s = b.scalar_input(DType::Float64, "s");
+  Value y = b.op("mul", {b.op("exp", {x}), s});
+  Value total = b.op("sum", {y}, {{"axes", std::vector<int64_t>{1}}, {"keepdim", false}});
+  Executable exe = Executable::compile(b.finish({{"y", y}, {"total", total}}), {.backend = Backend::Host});
+
+  const std::vector<float> storage = {0.0f, 0.5f, 1.0f, -1.0f, 2.0f, 0.25f};
+  const double scale = 2.0;
+  const std::vector<TensorRef> inputs = {{address(storage.data()), DType::Float32, {2, 3}, {1, 2}},
+                                         {address(&scale), DType::Float64, {}, {}}};
+  std::vector<float> host_y(6), host_total(2), ref_y(6), ref_total(2);
+  exe.run_host(inputs, {{address(host_y.data()), DType::Float32, {2, 3}, {3, 1}},
+                        {address(host_total.data()), DType::Float32, {2}, {1}}});
+  exe.run_reference(inputs, {{address(ref_y.data()), DType::Float32, {2, 3}, {3, 1}},
+                             {address(ref_total.data()), DType::Float32, {2}, {1}}});
+  for (int i = 0; i < 6; ++i) EXPECT_NEAR(ref_y[i], host_y[i], 1e-5f) << i;
+  for (int i = 0; i < 2; ++i) EXPECT_NEAR(ref_total[i], host_total[i], 1e-4f) << i;
+  EXPECT_NEAR(ref_y[1], std::exp(1.0f) * 2.0f, 1e-5f);  // y[0][1] = exp(storage[2]) * 2
+  // The same checks of the caller's buffers as run_host.
+  EXPECT_THROW(exe.run_reference(inputs, {{address(ref_y.data()), DType::Float32, {3, 2}, {2, 1}},
+                                          {address(ref_total.data()), DType::Float32, {2}, {1}}}),
+               Error);
+}
+
 TEST(Api, ParseAndPrintRoundTrip) {
   const char* text = "fusion f {\n  %0 = input : bf16[4]\n  %1 = neg %0 : bf16[4]\n  return %1\n}\n";
   Fusion f = Fusion::parse(text);

@@ -142,3 +142,29 @@ def test_scatter_still_not_implemented():
         t = fd.define_tensor(shape=[-1], contiguity=[True])
         with pytest.raises(NotImplementedError, match="fd.ops.scatter"):
             fd.ops.scatter(t, t, t, 0)
+
+
+@pytest.mark.parametrize("max_norm,norm_type", [(None, None), (1.0, None), (0.5, 1.0), (2.0, 3.0)])
+@pytest.mark.parametrize("index_shape", [(5,), (2, 3), ()])
+def test_embedding_fwd(max_norm, norm_type, index_shape, device):
+    weight = make((7, 4), torch.bfloat16)
+    index = torch.randint(0, 7, index_shape)
+    with FusionDefinition() as fd:
+        i = fd.from_pytorch(index)
+        w = fd.from_pytorch(weight)
+        options = [fd.define_scalar(v, dtype=DataType.Double) if v is not None else None
+                   for v in (max_norm, norm_type)]
+        fd.add_output(fd.ops.embedding_fwd(i, w, None, *options))
+    out, = fd.execute([index.to(device), weight.to(device)])
+    expected = torch.nn.functional.embedding(index, weight.clone().float(), None, max_norm,
+                                             2.0 if norm_type is None else norm_type).to(torch.bfloat16)
+    close(out, expected)
+
+
+def test_embedding_fwd_needs_integer_indices():
+    with FusionDefinition() as fd:
+        i = fd.define_tensor([-1], [True], dtype=DataType.Float)
+        w = fd.define_tensor([-1, -1], [True, True], dtype=DataType.Float)
+        fd.add_output(fd.ops.embedding_fwd(i, w))
+    with pytest.raises(ValueError, match="embedding_fwd: input must hold integer indices"):
+        fd.execute([torch.zeros(2), torch.zeros(3, 4)])
