@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The normalization backwards' register layouts side by side in one GPU run (seam bench, 30 calls each):
 # the plan's default; the share per thread (--row-outer-share) and blocks per multiprocessor
-# (--row-outer-blocks-per-sm) that hold more warps without spilling (registers checked with
+# (--row-outer-threads-per-sm) that hold more warps without spilling (registers checked with
 # `seam emit --compile sm_90`); each with and without the next row group loaded ahead into registers
 # (--row-load-ahead); the shared-memory prefetch (--row-prefetch) for reference. What decides the
 # defaults of those knobs (docs/CODEGEN.md, "Outer reductions").
@@ -19,11 +19,11 @@ if ((${#files[@]} == 0)); then
   files=("$here/rmsnorm_bwd_16384x4096.seam" "$here/layernorm_bwd_16384x4096.seam")
 fi
 variants=("" "--row-prefetch"
-          "--row-outer-share 16 --row-outer-blocks-per-sm 3" "--row-outer-share 16 --row-outer-blocks-per-sm 4"
-          "--row-outer-share 8 --row-outer-blocks-per-sm 2"
-          "--row-load-ahead" "--row-load-ahead --row-outer-share 16 --row-outer-blocks-per-sm 3"
-          "--row-load-ahead --row-outer-share 16 --row-outer-blocks-per-sm 4"
-          "--row-load-ahead --row-outer-share 8 --row-outer-blocks-per-sm 2")
+          "--row-outer-share 16 --row-outer-threads-per-sm 768" "--row-outer-share 16 --row-outer-threads-per-sm 1024"
+          "--row-outer-share 8 --row-outer-threads-per-sm 1024"
+          "--row-load-ahead" "--row-load-ahead --row-outer-share 16 --row-outer-threads-per-sm 768"
+          "--row-load-ahead --row-outer-share 16 --row-outer-threads-per-sm 1024"
+          "--row-load-ahead --row-outer-share 8 --row-outer-threads-per-sm 1024")
 for f in "${files[@]}"; do
   for v in "${variants[@]}"; do
     # shellcheck disable=SC2086  # the variant is several flags

@@ -6,7 +6,7 @@
 #   peel_ab.log            rows no vector divides: peeled (by columns next to outer reductions) against not
 #   reductions.log/.json   seam next to eager and torch.compile: the changed rows of the set (defaults)
 #   reductions_variant.log/.json  the normalization backwards again with SEAM_VARIANT's flags (default:
-#                          share 16, 4 blocks per multiprocessor), next to torch.compile in the same way
+#                          share 16, 1024 threads per multiprocessor), next to torch.compile in the same way
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out="${OUT:-gpu-out}"
@@ -37,7 +37,7 @@ timeout 180 python3 bench/reductions_vs_torch.py --seam "$seam" \
   --json-out "$out/reductions.json" > "$out/reductions.log" 2>&1
 echo "reductions vs torch: exit $?"
 
-variant=(${SEAM_VARIANT:---row-outer-share 16 --row-outer-blocks-per-sm 4})
+variant=(${SEAM_VARIANT:---row-outer-share 16 --row-outer-threads-per-sm 1024})
 knobs=()
 for flag in "${variant[@]}"; do knobs+=("--knob=$flag"); done
 timeout 90 python3 bench/reductions_vs_torch.py --seam "$seam" --only rmsnorm_bwd,layernorm_bwd "${knobs[@]}" \

@@ -29,9 +29,9 @@ int64_t plan_partial_blocks(const RowPlanInput& in, RowLayout& layout, int64_t b
       layout.iterations > 0
           ? std::min<int64_t>(255, layout.iterations * bytes_per_iteration / 4 + kReservedRegisters)
           : 64;
-  const int64_t per_sm =
-      std::clamp<int64_t>(in.outer_blocks_per_sm > 0 ? in.outer_blocks_per_sm : 65536 / (block * registers),
-                          1, std::max<int64_t>(1, 2048 / block));
+  const int64_t per_sm = std::clamp<int64_t>(
+      in.outer_threads_per_sm > 0 ? in.outer_threads_per_sm / block : 65536 / (block * registers), 1,
+      std::max<int64_t>(1, 2048 / block));
   layout.min_blocks_per_sm = static_cast<int>(per_sm);
   const int64_t groups = ceil_div(std::max<int64_t>(in.shape.rows, 1), layout.rows_per_block);
   return std::max<int64_t>(1, std::min(groups, static_cast<int64_t>(std::max(1, in.sm_count)) * per_sm));
@@ -76,7 +76,7 @@ RowPlanInput row_plan_input(const Fusion& fusion, const LaunchParams& knobs) {
   in.prefetch = knobs.row_prefetch;
   in.load_ahead = knobs.row_load_ahead && !knobs.row_prefetch;
   in.outer_share = knobs.row_outer_share;
-  in.outer_blocks_per_sm = knobs.row_outer_blocks_per_sm;
+  in.outer_threads_per_sm = knobs.row_outer_threads_per_sm;
   in.shared_bytes_per_block = knobs.shared_bytes_per_block;
   in.shared_bytes_per_sm = knobs.shared_bytes_per_sm;
   in.outer_reductions = static_cast<int>(outer_reductions(fusion, in.shape).size());

@@ -27,7 +27,7 @@ struct RowPlanInput {
   bool prefetch = false;             // LaunchParams::row_prefetch
   bool load_ahead = false;           // LaunchParams::row_load_ahead
   int outer_share = 0;               // LaunchParams::row_outer_share (0: the plan's)
-  int outer_blocks_per_sm = 0;       // LaunchParams::row_outer_blocks_per_sm (0: the plan's)
+  int outer_threads_per_sm = 0;      // LaunchParams::row_outer_threads_per_sm (0: the plan's)
   int64_t shared_bytes_per_block = 227 * 1024;  // LaunchParams' target
   int64_t shared_bytes_per_sm = 228 * 1024;
 };
@@ -54,14 +54,14 @@ inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // for two blocks per multiprocessor (an estimate, not measured on the GPU yet), and the grid is fixed
 // (RowLayout::partial_blocks): as many blocks as the multiprocessors hold at once by the registers the layout
 // expects, at most one per row group, each looping over its rows and leaving one workspace row of partials.
-// The knobs row_outer_share and row_outer_blocks_per_sm set the share and the blocks per multiprocessor
-// instead. With row_load_ahead (registers: the caches counted twice) a layout whose blocks loop over
-// several row groups loads the next group into a second set of registers before the current group's
-// reductions (kir::RowLaunch::load_ahead).
-// With row_prefetch, a layout whose blocks loop over several row groups stages the next group's loads
-// in shared memory (two stages) when they fit next to the blocks a multiprocessor holds.
-// `peel`: vectors aligned to memory (plan/row_peel.h), a row then spans up to peeled_vectors of them;
-// never with outer reductions (their workspace rows are per column, unpeeled), nor clusters.
+// The knobs row_outer_share and row_outer_threads_per_sm set the share and the threads per
+// multiprocessor (whole blocks, at least one) instead. With row_load_ahead (registers: the caches counted
+// twice) a layout whose blocks loop over several row groups loads the next group into a second set of
+// registers before the current group's reductions (kir::RowLaunch::load_ahead). With row_prefetch, a layout
+// whose blocks loop over several row groups stages the next group's loads in shared memory (two stages) when
+// they fit next to the blocks a multiprocessor holds. `peel`: vectors aligned to memory (plan/row_peel.h), a
+// row then spans up to peeled_vectors of them; never with outer reductions (their workspace rows are per
+// column, unpeeled), nor clusters.
 RowLayout plan_row_layout(const RowPlanInput& in, int vector, bool peel = false);
 
 // The widest vector the shapes and the alignment class allow: 16 bytes of the row's smallest element,

@@ -135,13 +135,13 @@ TEST(OuterReduction, PrefetchedRows) {
 TEST(OuterReduction, LoadedAhead) {
   struct Case {
     int64_t m, n;
-    int share, blocks_per_sm;
+    int share, threads_per_sm;
     bool ahead;
   };
   for (const Case& c : std::vector<Case>{{1000, 64, 0, 0, true},
-                                         {4099, 64, 16, 3, true},
-                                         {300, 2048, 8, 2, true},
-                                         {300, 4096, 16, 4, true},
+                                         {4099, 64, 16, 768, true},
+                                         {300, 2048, 8, 1024, true},
+                                         {300, 4096, 16, 1024, true},
                                          {1000, 7, 0, 0, true},
                                          {2, 64, 0, 0, false}}) {
     ExecutableOptions options;
@@ -151,7 +151,7 @@ TEST(OuterReduction, LoadedAhead) {
     options.launch.sm_count = c.m == 2 ? 132 : 2;
     options.launch.row_load_ahead = true;
     options.launch.row_outer_share = c.share;
-    options.launch.row_outer_blocks_per_sm = c.blocks_per_sm;
+    options.launch.row_outer_threads_per_sm = c.threads_per_sm;
     for (const Fusion& fusion :
          {rmsnorm_backward(c.m, c.n, BFloat16), layernorm_backward(c.m, c.n, Float32)}) {
       const std::string context = fusion.name() + " " + std::to_string(c.m) + "x" + std::to_string(c.n);
@@ -161,7 +161,8 @@ TEST(OuterReduction, LoadedAhead) {
       EXPECT_EQ(rows.load_ahead, c.ahead) << context;
       EXPECT_EQ(rows.prefetch_stages, 0) << context;
       if (c.share > 0) EXPECT_LE(rows.iterations * rows.vector, c.share) << context;
-      if (c.blocks_per_sm > 0) EXPECT_EQ(rows.min_blocks_per_sm, c.blocks_per_sm) << context;
+      if (c.threads_per_sm > 0)
+        EXPECT_EQ(rows.min_blocks_per_sm, c.threads_per_sm / rows.block_size()) << context;
       const std::vector<HostTensor> inputs = random_inputs(fusion, 5);
       const std::vector<HostTensor> expected = interpret(fusion, inputs);
       const std::vector<HostTensor> actual = exe->run(inputs);

@@ -71,14 +71,15 @@ TEST(GpuTrainingRows, CrossEntropyGradients) {
 // measures, the next row group loaded ahead.
 TEST(GpuTrainingRows, NormalizationBackwardLoadedAhead) {
   if (!driver_status().available) GTEST_SKIP() << driver_status().reason;
-  for (auto [share, blocks_per_sm] : std::vector<std::pair<int, int>>{{0, 0}, {16, 3}, {16, 4}, {8, 2}})
+  for (auto [share, threads_per_sm] :
+       std::vector<std::pair<int, int>>{{0, 0}, {16, 768}, {16, 1024}, {8, 1024}})
     for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{4099, 64}, {1000, 4096}, {4099, 5000}}) {
       LaunchParams launch;
       launch.row_load_ahead = true;
       launch.row_outer_share = share;
-      launch.row_outer_blocks_per_sm = blocks_per_sm;
+      launch.row_outer_threads_per_sm = threads_per_sm;
       const std::string variant =
-          "share " + std::to_string(share) + " blocks/SM " + std::to_string(blocks_per_sm);
+          "share " + std::to_string(share) + " threads/SM " + std::to_string(threads_per_sm);
       for (const Fusion& fusion :
            {rmsnorm_backward(m, n, DType::BFloat16), layernorm_backward(m, n, DType::BFloat16)})
         check(fusion, launch, random_inputs(fusion, 23), 1e-4, describe(fusion, variant));
