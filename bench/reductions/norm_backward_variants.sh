@@ -27,7 +27,8 @@ variants=("" "--row-prefetch"
 for f in "${files[@]}"; do
   for v in "${variants[@]}"; do
     # shellcheck disable=SC2086  # the variant is several flags
-    row=$("$seam" bench "$f" --iterations 30 $v 2>&1 | grep '^| ' | tail -1)
-    echo "variant [${v:-default}] $row" | tee -a "$log"
+    result=$("$seam" bench "$f" --iterations 30 $v 2>&1)
+    row=$(grep '^| ' <<< "$result" | tail -1)
+    echo "variant [${v:-default}] ${row:-FAILED: $(tail -1 <<< "$result")}" | tee -a "$log"
   done
 done

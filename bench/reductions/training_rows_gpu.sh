@@ -8,7 +8,7 @@
 #   reductions_variant.log/.json  the normalization backwards again with SEAM_VARIANT's flags (default:
 #                          share 16, 1024 threads per multiprocessor), next to torch.compile in the same way
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 out="${OUT:-gpu-out}"
 mkdir -p "$out"
 seam=gpu-bin/seam
@@ -26,8 +26,9 @@ for f in rmsnorm_bwd_16380x4097 layernorm_bwd_16380x4097 rmsnorm_bwd_65472x1025 
          cross_entropy_fwd_bwd_5341x50257 cross_entropy_bwd_5341x50257; do
   for flag in "" --row-unpeeled; do
     # shellcheck disable=SC2086
-    echo "[${flag:-peeled}] $(timeout 60 "$seam" bench "$sweep/$f.seam" --iterations 30 $flag 2>&1 | grep '^| ' | tail -1)" \
-      >> "$out/peel_ab.log"
+    result=$(timeout 60 "$seam" bench "$sweep/$f.seam" --iterations 30 $flag 2>&1)
+    row=$(grep '^| ' <<< "$result" | tail -1)
+    echo "[${flag:-peeled}] ${row:-FAILED: $(tail -1 <<< "$result")}" >> "$out/peel_ab.log"
   done
 done
 echo "peel A/B: $(wc -l < "$out/peel_ab.log") rows"
@@ -37,7 +38,7 @@ timeout 180 python3 bench/reductions_vs_torch.py --seam "$seam" \
   --json-out "$out/reductions.json" > "$out/reductions.log" 2>&1
 echo "reductions vs torch: exit $?"
 
-variant=(${SEAM_VARIANT:---row-outer-share 16 --row-outer-threads-per-sm 1024})
+read -r -a variant <<< "${SEAM_VARIANT:---row-outer-share 16 --row-outer-threads-per-sm 1024}"
 knobs=()
 for flag in "${variant[@]}"; do knobs+=("--knob=$flag"); done
 timeout 90 python3 bench/reductions_vs_torch.py --seam "$seam" --only rmsnorm_bwd,layernorm_bwd "${knobs[@]}" \
