@@ -60,8 +60,8 @@ inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // registers before the current group's reductions (kir::RowLaunch::load_ahead). With row_prefetch, a layout
 // whose blocks loop over several row groups stages the next group's loads in shared memory (two stages) when
 // they fit next to the blocks a multiprocessor holds. `peel`: vectors aligned to memory (plan/row_peel.h), a
-// row then spans up to peeled_vectors of them; never with outer reductions (their workspace rows are per
-// column, unpeeled), nor clusters.
+// row then spans up to peeled_vectors of them; with outer reductions peeled by columns instead (their
+// accumulators are per column: kir::RowLaunch::peel_columns); never with clusters.
 RowLayout plan_row_layout(const RowPlanInput& in, int vector, bool peel = false);
 
 // The widest vector the shapes and the alignment class allow: 16 bytes of the row's smallest element,
