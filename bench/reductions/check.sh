@@ -3,7 +3,8 @@
 #   1. the checked-in set is what fusions.py writes (make_sweep.py --set regenerates it);
 #   2. every file of the set and of the sweep verifies and plans at full size (`seam bench --dry-run`);
 #   3. the set at small shapes (few rows, odd row lengths) runs on the host backend's generated code and
-#      matches the reference interpreter, cross-entropy with targets inside the vocabulary.
+#      matches the reference interpreter, cross-entropy with targets inside the vocabulary (and, for the
+#      kinds with a gradient, rows whose target is ignore_index, -100).
 #
 #   bench/reductions/check.sh SEAM_BINARY
 set -euo pipefail
@@ -32,12 +33,15 @@ for f in "$work"/small/*.seam; do
   name=$(basename "$f" .seam)
   extra=()
   if [[ "$name" == cross_entropy_* ]]; then
-    # Targets 0, 1, N-1, N/2, 7, N-2 (M = 6): first, last and inner classes.
+    # Targets 0, 1, N-1, N/2, 7, N-2 (M = 6): first, last and inner classes; the gradient kinds
+    # ignore rows 1 and 4 (target -100).
     n=${name##*x}
-    python3 - "$work/$name.targets.npy" "$n" <<'PY'
+    python3 - "$work/$name.targets.npy" "$n" "$name" <<'PY'
 import struct, sys
 n = int(sys.argv[2])
 values = [0, 1, n - 1, n // 2, 7, n - 2]
+if sys.argv[3].startswith(("cross_entropy_bwd", "cross_entropy_fwd_bwd")):
+    values[1] = values[4] = -100
 header = "{'descr': '<i8', 'fortran_order': False, 'shape': (%d,), }" % len(values)
 header += " " * (63 - (10 + len(header)) % 64) + "\n"
 with open(sys.argv[1], "wb") as f:

@@ -18,6 +18,9 @@ KINDS = {
     "rmsnorm_bwd": "RMSNorm backward: dx = rstd * (dy*w - xhat * mean(dy*w*xhat)), dw = sum over rows of dy*xhat",
     "layernorm_bwd": "LayerNorm backward: dx, dw = sum over rows of dy*xhat, db = sum over rows of dy",
     "cross_entropy_fwd": "cross-entropy forward per row: loss = logsumexp(x) - x[target]",
+    "cross_entropy_bwd": "cross-entropy backward: dlogits = dloss * (softmax(x) - onehot(target)), 0 where target = -100",
+    "cross_entropy_fwd_bwd": "cross-entropy forward and backward from one read of the logits: loss per row (0 where "
+    "target = -100) and dlogits = dloss * (softmax(x) - onehot(target))",
     "swiglu_fwd": "SwiGLU forward: y = silu(g) * u",
 }
 
@@ -36,11 +39,16 @@ BENCHMARK_SET = [
     ("layernorm_bwd", 16384, 4096),
     ("cross_entropy_fwd", 4096, 32000),
     ("cross_entropy_fwd", 4096, 128256),
+    ("cross_entropy_bwd", 4096, 32000),
+    ("cross_entropy_bwd", 4096, 128256),
+    ("cross_entropy_fwd_bwd", 4096, 32000),
+    ("cross_entropy_fwd_bwd", 4096, 128256),
     ("swiglu_fwd", 16384, 14336),
 ]
 
 RMSNORM_EPS = 1e-6
 LAYERNORM_EPS = 1e-5
+IGNORE_INDEX = -100  # torch.nn.functional.cross_entropy's default
 
 
 def file_name(kind, m, n):
@@ -66,8 +74,8 @@ class _Text:
     def input(self, name, dtype, shape):
         return self.emit(name, "input", [], [f'name="{name}"'], dtype, shape)
 
-    def const(self, name, value):
-        return self.emit(name, "const", [], [f"value={value!r}"], "f32", None)
+    def const(self, name, value, dtype="f32"):
+        return self.emit(name, "const", [], [f"value={value!r}"], dtype, None)
 
     def cast(self, name, v, dtype):
         return self.emit(name, "cast", [v], [f"dtype={dtype}"], dtype, v[2])
@@ -235,6 +243,52 @@ def _cross_entropy_fwd(t, m, n):
     return [("loss", t.binary("loss", "sub", lse, picked))]
 
 
+def _cross_entropy_grad(t, m, n, targets, dloss, e, s_col, valid):
+    """dlogits = dloss * (softmax(x) - onehot(target)) in bf16, rows whose target is ignored give 0.
+
+    The upstream gradient is per row (`dloss` f32[M], reduction="none"); a mean over the rows that are
+    not ignored is dloss = g / (number of such rows) in every row, as autograd gives for reduction="mean".
+    """
+    p = t.binary("p", "div", e, t.expand("sum_rows", s_col, [m, n]))
+    cols = t.row_vector("cols", t.iota("col", "i64", n), m)
+    target_rows = t.expand("target_rows", t.emit("target_col", "broadcast", [targets], ["axes=[1]"], "i64", [m, 1]),
+                           [m, n])
+    onehot = t.cast("onehot", t.binary("is_target", "eq", cols, target_rows), "f32")
+    scale = t.where("scale", valid, dloss, t.const("zero", 0.0))
+    scale_rows = t.expand("scale_rows", t.emit("scale_col", "broadcast", [scale], ["axes=[1]"], "f32", [m, 1]), [m, n])
+    grad = t.binary("gradf", "mul", t.binary("p_minus_onehot", "sub", p, onehot), scale_rows)
+    return t.cast("dlogits", grad, "bf16")
+
+
+def _cross_entropy_parts(t, m, n):
+    x, targets = t.input("logits", "bf16", [m, n]), t.input("targets", "i64", [m])
+    dloss = t.input("dloss", "f32", [m])
+    xf = t.cast("xf", x, "f32")
+    row_max = t.reduce("row_max", "max", xf, 1, True)
+    shifted = t.binary("shifted", "sub", xf, t.expand("max_rows", row_max, [m, n]))
+    e = t.unary("e", "exp", shifted)
+    s_col = t.reduce("sum_e", "sum", e, 1, True)
+    valid = t.binary("valid", "ne", targets, t.const("ignore_index", IGNORE_INDEX, "i64"))
+    return targets, dloss, xf, row_max, e, s_col, valid
+
+
+def _cross_entropy_bwd(t, m, n):
+    targets, dloss, _, _, e, s_col, valid = _cross_entropy_parts(t, m, n)
+    return [("dlogits", _cross_entropy_grad(t, m, n, targets, dloss, e, s_col, valid))]
+
+
+def _cross_entropy_fwd_bwd(t, m, n):
+    targets, dloss, xf, row_max, e, s_col, valid = _cross_entropy_parts(t, m, n)
+    flat = lambda name, v: t.emit(name, "squeeze", [v], ["axes=[1]"], "f32", [m])  # noqa: E731
+    lse = t.binary("lse", "add", t.unary("log_sum", "log", flat("sum_flat", s_col)), flat("row_max_flat", row_max))
+    # An ignored row gathers class 0 (any class in range) and its loss is 0, as torch's reduction="none".
+    safe = t.where("safe_target", valid, targets, t.const("class_0", 0, "i64"))
+    target_col = t.emit("safe_col", "broadcast", [safe], ["axes=[1]"], "i64", [m, 1])
+    picked = flat("picked", t.emit("picked_col", "take_along_axis", [xf, target_col], ["axis=1"], "f32", [m, 1]))
+    loss = t.where("loss", valid, t.binary("loss_valid", "sub", lse, picked), t.const("zero_loss", 0.0))
+    return [("loss", loss), ("dlogits", _cross_entropy_grad(t, m, n, targets, dloss, e, s_col, valid))]
+
+
 def _swiglu_fwd(t, m, n):
     g, u = t.input("g", "bf16", [m, n]), t.input("u", "bf16", [m, n])
     gf = t.cast("gf", g, "f32")
@@ -253,6 +307,8 @@ _BUILDERS = {
     "rmsnorm_bwd": _rmsnorm_bwd,
     "layernorm_bwd": _layernorm_bwd,
     "cross_entropy_fwd": _cross_entropy_fwd,
+    "cross_entropy_bwd": _cross_entropy_bwd,
+    "cross_entropy_fwd_bwd": _cross_entropy_fwd_bwd,
     "swiglu_fwd": _swiglu_fwd,
 }
 assert set(_BUILDERS) == set(KINDS)

@@ -10,6 +10,11 @@ The sweep, for RMSNorm forward, softmax forward and cross-entropy forward: N = 2
 two) at M * N = 2^26 elements; small M (1, 8, 64) at N = 4096 and 32000; hidden sizes that are not powers
 of two (5120, 11008, 13824, 14336) and N that is not a multiple of 8 (4097, 32001) at M = 2^26 / N
 rounded; the vocabulary 151936 at M = 512 (cross-entropy only).
+
+For the training kinds: cross-entropy forward, backward and the two together over real vocabularies
+(32000 .. 262144, 50257 and 32064 among them: no 16-byte vector divides those rows) at M * N close to
+2^28; the normalization backwards (RMSNorm, LayerNorm) over hidden sizes 512 .. 16384, powers of two,
+model widths and rows that no vector width divides, at M * N = 2^26.
 """
 import argparse
 import os
@@ -20,6 +25,11 @@ import fusions  # noqa: E402
 
 SWEEP_KINDS = ["rmsnorm_fwd", "softmax_fwd", "cross_entropy_fwd"]
 ELEMENTS = 1 << 26
+VOCABULARIES = [32000, 32064, 50257, 128256, 151936, 256000, 262144]
+VOCABULARY_KINDS = ["cross_entropy_fwd", "cross_entropy_bwd", "cross_entropy_fwd_bwd"]
+VOCABULARY_ELEMENTS = 1 << 28
+HIDDEN_SIZES = [512, 768, 1024, 1025, 2048, 2560, 3072, 4096, 4097, 5120, 6144, 8192, 12288, 16384]
+NORM_BACKWARD_KINDS = ["rmsnorm_bwd", "layernorm_bwd"]
 
 
 def sweep_entries():
@@ -31,7 +41,11 @@ def sweep_entries():
         if kind == "cross_entropy_fwd":
             shapes.append((512, 151936))
         entries += [(kind, m, n) for m, n in shapes]
-    return entries
+    for kind in VOCABULARY_KINDS:
+        entries += [(kind, round(VOCABULARY_ELEMENTS / n), n) for n in VOCABULARIES]
+    for kind in NORM_BACKWARD_KINDS:
+        entries += [(kind, round(ELEMENTS / n), n) for n in HIDDEN_SIZES]
+    return sorted(set(entries), key=entries.index)
 
 
 def small_shape(m, n):

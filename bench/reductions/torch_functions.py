@@ -11,6 +11,7 @@ import torch.nn.functional as F
 
 RMSNORM_EPS = 1e-6  # as fusions.py
 LAYERNORM_EPS = 1e-5
+IGNORE_INDEX = -100
 
 
 def rmsnorm_fwd(x, w):
@@ -62,6 +63,26 @@ def cross_entropy_fwd(logits, targets):
     return (F.cross_entropy(logits.float(), targets, reduction="none"),)
 
 
+def _cross_entropy_grad(logits, targets, dloss, p):
+    # dloss * (softmax - onehot(target)), 0 for ignored rows: the gradient of reduction="none" with the
+    # upstream gradient dloss per row (reduction="mean" is dloss = g / number of rows not ignored).
+    cols = torch.arange(logits.shape[-1], device=logits.device)
+    onehot = (cols[None, :] == targets[:, None]).float()
+    scale = torch.where(targets != IGNORE_INDEX, dloss, 0.0)
+    return ((p - onehot) * scale[:, None]).to(logits.dtype)
+
+
+def cross_entropy_bwd(logits, targets, dloss):
+    return (_cross_entropy_grad(logits, targets, dloss, torch.softmax(logits.float(), dim=-1)),)
+
+
+def cross_entropy_fwd_bwd(logits, targets, dloss):
+    xf = logits.float()
+    lse = torch.logsumexp(xf, dim=-1)
+    loss = F.cross_entropy(xf, targets, reduction="none", ignore_index=IGNORE_INDEX)
+    return loss, _cross_entropy_grad(logits, targets, dloss, torch.exp(xf - lse[:, None]))
+
+
 def swiglu_fwd(g, u):
     return ((F.silu(g.float()) * u.float()).to(g.dtype),)
 
@@ -76,6 +97,8 @@ FUNCTIONS = {
     "rmsnorm_bwd": rmsnorm_bwd,
     "layernorm_bwd": layernorm_bwd,
     "cross_entropy_fwd": cross_entropy_fwd,
+    "cross_entropy_bwd": cross_entropy_bwd,
+    "cross_entropy_fwd_bwd": cross_entropy_fwd_bwd,
     "swiglu_fwd": swiglu_fwd,
 }
 
@@ -115,6 +138,13 @@ def make_inputs(kind, m, n, seed):
     if kind == "cross_entropy_fwd":
         targets = torch.randint(0, n, (m,), device="cuda", generator=gen, dtype=torch.int64)
         return {"logits": randn(m, n, scale=2.0), "targets": targets}
+    if kind in ("cross_entropy_bwd", "cross_entropy_fwd_bwd"):
+        # One row in 8 ignored; the mean over the others: dloss = 1 / (rows not ignored) per row.
+        targets = torch.randint(0, n, (m,), device="cuda", generator=gen, dtype=torch.int64)
+        targets[torch.rand(m, device="cuda", generator=gen) < 0.125] = IGNORE_INDEX
+        valid = int((targets != IGNORE_INDEX).sum().item())
+        dloss = torch.full((m,), 1.0 / max(valid, 1), device="cuda", dtype=torch.float32)
+        return {"logits": randn(m, n, scale=2.0), "targets": targets, "dloss": dloss}
     if kind == "swiglu_fwd":
         return {"g": randn(m, n), "u": randn(m, n)}
     raise ValueError(f"unknown kind {kind!r}")

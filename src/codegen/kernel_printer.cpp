@@ -97,7 +97,7 @@ class BodyPrinter {
   BodyPrinter(const kir::Kernel& kernel, const std::set<std::string>& arrays, std::ostringstream& out,
               RowFill fill = RowFill::Load)
       : kernel_(kernel), out_(out), arrays_(arrays), fill_(fill) {
-    if (fill != RowFill::Load) stage_ = kir::row_stage(*kernel.rows);
+    if (fill == RowFill::Prefetch || fill == RowFill::Staged) stage_ = kir::row_stage(*kernel.rows);
   }
 
   void block(const kir::Block& b, int depth) {
@@ -231,8 +231,8 @@ class BodyPrinter {
         const kir::Param& p = param(s.param);
         if (s.row_edge) {
           out_ << pad(depth) << "seam_store_edge<" << s.source.lanes << ", "
-               << (kernel_.streaming_stores ? "true" : "false") << ">(" << p.name << " + "
-               << kir::to_string(s.index) << ", " << s.source.name << ", seam_in_row);\n";
+               << (kernel_.streaming_stores ? "true" : "false") << (s.unaligned ? ", false" : "") << ">("
+               << p.name << " + " << kir::to_string(s.index) << ", " << s.source.name << ", seam_in_row);\n";
           return;
         }
         if (s.source.lanes > 1) {
@@ -279,7 +279,20 @@ class BodyPrinter {
         out_ << pad(depth) << "seam_stage_read<" << cache.lanes << ">((const " << kir::c_type(cache.dtype)
              << "*)" << stage_slot(cache) << ", " << slot << ");\n";
         return;
+      case RowFill::LoadAhead:
+        out_ << pad(depth) << in_tensor << load_call(e, cache.lanes, false) << "(" << address << ", "
+             << ahead_slot(cache) << ");\n";
+        return;
+      case RowFill::TakeAhead:
+        out_ << pad(depth) << "seam_stage_read<" << cache.lanes << ">(" << ahead_slot(cache) << ", " << slot
+             << ");\n";
+        return;
     }
+  }
+
+  // The register array that holds `cache`'s fill of the next row group (kir::RowLaunch::load_ahead).
+  static std::string ahead_slot(const kir::RowCache& cache) {
+    return cache.name + "_next" + (cache.per_row ? "" : "[seam_it]");
   }
 
   // This thread's slot of `cache` in the stage `seam_staging` (kir::RowStage; the row printer defines

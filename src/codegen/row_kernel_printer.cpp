@@ -1,6 +1,7 @@
 #include "codegen/row_kernel_printer.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "codegen/kernel_printer.h"
 #include "support/error.h"
@@ -17,6 +18,10 @@ int64_t chunks(const kir::Kernel& kernel) {
 // A peeled row (kir::RowLaunch::peel): its shift, the elements by which its start in a contiguous tensor
 // of the reduced shape lies past a multiple of the vector (64-bit: row * reduced may pass idx_t).
 void print_row_shift(const kir::RowLaunch& rows, std::ostringstream& out) {
+  if (rows.peel_columns) {  // by columns: every row's vectors start at its first element
+    out << "    const idx_t seam_row_shift = 0;\n";
+    return;
+  }
   out << "    const idx_t seam_row_shift = (idx_t)((long long)row * " << rows.reduced << "LL % "
       << rows.vector << ");\n";
 }
@@ -44,18 +49,33 @@ kir::Block prefetch_block(const kir::RowLaunch& rows) {
   return block;
 }
 
-// The caches' register arrays: per iteration, or one entry for a per-row cache.
+// The caches' register arrays: per iteration, or one entry for a per-row cache; loaded ahead
+// (kir::RowLaunch::load_ahead), a second set for the next row group, NAME_next.
 void print_row_caches(const kir::RowLaunch& rows, bool host, std::ostringstream& out) {
-  for (const kir::RowCache& c : rows.caches) {
-    if (c.per_row)
-      out << "  alignas(16) " << kir::c_type(c.dtype) << " " << c.name << "[" << c.lanes << "];\n";
-    else if (host)
-      out << "  seam_row_cache<" << kir::c_type(c.dtype) << ", " << c.lanes << "> " << c.name
-          << (rows.peel ? "(seam_row_iterations);\n" : "(seam_row_extent);\n");
-    else
-      out << "  alignas(16) " << kir::c_type(c.dtype) << " " << c.name << "[" << rows.iterations << "]["
-          << c.lanes << "];\n";
+  for (const kir::RowCache& c : rows.caches)
+    for (const std::string& name : {c.name, c.name + "_next"}) {
+      if (name != c.name && !rows.load_ahead) continue;
+      if (c.per_row)
+        out << "  alignas(16) " << kir::c_type(c.dtype) << " " << name << "[" << c.lanes << "];\n";
+      else if (host)
+        out << "  seam_row_cache<" << kir::c_type(c.dtype) << ", " << c.lanes << "> " << name
+            << (rows.peel ? "(seam_row_iterations);\n" : "(seam_row_extent);\n");
+      else
+        out << "  alignas(16) " << kir::c_type(c.dtype) << " " << name << "[" << rows.iterations << "]["
+            << c.lanes << "];\n";
+    }
+}
+
+// The body's statements up to its fill loop (prefetch_block's source: index Lets, constants, per-row
+// fills, the fill loop), and those after it.
+std::pair<kir::Block, kir::Block> split_at_fills(const kir::RowLaunch& rows) {
+  kir::Block fills, rest;
+  bool filled = false;
+  for (const kir::Stmt& s : rows.body) {
+    (filled ? rest : fills).push_back(s);
+    if (s.kind == kir::Stmt::Kind::RowLoop) filled = true;
   }
+  return {std::move(fills), std::move(rest)};
 }
 
 // Outer reductions (kir::OuterReduction): per reduction, the accumulator (registers when persistent, the
@@ -69,8 +89,8 @@ void print_cuda_outer_prologue(const kir::RowLaunch& rows, std::ostringstream& o
       out << "  seam_outer_zero(" << acc << ");\n";
     } else {
       out << "  const seam_outer_row<" << rows.vector << "> " << acc
-          << "{seam_outer_partials(seam_workspace, " << j << ", " << rows.reduced << "LL, " << w.header
-          << ")};\n";
+          << "{seam_outer_partials(seam_workspace, " << j << ", " << rows.outer_columns() << "LL, "
+          << w.header << ")};\n";
       out << "  seam_outer_zero(" << acc << ", seam_lane, seam_lanes, " << rows.vectors() << "LL);\n";
     }
   }
@@ -85,8 +105,8 @@ void print_outer_finish(const kir::Kernel& kernel, const std::string& column_loo
   out << "    " << column_loop << " {\n";
   for (size_t j = 0; j < rows.outer.size(); ++j)
     out << "      const float " << rows.outer[j].total << "_0 = seam_outer_total(seam_workspace, " << j
-        << ", " << rows.reduced << "LL, seam_col, " << rows.outer.size() << ", " << blocks << w.group_size
-        << ", " << w.header << ");\n";
+        << ", " << rows.outer_columns() << "LL, seam_col, " << rows.outer.size() << ", " << blocks
+        << w.group_size << ", " << w.header << ");\n";
   print_kernel_block(kernel, rows.finish, out, 3);
   out << "    }\n";
 }
@@ -98,10 +118,10 @@ void print_cuda_outer_epilogue(const kir::Kernel& kernel, std::ostringstream& ou
   if (rows.iterations > 0)
     for (size_t j = 0; j < rows.outer.size(); ++j)
       out << "  seam_outer_store(" << rows.outer[j].accumulator << ", seam_outer_partials(seam_workspace, "
-          << j << ", " << rows.reduced << "LL, " << w.header << "), seam_row_ctx, " << rows.vectors()
+          << j << ", " << rows.outer_columns() << "LL, " << w.header << "), seam_row_ctx, " << rows.vectors()
           << "LL);\n";
-  out << "  if (seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", " << rows.reduced << "LL, "
-      << w.group_size << ", " << w.header << ")) {\n";
+  out << "  if (seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", " << rows.outer_columns()
+      << "LL, " << w.group_size << ", " << w.header << ")) {\n";
   print_outer_finish(kernel,
                      "for (idx_t seam_col = (idx_t)threadIdx.x; seam_col < " + std::to_string(rows.reduced) +
                          "; seam_col += (idx_t)blockDim.x)",
@@ -109,10 +129,20 @@ void print_cuda_outer_epilogue(const kir::Kernel& kernel, std::ostringstream& ou
   out << "  }\n";
 }
 
-// One row's body on the host. Staged (kir::RowLaunch::prefetch_stages): the fills copied into the stage
-// first, then read from it, the stages taken in turn as on the GPU (the copies land at once here).
+// One row's body on the host. Loaded ahead (kir::RowLaunch::load_ahead): the fills loaded into the next
+// registers, then taken from them (the same slots as on the GPU, one row at a time). Staged
+// (kir::RowLaunch::prefetch_stages): the fills copied into the stage first, then read from it, the stages
+// taken in turn as on the GPU (the copies land at once here).
 void print_host_row_body(const kir::Kernel& kernel, std::ostringstream& out, int depth) {
   const kir::RowLaunch& rows = *kernel.rows;
+  if (rows.load_ahead) {
+    const std::string pad(2 * static_cast<size_t>(depth), ' ');
+    out << pad << "{\n";
+    print_kernel_block(kernel, prefetch_block(rows), out, depth + 1, RowFill::LoadAhead);
+    out << pad << "}\n";
+    print_kernel_block(kernel, rows.body, out, depth, RowFill::TakeAhead);
+    return;
+  }
   if (rows.prefetch_stages != 2) {
     print_kernel_block(kernel, rows.body, out, depth);
     return;
@@ -137,7 +167,7 @@ void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out) {
   for (size_t j = 0; j < rows.outer.size(); ++j) {
     const std::string& acc = rows.outer[j].accumulator;
     out << "    const seam_outer_row<" << rows.vector << "> " << acc
-        << "{seam_outer_partials(seam_workspace, " << j << ", " << rows.reduced << "LL, " << blocks
+        << "{seam_outer_partials(seam_workspace, " << j << ", " << rows.outer_columns() << "LL, " << blocks
         << "LL, seam_block, " << w.header << ")};\n";
     out << "    seam_outer_zero(" << acc << ", " << rows.vectors() << "LL);\n";
   }
@@ -145,10 +175,14 @@ void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out) {
       << "; seam_first_row += " << blocks * per_block << ") {\n";
   out << "      for (idx_t row = seam_first_row; row < seam_first_row + " << per_block << " && row < "
       << rows.rows << "; ++row) {\n";
+  if (rows.peel) {
+    print_row_shift(rows, out);
+    out << "        const idx_t seam_row_extent = " << peeled_row_vectors(rows) << ";\n";
+  }
   print_host_row_body(kernel, out, 4);
   out << "      }\n    }\n";
-  out << "    if (!seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", " << rows.reduced << "LL, "
-      << blocks << "LL, seam_block, " << w.group_size << ", " << w.header << ")) continue;\n";
+  out << "    if (!seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", " << rows.outer_columns()
+      << "LL, " << blocks << "LL, seam_block, " << w.group_size << ", " << w.header << ")) continue;\n";
   print_outer_finish(kernel,
                      "for (idx_t seam_col = 0; seam_col < " + std::to_string(rows.reduced) + "; ++seam_col)",
                      std::to_string(blocks) + "LL, ", out);
@@ -217,6 +251,40 @@ void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& fi
   out << "  seam_async_wait<0>();\n";
 }
 
+// A block's loop over its row groups with the next group loaded ahead into registers
+// (kir::RowLaunch::load_ahead): each group takes its fills from the NAME_next arrays, then issues the
+// next group's loads into them, then computes, so those loads are in flight during its reductions.
+void print_cuda_rows_loaded_ahead(const kir::Kernel& kernel, const std::string& first_block,
+                                  const std::string& blocks, std::ostringstream& out) {
+  const kir::RowLaunch& rows = *kernel.rows;
+  const std::string last = std::to_string(rows.rows) + "LL";
+  const std::string stride = "(long long)" + blocks + " * " + std::to_string(rows.rows_per_block);
+  const kir::Block ahead = prefetch_block(rows);
+  const auto [fills, rest] = split_at_fills(rows);
+  // A row past the last has no vectors: its loads are skipped.
+  auto print_load_ahead = [&](const std::string& first, int depth) {
+    const std::string pad(2 * static_cast<size_t>(depth), ' ');
+    out << pad << "{\n";
+    out << pad << "  const long long seam_next_row = " << first << " + seam_row_ctx.slot;\n";
+    out << pad << "  const idx_t row = (idx_t)(seam_next_row < " << last << " ? seam_next_row : " << last
+        << ");\n";
+    out << pad << "  const idx_t seam_row_extent = row < " << rows.rows << " ? " << rows.vectors()
+        << " : 0;\n";
+    print_kernel_block(kernel, ahead, out, depth + 1, RowFill::LoadAhead);
+    out << pad << "}\n";
+  };
+  out << "  long long seam_first_row = (long long)" << first_block << " * " << rows.rows_per_block << ";\n";
+  print_load_ahead("seam_first_row", 1);
+  out << "  for (; seam_first_row < " << last << "; seam_first_row += " << stride << ") {\n";
+  out << "    const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);\n";
+  out << "    const idx_t seam_row_extent = row < " << rows.rows << " ? " << rows.vectors() << " : 0;\n";
+  out << "    (void)seam_row_extent;\n";
+  print_kernel_block(kernel, fills, out, 2, RowFill::TakeAhead);
+  print_load_ahead("seam_first_row + " + stride, 2);
+  print_kernel_block(kernel, rest, out, 2);
+  out << "  }\n";
+}
+
 }  // namespace
 
 std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
@@ -245,6 +313,8 @@ std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
   const std::string blocks = cluster > 1 ? "(gridDim.x / " + std::to_string(cluster) + ")" : "gridDim.x";
   if (rows.prefetch_stages == 2) {
     print_cuda_prefetched_rows(kernel, first_block, blocks, out);
+  } else if (rows.load_ahead) {
+    print_cuda_rows_loaded_ahead(kernel, first_block, blocks, out);
   } else {
     print_cuda_rows(kernel, first_block, blocks, out);
   }

@@ -116,7 +116,7 @@ OuterWorkspace outer_workspace(const RowLaunch& rows) {
   w.groups = (blocks + w.group_size - 1) / w.group_size;
   w.header = (1 + w.groups + 3) / 4 * 4;
   const int64_t rows_per_reduction = blocks + w.groups + 1;  // partials, group sums, totals
-  w.bytes = (w.header + static_cast<int64_t>(rows.outer.size()) * rows_per_reduction * rows.reduced) *
+  w.bytes = (w.header + static_cast<int64_t>(rows.outer.size()) * rows_per_reduction * rows.outer_columns()) *
             static_cast<int64_t>(sizeof(float));
   return w;
 }

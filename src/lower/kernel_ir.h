@@ -156,6 +156,7 @@ struct Stmt {
   int64_t begin = 0, extent = 0;  // Loop
   int unroll = 1;                 // Loop
   bool row_edge = false;          // Store in a peeled row loop: only the lanes inside the row
+  bool unaligned = false;         // with row_edge: the vector's start may not be a multiple of its width
 };
 
 // The order in which an output's chunks are enumerated, and how many values one chunk stands for
@@ -218,6 +219,11 @@ struct OuterReduction {
 // vector k holds elements k * vector - shift .. k * vector - shift + vector - 1, and the first and last
 // vectors of a row have lanes outside it (masked: loads read nothing there, stores write nothing,
 // reductions combine their identity; kir::Expr::Kind::RowEdge).
+// Peeled by columns (`peel_columns`, with outer reductions): the shift is 0 instead, so that vector k
+// holds the same columns in every row (the outer accumulators stay per column); only the last vector has
+// lanes outside the row, and tensors laid out like S are read and written in the accesses their
+// addresses allow at run time (a weight along the row in aligned vectors). The outer reductions'
+// workspace rows are then `outer_columns()` wide: whole vectors, the lanes past the row unused.
 struct RowLaunch {
   int64_t rows = 0;
   int64_t reduced = 0;  // elements of a row
@@ -227,6 +233,7 @@ struct RowLaunch {
   int vector = 1;                // elements per row-loop iteration (a divisor of `reduced`)
   int iterations = 0;            // > 0: persistent, ceil(vectors() / (cluster * threads_per_row))
   bool peel = false;             // vectors aligned to the row's start in memory (above)
+  bool peel_columns = false;     // with `peel`: vectors aligned to the columns instead (above)
   // > 1: one row per thread block cluster of this many blocks (rows_per_block 1, threads_per_row per
   // block): the row's threads are the cluster's, the row reductions combine over the cluster through
   // distributed shared memory, and the grid is a multiple of it.
@@ -245,12 +252,21 @@ struct RowLaunch {
   // rows it takes next are on their way there (cp.async), so the latency of a row's loads overlaps the
   // previous row's work. Only where a block loops over several row groups (outer reductions' fixed grid).
   int prefetch_stages = 0;
+  // The caches' fills of a block's next row group are loaded into a second set of register arrays
+  // (each cache's NAME_next) right after the current group takes its own from them, before its
+  // reductions: the loads are in flight while the group computes, without shared memory. Only where a
+  // block loops over several row groups (outer reductions' fixed grid); not with prefetch_stages.
+  bool load_ahead = false;
   int block_size() const { return rows_per_block * threads_per_row; }
   // Vectors per row (peeled: at most; a row with shift s has ceil((reduced + s) / vector)).
   int64_t vectors() const {
     if (vector <= 0) return reduced;
+    if (peel && peel_columns) return (reduced + vector - 1) / vector;
     return peel ? (reduced + 2 * vector - 2) / vector : reduced / vector;
   }
+  // The columns of an outer reduction's workspace row: the row's elements, whole vectors when peeled by
+  // columns.
+  int64_t outer_columns() const { return peel && peel_columns ? vectors() * vector : reduced; }
 };
 
 // A row kernel's workspace for its outer reductions, in f32 words: `header` words of arrival counters

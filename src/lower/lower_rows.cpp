@@ -112,7 +112,7 @@ class RowEmitter : public ExpressionEmitter {
   // (lower/outer_reductions.h).
   RowEmitter(const Fusion& fusion, kir::Kernel& kernel, const std::vector<int>& input_param, int& counter,
              Shape shape, std::vector<int64_t> axes, int vector, bool persistent, bool peel,
-             std::vector<Value> outer)
+             bool peel_columns, std::vector<Value> outer)
       : ExpressionEmitter(fusion, kernel, input_param, vector, counter),
         shape_(std::move(shape)),
         axes_(std::move(axes)),
@@ -122,6 +122,7 @@ class RowEmitter : public ExpressionEmitter {
     for (size_t d : outer_axes_) rows_ *= shape_[d];
     for (size_t d : reduced_axes_) reduced_ *= shape_[d];
     peeled_rows_ = peel;
+    peel_columns_ = peel && peel_columns;
   }
 
   int64_t rows() const { return rows_; }
@@ -176,9 +177,9 @@ class RowEmitter : public ExpressionEmitter {
   AxisIndex element_index(const std::string& vector_index) {
     AxisIndex idx;
     idx.index = row_index_;
-    const int64_t vectors =
-        std::max<int64_t>(peeled_rows_ ? peeled_vectors(reduced_, lanes_) : reduced_ / lanes_, 1);
-    const Index element = peeled_rows_ ? peeled_element(vector_index, vectors, lanes_)
+    const int64_t vectors = std::max<int64_t>(
+        peeled_rows_ ? peeled_vectors(reduced_, lanes_, peel_columns_) : reduced_ / lanes_, 1);
+    const Index element = peeled_rows_ ? peeled_element(vector_index, vectors, lanes_, peel_columns_)
                                        : kir::mul(kir::variable(vector_index, vectors), lanes_);
     int64_t inner = 1;
     for (size_t k = reduced_axes_.size(); k-- > 0;) {
@@ -201,8 +202,10 @@ class RowEmitter : public ExpressionEmitter {
   // Peeled: a vector is aligned where the tensor's offset is that of S laid out contiguously (the
   // vectors are aligned to that layout's row starts); elsewhere its vectors are unaligned
   // (kir::Expr::unaligned: narrower accesses at run time).
+  // Peeled by columns: aligned where the offset is a multiple of the width (a weight along the row);
+  // tensors laid out like S start each row at another alignment.
   bool vector_aligned(const Index& offset) const override {
-    if (!peeled_rows_) return ExpressionEmitter::vector_aligned(offset);
+    if (!peeled_rows_ || peel_columns_) return ExpressionEmitter::vector_aligned(offset);
     return aligned_offsets_.count(kir::to_string(offset)) > 0;
   }
 
@@ -600,8 +603,10 @@ class RowEmitter : public ExpressionEmitter {
       store.param = static_cast<int>(fusion_.inputs().size()) + o;
       store.index = offset;
       store.source = value;
-      // Peeled: outputs are contiguous in S's shape, so aligned like S; the lanes outside the row stay.
+      // Peeled: outputs are contiguous in S's shape, so aligned like S (by columns: as their rows'
+      // addresses allow); the lanes outside the row stay.
       store.row_edge = peeled_rows_ && value.lanes > 1;
+      store.unaligned = store.row_edge && peel_columns_ && !vector_aligned(offset);
       block().push_back(std::move(store));
     } catch (const NotRowAligned&) {
       blocks_.resize(depth);
@@ -626,6 +631,7 @@ class RowEmitter : public ExpressionEmitter {
   std::vector<Index> row_index_;
   std::map<int32_t, kir::Var> reduction_value_;
   std::vector<int> chunked_;
+  bool peel_columns_ = false;
   std::set<std::string> aligned_offsets_;  // peeled: S's contiguous offsets of the loops' vectors
 };
 
@@ -738,15 +744,16 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
       layout.peel ? " (peeled)" : "");
   const bool persistent = layout.iterations > 0;
   const std::vector<Value> outer = outer_reductions(fusion, rs);
-  SEAM_ASSERT(outer.empty() || (!layout.peel && layout.cluster == 1), "kernel ", options.kernel_name,
-              ": outer reductions in a peeled or clustered row layout");
+  SEAM_ASSERT(outer.empty() || ((!layout.peel || layout.peel_columns) && layout.cluster == 1), "kernel ",
+              options.kernel_name, ": outer reductions in a row layout peeled by shifts or clustered");
   RowEmitter emitter(fusion, kernel, input_param, counter, shape, axes, layout.vector, persistent,
-                     layout.peel, outer);
+                     layout.peel, layout.peel_columns, outer);
   kir::RowLaunch launch;
   launch.rows = emitter.rows();
   launch.reduced = rs.reduced;
   launch.vector = layout.vector;
   launch.peel = layout.peel;
+  launch.peel_columns = layout.peel && layout.peel_columns;
   launch.cluster = layout.cluster;
   SEAM_ASSERT(
       layout.cluster >= 1 && layout.cluster <= 16 && (layout.cluster == 1 || layout.rows_per_block == 1),
@@ -785,6 +792,8 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
     if (launch.partial_blocks == 0 || !row_prefetchable(launch) ||
         kir::dynamic_shared_bytes(launch) + kir::row_scratch_bytes(block) > options.shared_bytes_per_block)
       launch.prefetch_stages = 0;
+    launch.load_ahead = layout.load_ahead && launch.partial_blocks > 0 && launch.prefetch_stages == 0 &&
+                        row_prefetchable(launch, false);
   }
   hoist_row_divisors(launch);
   if (!result.misaligned_reduction && !emitter.chunked().empty())

@@ -34,6 +34,7 @@ struct RowLayout {
   int vector = 1;
   int iterations = 0;
   bool peel = false;  // vectors aligned to each row's start, `vector` need not divide it (lower/row_peel.h)
+  bool peel_columns = false;  // with `peel`: aligned to the columns instead (kir::RowLaunch::peel_columns)
   // > 1: a row is shared by the `cluster` blocks of a thread block cluster (rows_per_block 1), each
   // holding threads_per_row of its threads; vector k goes to the row's thread k % (cluster * threads).
   int cluster = 1;
@@ -45,6 +46,9 @@ struct RowLayout {
   // 2: a block's next row group is copied to shared memory while it computes the current one
   // (kir::RowLaunch::prefetch_stages), where lowering finds every fill stageable.
   int prefetch_stages = 0;
+  // A block's next row group is loaded into registers while it computes the current one
+  // (kir::RowLaunch::load_ahead).
+  bool load_ahead = false;
 };
 
 // A row kernel as the plan decided it: its layout, the schedules of its chunk programs (one per output

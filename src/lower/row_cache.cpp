@@ -117,8 +117,9 @@ void cache_row_loads(kir::RowLaunch& launch) {
                      row_fills.end());
 }
 
-bool row_prefetchable(const kir::RowLaunch& launch) {
-  if (launch.iterations <= 0 || launch.peel || launch.cluster != 1 || !kir::row_caches_stageable(launch))
+bool row_prefetchable(const kir::RowLaunch& launch, bool async_copies) {
+  if (launch.iterations <= 0 || launch.peel || launch.cluster != 1 ||
+      (async_copies && !kir::row_caches_stageable(launch)))
     return false;
   // The prefetch of a later row repeats what precedes the fills (index Lets; constants are left out):
   // nothing there may read a value.

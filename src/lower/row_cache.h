@@ -16,10 +16,10 @@ namespace seam {
 // before the filling loop, so that its latency overlaps the row's other loads.
 void cache_row_loads(kir::RowLaunch& launch);
 
-// Whether the caches' fills of `launch` (after cache_row_loads) can be staged in shared memory for a
-// later row while the block computes the current one (kir::RowLaunch::prefetch_stages): persistent, not
-// peeled nor clustered, every fill a cp.async size, and nothing before the fills but index Lets and
-// constants.
-bool row_prefetchable(const kir::RowLaunch& launch);
+// Whether the caches' fills of `launch` (after cache_row_loads) can be issued for a later row while the
+// block computes the current one: persistent, not peeled nor clustered, and nothing before the fills but
+// index Lets and constants; staged in shared memory (`async_copies`, kir::RowLaunch::prefetch_stages)
+// also every fill a cp.async size; loaded into registers (kir::RowLaunch::load_ahead) any size.
+bool row_prefetchable(const kir::RowLaunch& launch, bool async_copies = true);
 
 }  // namespace seam

@@ -25,11 +25,13 @@ inline constexpr const char* kRowShift = "seam_row_shift";
 // into another axis.
 bool peelable_rows(const RowShape& rs);
 
-// The most vectors a peeled row of `reduced` elements spans (a row shifted by vector - 1).
-int64_t peeled_vectors(int64_t reduced, int vector);
+// The most vectors a peeled row of `reduced` elements spans (a row shifted by vector - 1; by columns:
+// no shift).
+int64_t peeled_vectors(int64_t reduced, int vector, bool columns = false);
 
-// The element of the row at lane 0 of vector `vector_index` (< vectors): vector_index * vector - shift.
-kir::Index peeled_element(const std::string& vector_index, int64_t vectors, int vector);
+// The element of the row at lane 0 of vector `vector_index` (< vectors): vector_index * vector - shift
+// (by columns: vector_index * vector).
+kir::Index peeled_element(const std::string& vector_index, int64_t vectors, int vector, bool columns = false);
 
 // The offset of element `index` in a contiguous tensor of `shape`, folded as input loads fold theirs, so
 // that equal offsets print equal.

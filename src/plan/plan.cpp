@@ -203,7 +203,8 @@ std::string launch_summary(const PlannedStep& step) {
          (rows.prefetch_stages > 0
               ? ", " + std::to_string(rows.prefetch_stages) + " prefetch stages of " +
                     std::to_string(kir::dynamic_shared_bytes(step.kernel) / rows.prefetch_stages) + " bytes"
-              : "");
+              : "") +
+         (rows.load_ahead ? ", next rows loaded ahead into registers" : "");
 }
 
 std::string print_plan(const FusionPlan& plan) {
@@ -228,7 +229,7 @@ std::string print_plan(const FusionPlan& plan) {
                   ? ", rows prefetched to shared memory (" +
                         std::to_string(kir::dynamic_shared_bytes(step.kernel)) + " bytes)"
                   : "") +
-             "\n";
+             (step.kernel.rows->load_ahead ? ", next rows loaded ahead into registers" : "") + "\n";
     if (step.workspace_bytes > 0)
       out += "  outer reductions " + std::to_string(step.kernel.rows->outer.size()) + ", workspace " +
              std::to_string(step.workspace_bytes) + " bytes\n";

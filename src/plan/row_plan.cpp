@@ -29,8 +29,9 @@ int64_t plan_partial_blocks(const RowPlanInput& in, RowLayout& layout, int64_t b
       layout.iterations > 0
           ? std::min<int64_t>(255, layout.iterations * bytes_per_iteration / 4 + kReservedRegisters)
           : 64;
-  const int64_t per_sm =
-      std::clamp<int64_t>(65536 / (block * registers), 1, std::max<int64_t>(1, 2048 / block));
+  const int64_t per_sm = std::clamp<int64_t>(
+      in.outer_threads_per_sm > 0 ? in.outer_threads_per_sm / block : 65536 / (block * registers), 1,
+      std::max<int64_t>(1, 2048 / block));
   layout.min_blocks_per_sm = static_cast<int>(per_sm);
   const int64_t groups = ceil_div(std::max<int64_t>(in.shape.rows, 1), layout.rows_per_block);
   return std::max<int64_t>(1, std::min(groups, static_cast<int64_t>(std::max(1, in.sm_count)) * per_sm));
@@ -55,6 +56,14 @@ int plan_prefetch(const RowPlanInput& in, const RowLayout& layout) {
   return shared <= in.shared_bytes_per_block && per_sm * shared <= in.shared_bytes_per_sm ? 2 : 0;
 }
 
+// Registers for the next row group (kir::RowLaunch::load_ahead) when its blocks loop over several.
+bool plan_load_ahead(const RowPlanInput& in, const RowLayout& layout) {
+  if (!in.load_ahead || layout.iterations == 0 || layout.partial_blocks == 0 || layout.peel ||
+      layout.cluster > 1)
+    return false;
+  return ceil_div(std::max<int64_t>(in.shape.rows, 1), layout.rows_per_block) > layout.partial_blocks;
+}
+
 }  // namespace
 
 RowPlanInput row_plan_input(const Fusion& fusion, const LaunchParams& knobs) {
@@ -65,12 +74,16 @@ RowPlanInput row_plan_input(const Fusion& fusion, const LaunchParams& knobs) {
   in.sm_count = knobs.sm_count;
   in.persistent = knobs.row_persistent;
   in.prefetch = knobs.row_prefetch;
+  in.load_ahead = knobs.row_load_ahead && !knobs.row_prefetch;
+  in.outer_share = knobs.row_outer_share;
+  in.outer_threads_per_sm = knobs.row_outer_threads_per_sm;
   in.shared_bytes_per_block = knobs.shared_bytes_per_block;
   in.shared_bytes_per_sm = knobs.shared_bytes_per_sm;
   in.outer_reductions = static_cast<int>(outer_reductions(fusion, in.shape).size());
-  // Outer reductions keep one workspace column per element of an unpeeled row, summed by whole blocks:
-  // no peel and no cluster next to them.
-  in.peel = knobs.row_peel && in.outer_reductions == 0;
+  // Outer reductions keep one workspace column per element of a row, summed by whole blocks: rows peeled
+  // by columns (the same columns in a thread's vectors of every row) and no cluster next to them.
+  in.peel = knobs.row_peel;
+  in.peel_columns = in.outer_reductions > 0;
   in.cluster_max = in.outer_reductions == 0 ? knobs.row_cluster_max : 1;
   in.cluster_above = knobs.row_cluster_above;
   const int64_t elements = in.shape.rows * in.shape.reduced;
@@ -121,10 +134,13 @@ RowLayout plan_row_layout(const RowPlanInput& in, int vector, bool peel) {
   }
   layout.vector = vector;
   layout.peel = peel;
-  const int64_t vectors = peel ? peeled_vectors(reduced, vector) : reduced / vector;
-  // Registers a thread spends per iteration on its cached share of the row.
+  layout.peel_columns = peel && in.peel_columns;
+  const int64_t vectors = peel ? peeled_vectors(reduced, vector, in.peel_columns) : reduced / vector;
+  // Registers a thread spends per iteration on its cached share of the row (twice with the next row
+  // group's loads in flight: load_ahead with outer reductions).
+  const int cached_copies = in.load_ahead && in.outer_reductions > 0 ? 2 : 1;
   const int64_t bytes_per_iteration =
-      static_cast<int64_t>(vector) * (in.cached_bytes_per_element + 4 * in.outer_reductions);
+      static_cast<int64_t>(vector) * (cached_copies * in.cached_bytes_per_element + 4 * in.outer_reductions);
   // At least 8 threads per row, or one per vector of a shorter row.
   const int64_t min_per_row = std::min<int64_t>(8, power_of_two_at_least(vectors));
   // The block a row layout runs in: rows share `block` threads, a long row takes a block of its own.
@@ -143,6 +159,8 @@ RowLayout plan_row_layout(const RowPlanInput& in, int vector, bool peel) {
     return 0;
   };
   int64_t per_row = 0;
+  if (in.persistent && in.outer_reductions > 0 && in.outer_share > 0)
+    per_row = fewest_threads(in.outer_share);
   // With outer reductions a thread also holds an accumulator per element: the longest share (64, 32 or
   // 16 elements) whose registers leave room for two blocks per multiprocessor, so that one block's
   // loads overlap another's reductions (its block loops over many rows: nothing else hides them).
@@ -177,6 +195,7 @@ RowLayout plan_row_layout(const RowPlanInput& in, int vector, bool peel) {
   while (static_cast<int64_t>(layout.rows_per_block) * per_row < 32) layout.rows_per_block *= 2;
   if (in.outer_reductions > 0) layout.partial_blocks = plan_partial_blocks(in, layout, bytes_per_iteration);
   layout.prefetch_stages = plan_prefetch(in, layout);
+  layout.load_ahead = plan_load_ahead(in, layout);
   return layout;
 }
 

@@ -127,6 +127,87 @@ TEST(OuterReduction, PrefetchedRows) {
   check(rmsnorm_backward(1000, 64, BFloat16), 1, 2, false, true, false);  // streamed
 }
 
+// The next row group loaded ahead into registers (LaunchParams::row_load_ahead; kir::RowLaunch::
+// load_ahead) with the share and blocks per multiprocessor set by their knobs: blocks looping over many
+// row groups, per-row scalars loaded ahead with the vectors, vectors of one element (rows of 7), a block
+// per row group (no loop: nothing loaded ahead). The host takes each row's fills through the same
+// next-group arrays.
+TEST(OuterReduction, LoadedAhead) {
+  struct Case {
+    int64_t m, n;
+    int share, threads_per_sm;
+    bool ahead;
+  };
+  for (const Case& c : std::vector<Case>{{1000, 64, 0, 0, true},
+                                         {4099, 64, 16, 768, true},
+                                         {300, 2048, 8, 1024, true},
+                                         {300, 4096, 16, 1024, true},
+                                         {1000, 7, 0, 0, true},
+                                         {2, 64, 0, 0, false}}) {
+    ExecutableOptions options;
+    options.backend = Backend::Host;
+    options.poison_outputs = true;
+    options.segment.rules.limits.max_inlined_reduction = 0;
+    options.launch.sm_count = c.m == 2 ? 132 : 2;
+    options.launch.row_load_ahead = true;
+    options.launch.row_outer_share = c.share;
+    options.launch.row_outer_threads_per_sm = c.threads_per_sm;
+    for (const Fusion& fusion :
+         {rmsnorm_backward(c.m, c.n, BFloat16), layernorm_backward(c.m, c.n, Float32)}) {
+      const std::string context = fusion.name() + " " + std::to_string(c.m) + "x" + std::to_string(c.n);
+      auto exe = Executable::compile(fusion, options);
+      ASSERT_EQ(exe->steps().size(), 1u) << context;
+      const kir::RowLaunch& rows = *exe->steps()[0].kernel.rows;
+      EXPECT_EQ(rows.load_ahead, c.ahead) << context;
+      EXPECT_EQ(rows.prefetch_stages, 0) << context;
+      if (c.share > 0) EXPECT_LE(rows.iterations * rows.vector, c.share) << context;
+      if (c.threads_per_sm > 0)
+        EXPECT_EQ(rows.min_blocks_per_sm, c.threads_per_sm / rows.block_size()) << context;
+      const std::vector<HostTensor> inputs = random_inputs(fusion, 5);
+      const std::vector<HostTensor> expected = interpret(fusion, inputs);
+      const std::vector<HostTensor> actual = exe->run(inputs);
+      for (size_t o = 0; o < actual.size(); ++o) {
+        const Comparison cmp = compare_tensors(actual[o], expected[o], tolerance(expected[o].dtype()));
+        EXPECT_TRUE(cmp.ok) << context << " output " << o << ": " << cmp.message;
+      }
+    }
+  }
+}
+
+// Rows that no 16-byte vector divides (hidden sizes 1025, 4097): peeled by columns, a thread's vectors
+// the same columns in every row (its accumulators stay per column), loads and stores of x, dy and dx in
+// the accesses each row's alignment allows, the last vector masked; the workspace rows padded to whole
+// vectors. Persistent and streamed, bf16 (vectors of 8) and f32 (4).
+TEST(OuterReduction, PeeledByColumns) {
+  for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{120, 4097}, {17, 1025}, {1000, 33}, {5, 19}})
+    for (bool persistent : {true, false}) {
+      ExecutableOptions options;
+      options.backend = Backend::Host;
+      options.poison_outputs = true;
+      options.segment.rules.limits.max_inlined_reduction = 0;
+      options.launch.sm_count = 2;
+      options.launch.row_persistent = persistent;
+      for (const Fusion& fusion : {rmsnorm_backward(m, n, BFloat16), layernorm_backward(m, n, Float32)}) {
+        const std::string context = fusion.name() + " " + std::to_string(m) + "x" + std::to_string(n) +
+                                    (persistent ? " persistent" : " streamed");
+        auto exe = Executable::compile(fusion, options);
+        ASSERT_EQ(exe->steps().size(), 1u) << context;
+        const kir::RowLaunch& rows = *exe->steps()[0].kernel.rows;
+        EXPECT_TRUE(rows.peel && rows.peel_columns) << context;
+        EXPECT_EQ(rows.outer_columns() % rows.vector, 0) << context;
+        const std::vector<HostTensor> inputs = random_inputs(fusion, 9);
+        const std::vector<HostTensor> expected = interpret(fusion, inputs);
+        for (int run = 0; run < 2; ++run) {
+          const std::vector<HostTensor> actual = exe->run(inputs);
+          for (size_t o = 0; o < actual.size(); ++o) {
+            const Comparison cmp = compare_tensors(actual[o], expected[o], tolerance(expected[o].dtype()));
+            EXPECT_TRUE(cmp.ok) << context << " run " << run << " output " << o << ": " << cmp.message;
+          }
+        }
+      }
+    }
+}
+
 // Streamed rows accumulate in the block's workspace row (a block holds one row).
 TEST(OuterReduction, Streamed) {
   for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{3, 64}, {17, 5000}, {1000, 7}, {4099, 64}}) {

@@ -36,12 +36,12 @@ void expect_same_bits_on_one_and_many_threads(const Fusion& fusion, uint64_t see
 }
 
 TEST(InterpreterThreads, NormalizationBackwardsAndRopeGiveTheSameBits) {
-  // Rows and columns reduced (dx's row sums, dw's column sums over 300 rows), f32 sums in double.
-  expect_same_bits_on_one_and_many_threads(rmsnorm_backward(300, 520, DType::BFloat16), 1);
-  expect_same_bits_on_one_and_many_threads(layernorm_backward(257, 384, DType::Float32), 2);
+  // Rows and columns reduced (dx's row sums, dw's column sums over the rows), f32 sums in double.
+  expect_same_bits_on_one_and_many_threads(rmsnorm_backward(130, 520, DType::BFloat16), 1);
+  expect_same_bits_on_one_and_many_threads(layernorm_backward(129, 384, DType::Float32), 2);
   RopeOptions rope;
   rope.batch = 2;
-  rope.seq_len = 64;
+  rope.seq_len = 8;
   rope.direction = Direction::Backward;  // the GQA expanded copies sum
   expect_same_bits_on_one_and_many_threads(build_rope(rope_config("W3"), rope), 3);
 }

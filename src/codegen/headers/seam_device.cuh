@@ -425,15 +425,35 @@ SEAM_FN void seam_row_reduce_online(float& m, float& s, const seam_rows<R, P, C,
   }
 }
 
-// Peeled row loops' stores (aligned: outputs are laid out like the row kernel's reduced tensor).
-template <int N, bool Stream, class T>
+// Peeled row loops' stores (aligned: outputs are laid out like the row kernel's reduced tensor; rows
+// peeled by columns: not, then the widest stores the address allows, as seam_load_edge's loads: written
+// out the same way, since a shared helper taking the access as a lambda changed the loads' machine code).
+template <int N, bool Stream, bool Aligned = true, class T>
 SEAM_FN void seam_store_edge(T* __restrict__ dst, const T* src, unsigned lanes) {
   if (lanes == (1u << N) - 1u) {
-    if constexpr (Stream)
-      seam_store_stream<N>(dst, src);
-    else
-      seam_store<N>(dst, src);
-    return;
+    if constexpr (Aligned) {
+      if constexpr (Stream)
+        seam_store_stream<N>(dst, src);
+      else
+        seam_store<N>(dst, src);
+      return;
+    } else if constexpr (N * sizeof(T) == 16 && N % 4 == 0) {
+      const unsigned long long address = (unsigned long long)dst;
+      if ((address & 15) == 0) {
+        seam_store<N>(dst, src);
+        return;
+      }
+      if ((address & 7) == 0) {
+        seam_store<N / 2>(dst, src);
+        seam_store<N / 2>(dst + N / 2, src + N / 2);
+        return;
+      }
+      if ((address & 3) == 0) {
+#pragma unroll
+        for (int l = 0; l < N; l += N / 4) seam_store<N / 4>(dst + l, src + l);
+        return;
+      }
+    }
   }
 #pragma unroll
   for (int l = 0; l < N; ++l)

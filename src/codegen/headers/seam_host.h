@@ -95,7 +95,7 @@ SEAM_FN void seam_load_edge(const T* __restrict__ src, T* dst, unsigned lanes) {
       dst[l] = T();
   }
 }
-template <int N, bool Stream, class T>
+template <int N, bool Stream, bool Aligned = true, class T>
 SEAM_FN void seam_store_edge(T* __restrict__ dst, const T* src, unsigned lanes) {
   for (int l = 0; l < N; ++l)
     if ((lanes >> l) & 1u) memcpy(dst + l, src + l, sizeof(T));
