@@ -58,10 +58,11 @@ fi
 
 # The GPU suite under compute-sanitizer memcheck, quick shapes: every kernel kind (pointwise and RoPE,
 # row kernels persistent, streamed, peeled, over clusters, with outer reductions and prefetched rows,
+# the training rows (cross-entropy gradients, normalization backwards peeled by columns),
 # indexing and its out-of-range errors, random numbers, cuBLASLt steps and the kernels around them).
 memcheck_suite() {
   SEAM_GPU_QUICK=1 /usr/local/cuda/bin/compute-sanitizer --tool memcheck --error-exitcode 3 gpu-bin/seam_gpu_tests \
-    --gtest_filter='GpuSuite.*:GpuDeviceApi.*:GpuOuterReduction.*:GpuRowEdges.*:GpuMatmul.RandomFusionsAroundProducts:GpuMatmul.MisalignedInputsGetANarrowerPlan:-GpuSuite.RopeFullSizeSampledRows:GpuDeviceApi.BadInputsAreRejectedBeforeAnyLaunch'
+    --gtest_filter='GpuSuite.*:GpuDeviceApi.*:GpuOuterReduction.*:GpuRowEdges.*:GpuTrainingRows.*:GpuMatmul.RandomFusionsAroundProducts:GpuMatmul.MisalignedInputsGetANarrowerPlan:-GpuSuite.RopeFullSizeSampledRows:GpuDeviceApi.BadInputsAreRejectedBeforeAnyLaunch'
 }
 
 # The Python module, built on the GPU machine against its Python and PyTorch with the system's g++
