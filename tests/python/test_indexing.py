@@ -150,7 +150,7 @@ def test_embedding_fwd(max_norm, norm_type, index_shape, device):
     weight = make((7, 4), torch.bfloat16)
     index = torch.randint(0, 7, index_shape)
     with FusionDefinition() as fd:
-        i = fd.from_pytorch(index)
+        i = fd.from_pytorch(index.to(device))  # a 0-dim CPU index would declare a CPU scalar (is_cpu)
         w = fd.from_pytorch(weight)
         options = [fd.define_scalar(v, dtype=DataType.Double) if v is not None else None
                    for v in (max_norm, norm_type)]

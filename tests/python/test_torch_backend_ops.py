@@ -97,6 +97,7 @@ case("aten.pow.Tensor_Scalar", lambda x: aten.pow.Tensor_Scalar(x, 2), NC)
 case("aten.pow.Tensor_Scalar", lambda x: aten.pow.Tensor_Scalar(x, 3), bf(3, 5))
 case("aten.pow.Tensor_Scalar", lambda x: aten.pow.Tensor_Scalar(x, -0.5), POS)
 case("aten.pow.Tensor_Tensor", lambda x, y: aten.pow.Tensor_Tensor(x, y), POS, r(5))
+case("aten.pow.Scalar", lambda x: aten.pow.Scalar(10000.0, x), r(3, 5, low=-1.0, high=0.0))
 
 for _c in ("eq", "ne", "lt", "le", "gt", "ge"):
     _t, _s = getattr(aten, _c).Tensor, getattr(aten, _c).Scalar

@@ -55,7 +55,7 @@ class _LoaderThenCall(importlib.abc.Loader):
         try:
             self._callback()
         except Exception as e:  # registering must never break the user's import
-            log.debug("seam: registering the torch.compile backend failed: %s: %s", type(e).__name__, e)
+            log.warning("seam: registering the torch.compile backend failed: %s: %s", type(e).__name__, e)
 
 
 class AfterImport(importlib.abc.MetaPathFinder):
@@ -82,7 +82,7 @@ def register_dynamo_backend(name="seam"):
         try:
             return register_now(name)
         except Exception as e:
-            log.debug("seam: registering the torch.compile backend failed: %s: %s", type(e).__name__, e)
+            log.warning("seam: registering the torch.compile backend failed: %s: %s", type(e).__name__, e)
             return False
     if not has_dynamo():
         return False

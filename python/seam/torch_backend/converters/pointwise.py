@@ -116,6 +116,19 @@ def pow_(ctx, x, exponent):
     return ctx.ops.pow(x, float(exponent))
 
 
+def _pow_scalar_ok(node, settings):
+    base = node.args[0]
+    if not isinstance(base, (int, float)) or isinstance(base, bool):
+        return "needs a number base"
+    return floating_inputs(node, settings)
+
+
+@converter("aten.pow.Scalar", supports=_pow_scalar_ok)
+def pow_scalar(ctx, base, exponent):
+    # a number to a tensor's power (a rotary embedding's base ** (i / d))
+    return ctx.ops.pow(float(base), ctx.to_float(exponent))
+
+
 @converter("aten.pow.Tensor_Tensor", supports=floating_inputs)
 def pow_tensor(ctx, x, y):
     return ctx.ops.pow(ctx.to_float(x), ctx.to_float(y))
