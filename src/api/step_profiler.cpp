@@ -44,7 +44,8 @@ StepProfile describe(const seam::PlannedStep& step, bool cuda) {
   return p;
 }
 
-RunProfile summarize(std::string timing, std::vector<StepProfile> steps, const seam::SegmentedFusion& segmented) {
+RunProfile summarize(std::string timing, std::vector<StepProfile> steps,
+                     const seam::SegmentedFusion& segmented) {
   RunProfile profile;
   profile.timing = std::move(timing);
   profile.segments = segmented.num_kernels();
@@ -128,7 +129,8 @@ class CudaStepProfiler final : public StepProfiler {
     profile.timing_note = recording_ ? "" : note_;
     profile.host_time_ms = host;
     profile.event_time_ms = run_end_.elapsed_ms_since(run_start_);
-    profile.peak_bandwidth_gbs = seam::Device::shared().properties().peak_memory_bandwidth_bytes_per_s() * 1e-9;
+    profile.peak_bandwidth_gbs =
+        seam::Device::shared().properties().peak_memory_bandwidth_bytes_per_s() * 1e-9;
     return profile;
   }
 

@@ -44,7 +44,8 @@ TEST(ApiProfile, HostRunTimesEveryStepAndComputesTheSameResults) {
     float row = 0;
     for (int j = 0; j < 3; ++j) {
       float dot = c[static_cast<size_t>(i * 3 + j)];
-      for (int k = 0; k < 8; ++k) dot += a[static_cast<size_t>(i * 8 + k)] * m[static_cast<size_t>(k * 3 + j)];
+      for (int k = 0; k < 8; ++k)
+        dot += a[static_cast<size_t>(i * 8 + k)] * m[static_cast<size_t>(k * 3 + j)];
       EXPECT_NEAR(y[static_cast<size_t>(i * 3 + j)], std::exp(dot), 1e-4f);
       row += std::exp(dot);
     }
