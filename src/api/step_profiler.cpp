@@ -8,6 +8,7 @@
 #include "runtime/device.h"
 #include "runtime/event_timer.h"
 #include "runtime/kernel_activity.h"
+#include "support/error.h"
 
 namespace seam::api {
 
@@ -86,7 +87,12 @@ class HostStepProfiler final : public StepProfiler {
 class CudaStepProfiler final : public StepProfiler {
  public:
   CudaStepProfiler() {
-    if (seam::activity_available(&note_)) recording_.emplace();
+    if (!seam::activity_available(&note_)) return;
+    try {
+      recording_.emplace();
+    } catch (const seam::Error& e) {  // CUPTI loads but refuses to record (another client, permissions)
+      note_ = e.what();
+    }
   }
   void start(CUstream stream) override {
     begin_ = Clock::now();
@@ -115,18 +121,23 @@ class CudaStepProfiler final : public StepProfiler {
       p.time_ms += r.duration_us() * 1e-3;
     }
     waiting_ms_ += ms_between(taking, Clock::now());
+    if (launched && p.gpu_kernels == 0 && note_.empty())
+      note_ = "CUPTI recorded no kernel for step " + p.name +
+              " (another CUPTI client, such as torch.profiler, may have taken its records)";
   }
   RunProfile finish(const seam::SegmentedFusion& segmented, CUstream stream) override {
     run_end_.record(stream);
     wait(stream);
     const double host = ms_between(begin_, Clock::now()) - waiting_ms_;
+    if (recording_) recording_->finish();
+    // Events time the whole run when CUPTI is missing or lost a step's records.
+    const bool cupti = recording_.has_value() && note_.empty();
     for (size_t s = 0; s < steps_.size(); ++s) {
       steps_[s].event_time_ms = events_[s].second->elapsed_ms_since(*events_[s].first);
-      if (!recording_) steps_[s].time_ms = steps_[s].event_time_ms;
+      if (!cupti) steps_[s].time_ms = steps_[s].event_time_ms;
     }
-    if (recording_) recording_->finish();
-    RunProfile profile = summarize(recording_ ? "cupti" : "events", std::move(steps_), segmented);
-    profile.timing_note = recording_ ? "" : note_;
+    RunProfile profile = summarize(cupti ? "cupti" : "events", std::move(steps_), segmented);
+    profile.timing_note = note_;
     profile.host_time_ms = host;
     profile.event_time_ms = run_end_.elapsed_ms_since(run_start_);
     profile.peak_bandwidth_gbs =
@@ -141,7 +152,7 @@ class CudaStepProfiler final : public StepProfiler {
     waiting_ms_ += ms_between(t, Clock::now());
   }
 
-  std::string note_;
+  std::string note_;  // why the times are not CUPTI's; empty while they are
   std::optional<seam::ActivityRecording> recording_;
   seam::Event run_start_, run_end_;
   std::vector<std::pair<std::unique_ptr<seam::Event>, std::unique_ptr<seam::Event>>> events_;
