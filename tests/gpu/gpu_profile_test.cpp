@@ -24,7 +24,8 @@ TEST(GpuProfile, StepsOfAProductAndItsEpilogueTimedOnTheGpu) {
   api::Value c = b.input(api::DType::Float32, {512, 128}, {}, "c");
   api::Value y = b.op("relu", {b.op("add", {b.op("matmul", {a, w}), c})});
   api::Value total = b.op("sum", {y}, {{"axes", std::vector<int64_t>{1}}, {"keepdim", false}});
-  api::Executable exe = api::Executable::compile(b.finish({{"y", y}, {"total", total}}), {.backend = api::Backend::Cuda});
+  api::Executable exe =
+      api::Executable::compile(b.finish({{"y", y}, {"total", total}}), {.backend = api::Backend::Cuda});
 
   auto random = [](std::vector<int64_t> shape, uint32_t seed) {
     HostTensor x = HostTensor::zeros(DType::Float32, shape);
@@ -60,8 +61,8 @@ TEST(GpuProfile, StepsOfAProductAndItsEpilogueTimedOnTheGpu) {
   double sum = 0;
   int libraries = 0;
   for (const api::StepProfile& s : p.steps) {
-    std::cout << "  " << s.name << " [" << s.scheduler << "] " << s.time_ms << " ms, events " << s.event_time_ms
-              << " ms, kernels " << s.gpu_kernels << "\n";
+    std::cout << "  " << s.name << " [" << s.scheduler << "] " << s.time_ms << " ms, events "
+              << s.event_time_ms << " ms, kernels " << s.gpu_kernels << "\n";
     EXPECT_TRUE(s.launched);
     EXPECT_GT(s.time_ms, 0.0);
     EXPECT_GT(s.event_time_ms, 0.0);
@@ -69,7 +70,9 @@ TEST(GpuProfile, StepsOfAProductAndItsEpilogueTimedOnTheGpu) {
     if (s.scheduler == "library") {
       ++libraries;
       EXPECT_EQ(s.name, "matmul by cuBLASLt");
-      if (p.timing == "cupti") EXPECT_GE(s.gpu_kernels, 1);
+      if (p.timing == "cupti") {
+        EXPECT_GE(s.gpu_kernels, 1);
+      }
     } else {
       EXPECT_GT(s.blocks, 0);
       if (p.timing == "cupti") {
