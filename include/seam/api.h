@@ -158,6 +158,44 @@ struct OutputRoute {
 // input's buffer); writes dtype_size(dtype) bytes.
 void encode_scalar(const Literal& value, DType dtype, void* destination);
 
+// One step of a profiled run: a generated kernel, or a library call (cuBLASLt on the GPU, seam's reference
+// on the host; nvFuser calls these non-codegen kernels).
+struct StepProfile {
+  std::string name;  // the generated kernel's name; a library step: "<op> by cuBLASLt" or "<op> on the host"
+  std::string scheduler;  // what planned it: "pointwise", "rows" (reductions, normalizations) or "library"
+  int segment = 0;       // the segmentation group the step computes (a library step's copies share its group)
+  bool launched = true;  // false: the step had no work (an empty tensor) and launched nothing
+  // By the run's timing (RunProfile::timing): the step's kernels' summed GPU durations (cupti), the time
+  // between events around the step (events), or the host's wall time of the step (host).
+  double time_ms = 0.0;
+  double event_time_ms = -1.0;  // CUDA events around the step; -1 on the host backend
+  int gpu_kernels =
+      -1;              // kernels CUPTI recorded for the step (a library call may launch several); -1: unknown
+  int64_t blocks = 0;  // the launch of a generated kernel: blocks of `block` threads; 0 for library steps
+  int block = 0;
+  int registers = -1;  // per thread, as compiled for the GPU; -1 unknown (the host backend, library steps)
+  int64_t input_bytes = 0;   // bytes the step reads (its inputs' sizes)
+  int64_t output_bytes = 0;  // bytes it writes
+};
+
+// What Executable::run_profiled measured of one run.
+struct RunProfile {
+  // Where the step times come from: "cupti" (the GPU's own kernel records, as torch.profiler reads them),
+  // "events" (CUDA events around each step: CUPTI not loadable, see timing_note) or "host" (the host
+  // backend's wall-clock time per step: no GPU involved).
+  std::string timing;
+  std::string timing_note;         // why not cupti on the CUDA backend; empty otherwise
+  int segments = 0;                // launching groups of the segmentation
+  std::vector<StepProfile> steps;  // in launch order
+  // Wall time of the call on the host, less the time the profiler itself spent waiting for the GPU.
+  double host_time_ms = 0.0;
+  double kernel_time_ms = 0.0;  // the steps' time_ms summed
+  double event_time_ms = -1.0;  // CUDA events around the whole run; -1 on the host backend
+  int64_t input_bytes = 0;      // bytes of the fusion's inputs and outputs
+  int64_t output_bytes = 0;
+  double peak_bandwidth_gbs = 0.0;  // the GPU's theoretical DRAM bandwidth (GB/s); 0 on the host or unknown
+};
+
 // A fusion compiled for a backend: passes, segmentation, generated kernels. Inputs must match the
 // fusion's input types and strides exactly; a scalar input is a one-element buffer of its dtype.
 class Executable {
@@ -186,6 +224,11 @@ class Executable {
   // element alignment, device, overlap). The kernels for the alignment class of all the addresses run.
   void run_into(const std::vector<TensorRef>& inputs, const std::vector<TensorRef>& outputs,
                 void* stream = nullptr) const;
+  // run_into, timing every step (RunProfile says how); it returns when the run has finished (on the GPU it
+  // synchronizes `stream`). With CUPTI each step is waited for before the next launches, so that its
+  // kernels are told apart; their durations are the GPU's own. Profiled runs of the process are serialized.
+  RunProfile run_profiled(const std::vector<TensorRef>& inputs, const std::vector<TensorRef>& outputs,
+                          void* stream = nullptr) const;
   // Per fusion output, how run_into returns it (fixed per executable).
   const std::vector<OutputRoute>& output_routes() const;
   // Per input, the layout run_into and run_device expect (dtype, shape, strides; data 0).

@@ -91,6 +91,25 @@ struct Runner {
   // one-element device buffer); on the host backend a scalar input is its Python value. `buffers`: per
   // fusion output, the address of its buffer (ignored for outputs that are not Computed).
   void run(const py::list& addresses, const py::list& buffers, uint64_t stream) {
+    std::vector<uint64_t> scalars;
+    auto [in, out] = bind(addresses, buffers, scalars);
+    py::gil_scoped_release release;
+    exe.run_into(in, out, reinterpret_cast<void*>(stream));
+  }
+
+  // run, timing every step (Executable::run_profiled); returns when the run has finished.
+  RunProfile run_profiled(const py::list& addresses, const py::list& buffers, uint64_t stream) {
+    std::vector<uint64_t> scalars;
+    auto [in, out] = bind(addresses, buffers, scalars);
+    py::gil_scoped_release release;
+    return exe.run_profiled(in, out, reinterpret_cast<void*>(stream));
+  }
+
+ private:
+  // The caller's TensorRefs with this call's addresses; a host scalar input points into `scalars`.
+  std::pair<std::vector<TensorRef>, std::vector<TensorRef>> bind(const py::list& addresses,
+                                                                 const py::list& buffers,
+                                                                 std::vector<uint64_t>& scalars) {
     if (addresses.size() != inputs.size())
       throw Error("the executable takes " + std::to_string(inputs.size()) + " inputs, got " +
                   std::to_string(addresses.size()));
@@ -98,7 +117,7 @@ struct Runner {
       throw Error("the executable has " + std::to_string(outputs.size()) + " outputs, got " +
                   std::to_string(buffers.size()) + " buffers");
     std::vector<TensorRef> in = inputs, out = outputs;
-    std::vector<uint64_t> scalars(in.size(), 0);  // 8 bytes hold any dtype's element
+    scalars.assign(in.size(), 0);  // 8 bytes hold any dtype's element
     for (size_t i = 0; i < in.size(); ++i) {
       py::handle a = addresses[i];
       if (host && is_scalar[i]) {
@@ -112,8 +131,7 @@ struct Runner {
       py::handle b = buffers[o];
       out[o].data = b.is_none() ? 0 : b.cast<uint64_t>();
     }
-    py::gil_scoped_release release;
-    exe.run_into(in, out, reinterpret_cast<void*>(stream));
+    return {std::move(in), std::move(out)};
   }
 };
 
@@ -193,7 +211,34 @@ PYBIND11_MODULE(_seam, m) {
   py::class_<DeviceMemory>(m, "DeviceMemory").def_readonly("address", &DeviceMemory::address);
 
   py::class_<Runner>(m, "Runner")
-      .def("run", &Runner::run, py::arg("addresses"), py::arg("buffers"), py::arg("stream") = 0);
+      .def("run", &Runner::run, py::arg("addresses"), py::arg("buffers"), py::arg("stream") = 0)
+      .def("run_profiled", &Runner::run_profiled, py::arg("addresses"), py::arg("buffers"),
+           py::arg("stream") = 0);
+
+  py::class_<StepProfile>(m, "StepProfile")
+      .def_readonly("name", &StepProfile::name)
+      .def_readonly("scheduler", &StepProfile::scheduler)
+      .def_readonly("segment", &StepProfile::segment)
+      .def_readonly("launched", &StepProfile::launched)
+      .def_readonly("time_ms", &StepProfile::time_ms)
+      .def_readonly("event_time_ms", &StepProfile::event_time_ms)
+      .def_readonly("gpu_kernels", &StepProfile::gpu_kernels)
+      .def_readonly("blocks", &StepProfile::blocks)
+      .def_readonly("block", &StepProfile::block)
+      .def_readonly("registers", &StepProfile::registers)
+      .def_readonly("input_bytes", &StepProfile::input_bytes)
+      .def_readonly("output_bytes", &StepProfile::output_bytes);
+  py::class_<RunProfile>(m, "RunProfile")
+      .def_readonly("timing", &RunProfile::timing)
+      .def_readonly("timing_note", &RunProfile::timing_note)
+      .def_readonly("segments", &RunProfile::segments)
+      .def_readonly("steps", &RunProfile::steps)
+      .def_readonly("host_time_ms", &RunProfile::host_time_ms)
+      .def_readonly("kernel_time_ms", &RunProfile::kernel_time_ms)
+      .def_readonly("event_time_ms", &RunProfile::event_time_ms)
+      .def_readonly("input_bytes", &RunProfile::input_bytes)
+      .def_readonly("output_bytes", &RunProfile::output_bytes)
+      .def_readonly("peak_bandwidth_gbs", &RunProfile::peak_bandwidth_gbs);
 
   py::class_<Executable>(m, "Executable")
       .def(

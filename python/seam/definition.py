@@ -7,6 +7,7 @@ import sys
 import torch
 
 from . import dtypes
+from . import profile as _profiler
 from .cache import FusionCache, input_key
 from .dtypes import DataType
 from .handles import Scalar, Tensor, Vector
@@ -341,13 +342,11 @@ class FusionDefinition:
         if entry is None:
             self._ensure_defined()
             entry = self._entry
-        if profile:
-            raise NotImplementedError("execute(profile=True): seam has no fusion profiler; time kernels with "
-                                      "torch.profiler or Nsight Systems")
+        profiling = profile or _profiler.active()
         if "matmul_expr_eval" in _disable_options:
             self._refuse_matmul_without_library()
         if capture_debug_output:
-            return self._execute_capturing(inputs, device=device, print_repro=print_repro,
+            return self._execute_capturing(inputs, device=device, print_repro=print_repro, profile=profile,
                                            save_repro_inputs=save_repro_inputs)
         if print_repro:
             print(self._script(inputs))
@@ -368,10 +367,12 @@ class FusionDefinition:
             except RuntimeError:  # a tensor without strides (sparse): the full path says what is wrong
                 key = None
             spec = entry.fast.get(key) if key is not None else None
+            compiled = False  # whether this execute reports the specialization's compile time
             if spec is None:
                 if resolved is None:
                     resolve_views(flat, self._slots)  # refuses tensors without strided memory (sparse)
                 spec = self._specialization(flat, device)
+                compiled, spec.compile_unreported = spec.compile_unreported, False
                 key = entry.fast_key(flat, requested)
                 if key is not None:
                     entry.fast[key] = spec
@@ -379,6 +380,8 @@ class FusionDefinition:
             if resolved:
                 self._refuse_written_negative_views(spec, resolved)
             try:
+                if profiling:
+                    return self._run_profiled(spec, flat, explicit=profile, compiled=compiled)
                 return spec.run(flat)
             except RuntimeError:
                 # torch 1.13 gives a sparse COO tensor dense-looking strides, so it can match a cached key:
@@ -426,9 +429,36 @@ class FusionDefinition:
         ("" when it compiled nothing or nothing was asked for); None before any such execute."""
         return self._debug_output
 
+    _profile = None  # the FusionProfile of this definition's last profiled execute
+
+    def _run_profiled(self, spec, flat, explicit, compiled):
+        """spec.run(flat), profiled: the FusionProfile goes to fd.profile() and get_fusion_profile(). A run
+        that launches nothing has nothing to time: refused when profile=True asked for it, run unprofiled
+        inside a PythonProfiler."""
+        if not spec.launches():
+            if explicit:
+                raise RuntimeError("execute(profile=True): this definition launches no kernel for these inputs "
+                                   "(its outputs are scalars, inputs or views of inputs), so there is nothing to "
+                                   "profile; execute it without profile=True")
+            return spec.run(flat)
+        measured = []
+        results = spec.run(flat, profile_into=measured)
+        raw, stream = measured[0]
+        compile_ms = spec.compile_time_ms if compiled else 0.0
+        device = spec.device.index if spec.device.type == "cuda" else -1
+        self._profile = _profiler.FusionProfile(raw, self._entry.id, compile_ms, device, stream)
+        _profiler.record(self._profile)
+        return results
+
     def profile(self):
-        raise NotImplementedError("FusionDefinition.profile(): seam has no fusion profiler; time kernels with "
-                                  "torch.profiler or Nsight Systems")
+        """The FusionProfile of the last execute(..., profile=True) of this definition."""
+        if self._profile is None:
+            if self._last is None:
+                raise ValueError("fd.profile(): this FusionDefinition has not been executed; call "
+                                 "fd.execute(inputs, profile=True) first")
+            raise ValueError("fd.profile(): this FusionDefinition was executed without profiling; call "
+                             "fd.execute(inputs, profile=True) first")
+        return self._profile
 
     def _specialization(self, flat, device=None):
         if len(flat) != len(self._slots):

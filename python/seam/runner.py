@@ -1,6 +1,8 @@
 """Running a specialized fusion on torch tensors: CPU tensors through seam's host backend (copied in and
 out), CUDA tensors on the device with no copy, launched on PyTorch's current stream."""
 
+import time
+
 import torch
 
 from . import dtypes, random_state
@@ -76,7 +78,11 @@ class Specialization:
         self.unseeded_random_ops = ctx.unseeded_random_ops  # hidden (seed, offset) inputs after `flat`
         self.output_types = [(dtypes.SEAM_TO_TORCH[d], tuple(shape)) for d, _, shape in fusion.output_types()]
         # A definition whose outputs are all scalars (or that has none) runs nothing.
+        started = time.perf_counter()
         self._executable = native.compile(fusion, self.backend) if self.output_types else None
+        # What a profile of this specialization's first run reports as compile time (nvFuser's too).
+        self.compile_time_ms = (time.perf_counter() - started) * 1e3
+        self.compile_unreported = True
         self._runner = None
         if self._executable is None:
             return
@@ -117,10 +123,15 @@ class Specialization:
             raise RuntimeError("this definition has no tensor outputs: seam compiled nothing for it")
         return self._executable
 
-    def run(self, flat):
+    def launches(self):
+        """Whether a run launches anything (a kernel or a library call) that a profile could time."""
+        return self._executable is not None and self._executable.num_kernels() > 0
+
+    def run(self, flat, profile_into=None):
+        """The outputs; with `profile_into` (a list), the run is profiled and its seam RunProfile appended."""
         if self.unseeded_random_ops:
             flat = flat + random_state.draw(self.device, self.unseeded_random_ops)
-        outs = self._launch(flat) if self._runner is not None else []
+        outs = self._launch(flat, profile_into) if self._runner is not None else []
         for out_index, slot in self.aliases:
             flat[slot].copy_(outs[out_index])
         results = []
@@ -166,7 +177,7 @@ class Specialization:
                 results.append(outs[a].clone(memory_format=torch.contiguous_format).permute(b))
         return results
 
-    def _launch(self, flat):
+    def _launch(self, flat, profile_into=None):
         """Allocates the computed outputs through torch, runs the executable into them and makes the
         outputs that view inputs (nothing runs for those)."""
         args = [flat[slot] for slot in self._slots]
@@ -183,7 +194,11 @@ class Specialization:
         for o, shape, tdtype in self._computed:
             outs[o] = torch.empty(shape, dtype=tdtype, **kwargs)
         buffers = [None if x is None else x.data_ptr() for x in outs]
-        self._runner.run(addresses, buffers, self._stream(self._stream_index) if cuda else 0)
+        stream = self._stream(self._stream_index) if cuda else 0
+        if profile_into is None:
+            self._runner.run(addresses, buffers, stream)
+        else:
+            profile_into.append((self._runner.run_profiled(addresses, buffers, stream), stream))
         for o, input, shape, strides, offset in self._views:
             base = args[input]
             outs[o] = base.as_strided(shape, strides, base.storage_offset() + offset)

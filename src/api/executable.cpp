@@ -3,8 +3,10 @@
 #include "exec/executable.h"
 
 #include <cstring>
+#include <mutex>
 
 #include "api/api_internal.h"
+#include "api/step_profiler.h"
 #include "exec/cuda_executable.h"
 #include "interp/interpreter.h"
 #include "plan/plan.h"
@@ -233,6 +235,25 @@ void Executable::run_into(const std::vector<TensorRef>& inputs, const std::vecto
     for (const TensorRef& ref : inputs) in.push_back(to_exec(ref));
     for (const TensorRef& ref : outputs) out.push_back(to_exec(ref));
     impl_->exe->run_into(in, out, static_cast<CUstream>(stream));
+  });
+}
+
+RunProfile Executable::run_profiled(const std::vector<TensorRef>& inputs,
+                                    const std::vector<TensorRef>& outputs, void* stream) const {
+  return guarded([&] {
+    // CUPTI records every kernel of the process: one profiled run at a time.
+    static std::mutex profiling;
+    std::lock_guard<std::mutex> lock(profiling);
+    const bool cuda = impl_->backend == Backend::Cuda;
+    if (cuda) seam::Device::shared().make_current();
+    const auto cu_stream = static_cast<CUstream>(stream);
+    std::unique_ptr<StepProfiler> profiler = StepProfiler::make(cuda);
+    profiler->start(cu_stream);
+    {
+      seam::ObserveSteps observing(profiler.get());
+      run_into(inputs, outputs, stream);
+    }
+    return profiler->finish(impl_->exe->segmented(), cu_stream);
   });
 }
 

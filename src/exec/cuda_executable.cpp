@@ -8,6 +8,7 @@
 #include "codegen/kernel_printer.h"
 #include "exec/cublas_matmul.h"
 #include "exec/index_error.h"
+#include "exec/step_observer.h"
 #include "plan/dump.h"
 #include "runtime/cubin_info.h"
 #include "runtime/cuda_driver.h"
@@ -420,10 +421,13 @@ class CudaExecutable final : public Executable {
     std::shared_ptr<DeviceBuffer> index_error;
     constexpr size_t kIndexErrorBytes = kir::kIndexErrorWords * sizeof(int64_t);
     const StreamWorkspace* workspace = plan.workspaces->needed() ? &plan.workspaces->on(stream) : nullptr;
+    StepObserver* observer = step_observer();
     for (size_t s = 0; s < plan.steps.size(); ++s) {
       const CompiledStep& step = plan.steps[s];
+      if (observer) observer->before_step(s, step, stream);
       if (step.library) {
         enqueue_product(*plan.products[s], workspace ? workspace->library.get() : 0, step, bindings, stream);
+        if (observer) observer->after_step(s, step, stream, true);
         continue;
       }
       std::vector<DevicePtr> pointers;
@@ -462,10 +466,13 @@ class CudaExecutable final : public Executable {
         pointers.push_back(workspace->kernels.get());
         args.push_back(&pointers.back());
       }
-      if (step.kernel.total_chunks() == 0) continue;
-      LaunchConfig config = plan.configs[s];
-      config.stream = stream;
-      launch(const_cast<Kernel&>(*plan.kernels[s]), config, args);
+      const bool launched = step.kernel.total_chunks() != 0;
+      if (launched) {
+        LaunchConfig config = plan.configs[s];
+        config.stream = stream;
+        launch(const_cast<Kernel&>(*plan.kernels[s]), config, args);
+      }
+      if (observer) observer->after_step(s, step, stream, launched);
     }
     return index_error;
   }

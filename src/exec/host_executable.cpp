@@ -8,6 +8,7 @@
 #include "exec/host_compiler.h"
 #include "exec/host_kernel_runner.h"
 #include "exec/index_error.h"
+#include "exec/step_observer.h"
 #include "interp/interpreter.h"
 #include "plan/dump.h"
 #include "support/error.h"
@@ -30,7 +31,10 @@ class HostExecutable final : public Executable {
     const Fusion& f = segmented_.fusion;
     std::map<int32_t, HostTensor> values;  // fusion inputs and values written by kernels
     for (size_t i = 0; i < inputs.size(); ++i) values[f.inputs()[i].id] = inputs[i];
-    for (const CompiledStep& step : steps_) {
+    StepObserver* observer = step_observer();
+    for (size_t s = 0; s < steps_.size(); ++s) {
+      const CompiledStep& step = steps_[s];
+      if (observer) observer->before_step(s, step, nullptr);
       std::vector<HostTensor> kernel_inputs;
       for (Value v : step.kernel_fusion.inputs) kernel_inputs.push_back(values.at(v.id));
       std::vector<Type> types;
@@ -41,6 +45,7 @@ class HostExecutable final : public Executable {
                                             : run_host_kernel(*module_, step.kernel, kernel_inputs, types);
       for (size_t o = 0; o < outputs.size(); ++o)
         values[step.kernel_fusion.outputs[o].id] = std::move(outputs[o]);
+      if (observer) observer->after_step(s, step, nullptr, true);
     }
     std::vector<HostTensor> results;
     for (const FusionOutput& out : f.outputs()) {
@@ -79,7 +84,7 @@ class HostExecutable final : public Executable {
       }
       return address[id];
     };
-    for (const CompiledStep& step : steps_) {
+    auto run_step = [&](const CompiledStep& step) {
       const Fusion& kf = step.kernel_fusion.fusion;
       if (step.library) {  // interpreted on host tensors laid out as the kernel fusion declares
         std::vector<HostTensor> kernel_inputs;
@@ -101,7 +106,7 @@ class HostExecutable final : public Executable {
           std::byte* to = destination(step.kernel_fusion.outputs[o]);
           if (!result.storage().empty()) std::memcpy(to, result.storage().data(), result.storage().size());
         }
-        continue;
+        return;
       }
       std::vector<void*> args;
       args.reserve(step.kernel.params.size());
@@ -131,6 +136,12 @@ class HostExecutable final : public Executable {
       if (!workspace.empty()) args.push_back(workspace.data());
       module_->entry(step.kernel.name)(args.data());
       if (checks) throw_if_index_error(index_error, "kernel " + step.kernel.name);
+    };
+    StepObserver* observer = step_observer();
+    for (size_t s = 0; s < steps_.size(); ++s) {
+      if (observer) observer->before_step(s, steps_[s], nullptr);
+      run_step(steps_[s]);
+      if (observer) observer->after_step(s, steps_[s], nullptr, true);
     }
   }
 

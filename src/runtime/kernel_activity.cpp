@@ -134,11 +134,9 @@ ActivityRecording::~ActivityRecording() {
   for (CUpti_ActivityKind k : kKinds) cupti().disable(k);
 }
 
-std::vector<ActivityRecord> ActivityRecording::finish() {
-  SEAM_CHECK(!finished_, "an activity recording finishes once");
+std::vector<ActivityRecord> ActivityRecording::take() {
+  SEAM_CHECK(!finished_, "an activity recording is read before it finishes");
   check_cupti(cupti().flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
-  for (CUpti_ActivityKind k : kKinds) check_cupti(cupti().disable(k), "cuptiActivityDisable");
-  finished_ = true;
   std::vector<ActivityRecord> records;
   {
     std::lock_guard<std::mutex> lock(records_mutex);
@@ -146,6 +144,13 @@ std::vector<ActivityRecord> ActivityRecording::finish() {
   }
   std::sort(records.begin(), records.end(),
             [](const ActivityRecord& a, const ActivityRecord& b) { return a.start_ns < b.start_ns; });
+  return records;
+}
+
+std::vector<ActivityRecord> ActivityRecording::finish() {
+  std::vector<ActivityRecord> records = take();
+  for (CUpti_ActivityKind k : kKinds) check_cupti(cupti().disable(k), "cuptiActivityDisable");
+  finished_ = true;
   return records;
 }
 
@@ -158,6 +163,7 @@ bool activity_available(std::string* why) {
 ActivityRecording::ActivityRecording() { throw Error("built without CUPTI's headers (cupti_activity.h)"); }
 ActivityRecording::~ActivityRecording() = default;
 std::vector<ActivityRecord> ActivityRecording::finish() { return {}; }
+std::vector<ActivityRecord> ActivityRecording::take() { return {}; }
 
 #endif
 

@@ -32,6 +32,9 @@ class ActivityRecording {
   ActivityRecording& operator=(const ActivityRecording&) = delete;
   // Waits for the GPU's records (the caller synchronizes first) and stops; the records sorted by start.
   std::vector<ActivityRecord> finish();
+  // Like finish, but keeps recording: the records since the start or the last take, sorted by start (a
+  // profiler takes them after each step it synchronized).
+  std::vector<ActivityRecord> take();
 
  private:
   bool finished_ = false;

@@ -1,7 +1,7 @@
 """Behaviours that scripts written for nvFuser rely on: layouts asked with stride_order, expanded inputs of a
 static extent, compute_contiguity, outputs aliased to inputs, definition-time errors in nvFuser's words,
-debug_output, extents, and the parts seam does not have (profiler, user schedules, per-segment
-definitions), which raise naming themselves."""
+debug_output, extents, and the parts seam does not have (user schedules, per-segment definitions), which
+raise naming themselves."""
 
 import pytest
 import torch
@@ -121,10 +121,6 @@ def test_what_seam_does_not_have_raises_naming_it():
     x = make((2, 5))
     with FusionDefinition() as fd:
         fd.add_output(fd.ops.sum(fd.from_pytorch(x), [1]))
-    with pytest.raises(NotImplementedError, match="seam has no fusion profiler"):
-        fd.execute([x], profile=True)
-    with pytest.raises(NotImplementedError, match="seam has no fusion profiler"):
-        fd.profile()
     with pytest.raises(NotImplementedError, match="fd.sched.split: seam schedules every kernel itself"):
         fd.sched.split(0, 1, 2)
     with pytest.raises(NotImplementedError, match="segment_index_space_maps"):
