@@ -103,7 +103,8 @@ TEST(GpuTrainingRows, NormalizationBackwardLoadedAhead) {
       for (const Fusion& fusion :
            {rmsnorm_backward(m, n, DType::BFloat16), layernorm_backward(m, n, DType::BFloat16)})
         // 64-element rows: a block holds all of its rows at once, nothing to load ahead.
-        cases.push_back({fusion, launch, random_inputs(fusion, 23), 1e-4, describe(fusion, variant), n != 64});
+        cases.push_back(
+            {fusion, launch, random_inputs(fusion, 23), 1e-4, describe(fusion, variant), n != 64});
     }
   check_all(cases);
 }
