@@ -20,8 +20,9 @@
 #                                     # memcheck over every kernel kind, pytest on CUDA tensors, RoPE quick
 #                                     # rows and the reduction set next to torch.compile; one summary line
 #                                     # per step (pass/fail, seconds); every step has its own time limit
-#                                     # and appends its log to $OUT/verify.log as it runs, so a cut run
-#                                     # still brings back what finished. SEAM_GPU_STEPS="suite memcheck"
+#                                     # and appends its log to $OUT/verify.log as it runs (memcheck and
+#                                     # pytest, side by side: their own logs), so a cut run still brings
+#                                     # back what finished. SEAM_GPU_STEPS="suite memcheck"
 #                                     # runs only those steps.
 #   scripts/gpu_check.sh report       # the short version for a tight GPU budget, few output files:
 #                                     # GPU suite (quick) and memcheck, backward rows, then seam vs
@@ -151,13 +152,17 @@ if [[ "$mode" == "verify" ]]; then
   vstep suite 180 gpu-bin/seam_gpu_tests
   # The quick suite (memcheck's shapes) alone, only when named: its time is what memcheck builds on.
   [[ " ${SEAM_GPU_STEPS:-} " == *" quick "* ]] && vstep quick 90 env SEAM_GPU_QUICK=1 gpu-bin/seam_gpu_tests
-  vstep memcheck 240 bash -c memcheck_suite
-  vstep python 240 env PYTHONPATH=python SEAM_TEST_DEVICES=cuda python3 -m pytest -q -p no:cacheprovider tests/python
+  # memcheck and pytest load the GPU lightly: side by side, each with its own log in $OUT.
+  (log="$out/memcheck.log" && : > "$log" && vstep memcheck 240 bash -c memcheck_suite) &
+  (log="$out/python.log" && : > "$log" &&
+    vstep python 240 env PYTHONPATH=python SEAM_TEST_DEVICES=cuda python3 -m pytest -q -p no:cacheprovider tests/python) &
+  wait
   vstep rope 120 gpu-bin/bench_rope_gpu --quick
   vstep reductions 330 python3 bench/reductions_vs_torch.py --seam gpu-bin/seam --iterations 20 \
     --json-out "$out/reductions.json"
   [[ -n "$(ls -A "$failures")" ]] && tar czf "$out/failures.tgz" -C "$failures" .
   echo "== summary ==" && cat "$summary"
+  grep -qE "FAIL|TIMEOUT" "$summary" && failed=1  # also the steps that ran side by side
   exit "$failed"
 fi
 
