@@ -160,3 +160,20 @@ def test_torch_compile_backend_seam_on_cpu():
         for n, p in model.named_parameters():
             torch.testing.assert_close(p.grad, expected[n], rtol=1e-4, atol=1e-6)
     assert tb.STATS["regions_in_seam"] > before
+
+
+def test_entry_point_names_the_backend():
+    """torch.compile finds backend="seam" through the torch_dynamo_backends entry point of
+    python/seam-<version>.dist-info, whether or not `import seam` ran first (Dynamo reads entry points
+    when a name is not registered); its version is seam's own."""
+    import importlib.metadata as metadata
+
+    import seam
+    from seam.torch_backend.backend import seam_backend
+
+    everything = metadata.entry_points()
+    found = (everything.select(group="torch_dynamo_backends") if hasattr(everything, "select")
+             else everything.get("torch_dynamo_backends", []))
+    entry = [e for e in found if e.name == "seam"]
+    assert len(entry) == 1 and entry[0].load() is seam_backend
+    assert metadata.version("seam") == str(seam.version())
