@@ -22,7 +22,7 @@ TEST(GpuProfile, StepsOfAProductAndItsEpilogueTimedOnTheGpu) {
   api::Value a = b.input(api::DType::Float32, {512, 256}, {}, "a");
   api::Value w = b.input(api::DType::Float32, {256, 128}, {}, "w");
   api::Value c = b.input(api::DType::Float32, {512, 128}, {}, "c");
-  api::Value y = b.op("relu", {b.op("add", {b.op("matmul", {a, w}), c})});
+  api::Value y = b.op("tanh", {b.op("add", {b.op("matmul", {a, w}), c})});
   api::Value total = b.op("sum", {y}, {{"axes", std::vector<int64_t>{1}}, {"keepdim", false}});
   api::Executable exe =
       api::Executable::compile(b.finish({{"y", y}, {"total", total}}), {.backend = api::Backend::Cuda});
