@@ -11,8 +11,8 @@
 #include "interp/compare.h"
 #include "interp/fast_random.h"
 #include "interp/interpreter.h"
+#include "row_cases.h"
 #include "runtime/cuda_driver.h"
-#include "support/parallel.h"
 #include "testing/row_fusions.h"
 
 namespace seam {
@@ -38,14 +38,7 @@ struct Case {
 // Compiles every case at once (NVRTC takes most of the time), then runs each on the GPU against the
 // interpreter and checks the row launch the plan chose.
 void check_all(const std::vector<Case>& cases) {
-  auto exes = parallel_map(cases.size(), [&](size_t i) {
-    ExecutableOptions options;
-    options.backend = Backend::Cuda;
-    options.poison_outputs = true;
-    options.segment.rules.limits.max_inlined_reduction = 0;
-    options.launch = cases[i].launch;
-    return Executable::compile(cases[i].fusion, options);
-  });
+  auto exes = compile_row_cases(cases);
   for (size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
     const std::vector<HostTensor> inputs = fast_random_inputs(c.fusion, 23);

@@ -13,8 +13,8 @@
 #include "exec/executable.h"
 #include "interp/compare.h"
 #include "interp/interpreter.h"
+#include "row_cases.h"
 #include "runtime/cuda_driver.h"
-#include "support/parallel.h"
 #include "testing/cross_entropy.h"
 #include "testing/norm_backward.h"
 
@@ -34,14 +34,7 @@ struct Case {
 // twice with poisoned outputs against the interpreter (f32 within the case's tolerance); both runs give
 // the same bits (fixed orders everywhere, whichever block finishes last).
 void check_all(const std::vector<Case>& cases) {
-  auto exes = parallel_map(cases.size(), [&](size_t i) {
-    ExecutableOptions options;
-    options.backend = Backend::Cuda;
-    options.poison_outputs = true;
-    options.segment.rules.limits.max_inlined_reduction = 0;
-    options.launch = cases[i].launch;
-    return Executable::compile(cases[i].fusion, options);
-  });
+  auto exes = compile_row_cases(cases);
   for (size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
     Executable& exe = *exes[i];
