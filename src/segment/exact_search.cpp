@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <queue>
 #include <tuple>
 #include <unordered_map>
@@ -31,10 +33,13 @@ bool preds_done(const SegmentGraph& graph, int u, const NodeSet& state, const No
 // write, and what it leaves stays counted), so it also serves as the A* heuristic.
 class LowerBound {
  public:
-  explicit LowerBound(const SegmentGraph& graph) : graph_(graph), marks_(marks()) {
+  explicit LowerBound(const SegmentGraph& graph) : graph_(graph), marks_(MarksPool::acquire()) {
     const size_t n = static_cast<size_t>(graph.fusion().num_nodes());
-    if (marks_.stamp.size() < n) marks_.stamp.resize(n, {0, 0});
+    if (marks_->stamp.size() < n) marks_->stamp.resize(n, {0, 0});
   }
+  ~LowerBound() { MarksPool::release(std::move(marks_)); }
+  LowerBound(const LowerBound&) = delete;
+  LowerBound& operator=(const LowerBound&) = delete;
 
   Cost operator()(const NodeSet& remaining) {
     begin_call();
@@ -93,9 +98,9 @@ class LowerBound {
 
  private:
   void begin_call() {
-    if (++marks_.epoch == 0) {  // wrapped: forget every mark
-      std::fill(marks_.stamp.begin(), marks_.stamp.end(), std::pair<uint32_t, int64_t>{0, 0});
-      marks_.epoch = 1;
+    if (++marks_->epoch == 0) {  // wrapped: forget every mark
+      std::fill(marks_->stamp.begin(), marks_->stamp.end(), std::pair<uint32_t, int64_t>{0, 0});
+      marks_->epoch = 1;
     }
   }
   bool first_time(int32_t v) { return once(v, 1) == 1; }
@@ -120,9 +125,9 @@ class LowerBound {
 
   // Counts a value once per call; for an input, the largest part any one remaining node reads.
   int64_t once(int32_t v, int64_t bytes) {
-    auto& [epoch, counted] = marks_.stamp[static_cast<size_t>(v)];
-    if (epoch != marks_.epoch) {
-      epoch = marks_.epoch;
+    auto& [epoch, counted] = marks_->stamp[static_cast<size_t>(v)];
+    if (epoch != marks_->epoch) {
+      epoch = marks_->epoch;
       counted = 0;
     }
     int64_t added = std::max<int64_t>(0, bytes - counted);
@@ -130,20 +135,41 @@ class LowerBound {
     return added;
   }
 
-  // Per value id, the call that last counted it and what it counted. Shared by the searches of a
-  // thread: the greedy's windows run thousands of small searches on one large graph, and a table the
-  // size of the graph per search would cost more than the searches.
+  // Per value id, the call that last counted it and what it counted. Reused across searches: the
+  // greedy's windows run thousands of small searches on one large graph, and a table the size of the
+  // graph per search would cost more than the searches. Kept in a pool in static storage rather than
+  // in thread storage, which the sanitized runs do not scan for roots (tests/sanitizers/lsan.supp).
   struct Marks {
     std::vector<std::pair<uint32_t, int64_t>> stamp;
     uint32_t epoch = 0;
   };
-  static Marks& marks() {
-    thread_local Marks m;
-    return m;
-  }
+  class MarksPool {
+   public:
+    static std::unique_ptr<Marks> acquire() {
+      std::lock_guard<std::mutex> lock(mutex());
+      if (free().empty()) return std::make_unique<Marks>();
+      std::unique_ptr<Marks> m = std::move(free().back());
+      free().pop_back();
+      return m;
+    }
+    static void release(std::unique_ptr<Marks> m) {
+      std::lock_guard<std::mutex> lock(mutex());
+      free().push_back(std::move(m));
+    }
+
+   private:
+    static std::mutex& mutex() {
+      static std::mutex m;
+      return m;
+    }
+    static std::vector<std::unique_ptr<Marks>>& free() {
+      static auto* tables = new std::vector<std::unique_ptr<Marks>>();  // never destroyed: no exit order
+      return *tables;
+    }
+  };
 
   const SegmentGraph& graph_;
-  Marks& marks_;
+  std::unique_ptr<Marks> marks_;
 };
 
 bool is_reduction(const SegmentGraph& graph, int u) {
