@@ -167,8 +167,9 @@ int cmd_emit(Args& args) {
                                         : "");
     }
     std::cout << "\n// launch: " << launch_summary(step) << "\n";
-    std::cout << (target == "cuda" ? print_cuda_kernel(step.kernel, launch_shape(step.params))
-                                   : print_host_kernel(step.kernel));
+    const ExtentSpelling spelling = extent_spelling(step.params);
+    std::cout << (target == "cuda" ? print_cuda_kernel(step.kernel, launch_shape(step.params), spelling).text
+                                   : print_host_kernel(step.kernel, spelling).text);
   }
   if (compile_arch) print_compile_summary(steps, *compile_arch, fusion.name());
   return kExitOk;

@@ -237,6 +237,10 @@ class Executable {
   // Milliseconds compile spent per stage ("passes", "segment", "plan", "backend": code generation and the
   // backend's compiler or binary cache).
   std::vector<std::pair<std::string, double>> compile_times() const;
+  // Where the generated kernels came from: "compiled" (NVRTC or the host compiler ran), "cache" (the
+  // kernel cache's binary), "loaded" (a module this process loaded for another size of the same size
+  // class: nothing compiled), "none" (no generated kernel).
+  std::string module_origin() const;
   std::string optimized_fusion() const;      // the fusion after seam's passes (text format)
   std::string segmentation() const;          // kernels, their values, boundary bytes, proven optimal?
   int num_kernels() const;                   // kernels launched per run (library calls included)

@@ -513,6 +513,21 @@ class FusionDefinition:
         """seam's segmentation of the last execute(): kernels, values, boundary bytes, proven optimal?"""
         return self._last_or_error("last_segmentation").executable().segmentation()
 
+    def last_compile_info(self):
+        """How the last execute()'s specialization was compiled: `module` is "compiled" (NVRTC or the host
+        compiler ran), "cache" (the kernel cache's binary), "loaded" (the module of another size of the same
+        size class, nothing compiled: docs/CODEGEN.md, "Size classes") or "none"; `compile_ms` the whole
+        specialization, `stages` seam's compile per stage (ms), `kernels` launches per run,
+        `specializations` how many input signatures this definition has compiled."""
+        spec = self._last_or_error("last_compile_info")
+        if spec.executable_or_none() is None:
+            return {"module": "none", "compile_ms": spec.compile_time_ms, "stages": {}, "kernels": 0,
+                    "specializations": len(self._entry.specializations)}
+        exe = spec.executable()
+        return {"module": exe.module_origin(), "compile_ms": spec.compile_time_ms,
+                "stages": dict(exe.compile_times()), "kernels": exe.num_kernels(),
+                "specializations": len(self._entry.specializations)}
+
     def segmentation_for(self, inputs):
         self._ensure_defined()
         return self._specialization(flatten(inputs, self._slots)).executable().segmentation()

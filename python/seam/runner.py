@@ -123,6 +123,9 @@ class Specialization:
             raise RuntimeError("this definition has no tensor outputs: seam compiled nothing for it")
         return self._executable
 
+    def executable_or_none(self):
+        return self._executable
+
     def launches(self):
         """Whether a run launches anything (a kernel or a library call) that a profile could time."""
         return self._executable is not None and self._executable.num_kernels() > 0

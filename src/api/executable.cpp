@@ -274,6 +274,10 @@ std::vector<std::pair<std::string, double>> Executable::compile_times() const {
   return impl_->exe->compile_times();
 }
 
+std::string Executable::module_origin() const {
+  return std::string(seam::module_origin_name(impl_->exe->module_origin()));
+}
+
 std::string Executable::optimized_fusion() const {
   return guarded([&] { return seam::print_fusion(impl_->fusion()); });
 }

@@ -39,20 +39,20 @@ std::string literal_text(const Number& n) {
 }
 
 // "i >= lo && i < hi && ..." for a conjunction of bounds ("true" when empty).
-std::string condition_text(const std::vector<kir::Bound>& bounds) {
+std::string condition_text(const std::vector<kir::Bound>& bounds, kir::IndexSpelling& spelling) {
   std::string text;
   for (const kir::Bound& b : bounds) {
-    std::string i = kir::to_string(b.index);
-    if (b.lo) text += (text.empty() ? "" : " && ") + i + " >= " + std::to_string(*b.lo);
-    if (b.hi) text += (text.empty() ? "" : " && ") + i + " < " + std::to_string(*b.hi);
+    std::string i = kir::to_string(b.index, spelling);
+    if (b.lo) text += (text.empty() ? "" : " && ") + i + " >= " + spelling.integer(*b.lo);
+    if (b.hi) text += (text.empty() ? "" : " && ") + i + " < " + spelling.integer(*b.hi);
   }
   return text.empty() ? "true" : text;
 }
 
-std::string guard_text(const std::vector<kir::Guard>& guards) {
+std::string guard_text(const std::vector<kir::Guard>& guards, kir::IndexSpelling& spelling) {
   std::vector<kir::Bound> all;
   for (const kir::Guard& g : guards) all.insert(all.end(), g.bounds.begin(), g.bounds.end());
-  return condition_text(all);
+  return condition_text(all, spelling);
 }
 
 // The values that live in memory as arrays: those a wide or guarded load fills (seam_load, seam_zero)
@@ -95,8 +95,8 @@ class BodyPrinter {
  public:
   // `arrays`: array_values(kernel), computed once per kernel by the caller.
   BodyPrinter(const kir::Kernel& kernel, const std::set<std::string>& arrays, std::ostringstream& out,
-              RowFill fill = RowFill::Load)
-      : kernel_(kernel), out_(out), arrays_(arrays), fill_(fill) {
+              kir::IndexSpelling& spelling, RowFill fill = RowFill::Load)
+      : kernel_(kernel), out_(out), arrays_(arrays), spelling_(spelling), fill_(fill) {
     if (fill == RowFill::Prefetch || fill == RowFill::Staged) stage_ = kir::row_stage(*kernel.rows);
   }
 
@@ -106,6 +106,7 @@ class BodyPrinter {
 
  private:
   bool is_array(const kir::Var& v) const { return arrays_.count(v.name) > 0; }
+  std::string ix(const kir::Index& index) const { return kir::to_string(index, spelling_); }
   // Element `l` of a value: values of one lane are read as element 0 by every lane.
   std::string lane(const kir::Var& v, int l) const {
     const std::string element = std::to_string(v.lanes == 1 ? 0 : l);
@@ -137,7 +138,7 @@ class BodyPrinter {
   void stmt(const Stmt& s, int depth) {
     switch (s.kind) {
       case Stmt::Kind::Let:
-        out_ << pad(depth) << "const idx_t " << s.name << " = " << kir::to_string(s.index) << ";\n";
+        out_ << pad(depth) << "const idx_t " << s.name << " = " << ix(s.index) << ";\n";
         return;
       case Stmt::Kind::Comment: out_ << pad(depth) << "// " << s.name << "\n"; return;
       case Stmt::Kind::Loop:  // SEAM_UNROLL: #pragma unroll on the GPU, nothing on the host
@@ -218,7 +219,7 @@ class BodyPrinter {
         per_lane(s.var, depth, [&](int l) { return lane(s.var, l) + " = " + lane(s.source, l); });
         return;
       case Stmt::Kind::If: {
-        out_ << pad(depth) << "if (" << condition_text(s.bounds) << ") {\n";
+        out_ << pad(depth) << "if (" << condition_text(s.bounds, spelling_) << ") {\n";
         block(s.then_block, depth + 1);
         if (!s.else_block.empty()) {
           out_ << pad(depth) << "} else {\n";
@@ -232,16 +233,14 @@ class BodyPrinter {
         if (s.row_edge) {
           out_ << pad(depth) << "seam_store_edge<" << s.source.lanes << ", "
                << (kernel_.streaming_stores ? "true" : "false") << (s.unaligned ? ", false" : "") << ">("
-               << p.name << " + " << kir::to_string(s.index) << ", " << s.source.name << ", seam_in_row);\n";
+               << p.name << " + " << ix(s.index) << ", " << s.source.name << ", seam_in_row);\n";
           return;
         }
         if (s.source.lanes > 1) {
           out_ << pad(depth) << (kernel_.streaming_stores ? "seam_store_stream<" : "seam_store<")
-               << s.source.lanes << ">(" << p.name << " + " << kir::to_string(s.index) << ", "
-               << s.source.name << ");\n";
+               << s.source.lanes << ">(" << p.name << " + " << ix(s.index) << ", " << s.source.name << ");\n";
         } else {
-          out_ << pad(depth) << p.name << "[" << kir::to_string(s.index) << "] = " << lane(s.source, 0)
-               << ";\n";
+          out_ << pad(depth) << p.name << "[" << ix(s.index) << "] = " << lane(s.source, 0) << ";\n";
         }
         return;
       }
@@ -264,7 +263,7 @@ class BodyPrinter {
   // The fill of a cache `slot` (kir::Expr::cache_fill) as `fill_` asks. A per-row cache is filled outside
   // the row loops: only for a row inside the tensor.
   void fill(const kir::Expr& e, const kir::RowCache& cache, const std::string& slot, int depth) {
-    const std::string address = param(e.param).name + " + " + kir::to_string(e.offset);
+    const std::string address = param(e.param).name + " + " + ix(e.offset);
     const std::string in_tensor = cache.per_row ? "if (seam_row_extent > 0) " : "";
     switch (fill_) {
       case RowFill::Load:
@@ -335,7 +334,7 @@ class BodyPrinter {
       // An index variable: its bare name, as index expressions read it (never an array, whatever a value
       // of the same name in another program of the kernel is).
       out_ << pad(depth) << "const idx_t " << v.name << " = (idx_t)seam_checked_index(" << lane(e.args[0], 0)
-           << ", " << e.extent << "LL, " << guard_text(e.guards) << ", "
+           << ", (seam_i64)" << spelling_.integer(e.extent) << ", " << guard_text(e.guards, spelling_) << ", "
            << "seam_index_error, " << static_cast<int>(e.op) << ", " << e.axis << ");\n";
       return;
     }
@@ -343,11 +342,11 @@ class BodyPrinter {
     switch (e.kind) {
       case kir::Expr::Kind::Load: {
         // The address: the first choice whose piece holds, else param + offset.
-        std::string address = param(e.param).name + " + " + kir::to_string(e.offset);
+        std::string address = param(e.param).name + " + " + ix(e.offset);
         for (size_t c = e.choices.size(); c-- > 0;) {
           const kir::LoadChoice& choice = e.choices[c];
-          address = "(" + kir::to_string(choice.index) + " < " + std::to_string(choice.below) + " ? " +
-                    param(choice.param).name + " + " + kir::to_string(choice.offset) + " : " + address + ")";
+          address = "(" + ix(choice.index) + " < " + spelling_.integer(choice.below) + " ? " +
+                    param(choice.param).name + " + " + ix(choice.offset) + " : " + address + ")";
         }
         const std::string load = v.lanes > 1 ? load_call(e, v.lanes, kernel_.keep_reused_loads && e.reused) +
                                                    "(" + address + ", " + v.name +
@@ -356,7 +355,7 @@ class BodyPrinter {
         if (e.guards.empty()) {
           out_ << pad(depth) << load << "\n";
         } else {  // loaded only where the guards hold, zero elsewhere (never selected)
-          out_ << pad(depth) << "if (" << guard_text(e.guards) << ") " << load << "\n"
+          out_ << pad(depth) << "if (" << guard_text(e.guards, spelling_) << ") " << load << "\n"
                << pad(depth) << "else seam_zero<" << v.lanes << ">(" << v.name << ");\n";
         }
         return;
@@ -369,7 +368,7 @@ class BodyPrinter {
              << ";\n";
         return;
       case kir::Expr::Kind::InBounds:
-        out_ << pad(depth) << define_lane(v, 0, condition_text(e.bounds)) << ";\n";
+        out_ << pad(depth) << define_lane(v, 0, condition_text(e.bounds, spelling_)) << ";\n";
         return;
       default: break;
     }
@@ -399,12 +398,12 @@ class BodyPrinter {
       case kir::Expr::Kind::Iota: {
         const std::string compute = is_floating(v.dtype) ? "double" : "seam_i64";
         return "seam_convert<" + type + ">((" + compute + ")" + literal_text(e.literal) + " + (" + compute +
-               ")(" + kir::to_string(e.offset) + (v.lanes > 1 ? " + " + std::to_string(l) : "") + ") * (" +
-               compute + ")" + literal_text(e.step) + ")";
+               ")(" + ix(e.offset) + (v.lanes > 1 ? " + " + std::to_string(l) : "") + ") * (" + compute +
+               ")" + literal_text(e.step) + ")";
       }
       case kir::Expr::Kind::Random: {
         // The element index in 64 bits: a random op may be larger than what the kernel's idx_t indexes.
-        std::string element = "(seam_i64)(" + kir::to_string(e.offset) + ")";
+        std::string element = "(seam_i64)(" + ix(e.offset) + ")";
         if (v.lanes > 1 && l > 0) element += " + " + std::to_string(l * e.step.as_int());
         return "seam_" + std::string(op_name(e.op)) + "<" + type + ">(" + lane(e.args[0], l) + ", " +
                lane(e.args[1], l) + ", " + element + ", " + lane(e.args[2], l) + ", " + lane(e.args[3], l) +
@@ -417,22 +416,24 @@ class BodyPrinter {
   const kir::Kernel& kernel_;
   std::ostringstream& out_;
   const std::set<std::string>& arrays_;
+  kir::IndexSpelling& spelling_;  // how the index arithmetic's integers are printed
   const RowFill fill_;
   kir::RowStage stage_;  // with fill_ other than Load
 };
 
 // The per-chunk dispatch shared by both entry points: chunk g belongs to the first output whose range
 // contains it.
-void print_dispatch(const kir::Kernel& kernel, std::ostringstream& out, int depth) {
+void print_dispatch(const kir::Kernel& kernel, std::ostringstream& out, int depth,
+                    kir::IndexSpelling& spelling) {
   std::string pad(2 * depth, ' ');
   int64_t begin = 0;
   const std::set<std::string> arrays = array_values(kernel);
   for (size_t o = 0; o < kernel.outputs.size(); ++o) {
     const kir::OutputProgram& program = kernel.outputs[o];
     int64_t end = begin + program.chunks;
-    out << pad << (o == 0 ? "" : "} else ") << "if (g < " << end << ") {\n";
-    out << pad << "  const idx_t " << program.chunk << " = g - " << begin << ";\n";
-    BodyPrinter(kernel, arrays, out).block(program.body, depth + 1);
+    out << pad << (o == 0 ? "" : "} else ") << "if (g < " << spelling.integer(end) << ") {\n";
+    out << pad << "  const idx_t " << program.chunk << " = g - " << spelling.integer(begin) << ";\n";
+    BodyPrinter(kernel, arrays, out, spelling).block(program.body, depth + 1);
     begin = end;
   }
   if (!kernel.outputs.empty()) out << pad << "}\n";
@@ -450,18 +451,26 @@ std::string param_type(const kir::Param& p) {
 
 }  // namespace
 
+int constants_argument_slot(const kir::Kernel& kernel) {
+  const kir::TrailingSlots slots = kir::trailing_slots(kernel);
+  return static_cast<int>(kernel.params.size()) + (slots.index_error >= 0 ? 1 : 0) +
+         (slots.workspace >= 0 ? 1 : 0);
+}
+
 void print_kernel_block(const kir::Kernel& kernel, const kir::Block& block, std::ostringstream& out,
-                        int depth, RowFill fill) {
-  BodyPrinter(kernel, array_values(kernel), out, fill).block(block, depth);
+                        int depth, kir::IndexSpelling& spelling, RowFill fill) {
+  BodyPrinter(kernel, array_values(kernel), out, spelling, fill).block(block, depth);
 }
 
 std::string kernel_param_type(const kir::Param& param) { return param_type(param); }
 
-void print_kernel_dispatch(const kir::Kernel& kernel, std::ostringstream& out, int depth) {
-  print_dispatch(kernel, out, depth);
+void print_kernel_dispatch(const kir::Kernel& kernel, std::ostringstream& out, int depth,
+                           kir::IndexSpelling& spelling) {
+  print_dispatch(kernel, out, depth, spelling);
 }
 
-void print_cuda_signature(const kir::Kernel& kernel, const CudaLaunchShape& shape, std::ostringstream& out) {
+void print_cuda_signature(const kir::Kernel& kernel, const CudaLaunchShape& shape, std::ostringstream& out,
+                          const ConstantSpelling* constants) {
   out << "SEAM_KERNEL void __launch_bounds__(" << shape.block_size
       << (shape.min_blocks_per_sm > 0 ? ", " + std::to_string(shape.min_blocks_per_sm) : "") << ") "
       << (shape.cluster > 1 ? "__cluster_dims__(" + std::to_string(shape.cluster) + ", 1, 1) " : "")
@@ -480,6 +489,9 @@ void print_cuda_signature(const kir::Kernel& kernel, const CudaLaunchShape& shap
     out << (kernel.params.empty() ? "" : ", ") << "seam_i64* __restrict__ seam_index_error";
   if (kir::workspace_bytes(kernel) > 0)  // after it: the workspace (kernel_ir.h, OuterWorkspace)
     out << ", float* __restrict__ seam_workspace";
+  if (constants && !constants->constants().empty())  // last: the extents (constants_argument_slot)
+    out << (constants_argument_slot(kernel) > 0 ? ", " : "") << "const "
+        << ConstantSpelling::struct_name(kernel.name) << " seam_k";
   out << ") {\n";
   out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
   for (const kir::Param& param : kernel.params)
@@ -488,19 +500,27 @@ void print_cuda_signature(const kir::Kernel& kernel, const CudaLaunchShape& shap
           << "_ptr[0];\n";
 }
 
-std::string print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& shape) {
-  if (kernel.rows) return print_cuda_row_kernel(kernel);
+PrintedKernel print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& shape,
+                                ExtentSpelling mode) {
+  if (kernel.rows) return PrintedKernel{print_cuda_row_kernel(kernel), KernelConstants{}};
+  ConstantSpelling spelling(mode, kernel.index64);
+  std::ostringstream body;
+  body << "  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < "
+       << spelling.integer(kernel.total_chunks()) << "; g += (idx_t)gridDim.x * blockDim.x) {\n";
+  print_dispatch(kernel, body, 2, spelling);
+  body << "  }\n}\n";
   std::ostringstream out;
-  out << "#include \"seam_device.cuh\"\n\n";
-  print_cuda_signature(kernel, shape, out);
-  out << "  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < " << kernel.total_chunks()
-      << "; g += (idx_t)gridDim.x * blockDim.x) {\n";
-  print_dispatch(kernel, out, 2);
-  out << "  }\n}\n";
-  return out.str();
+  out << "#include \"seam_device.cuh\"\n\n" << spelling.struct_definition(kernel.name);
+  print_cuda_signature(kernel, shape, out, &spelling);
+  out << body.str();
+  return PrintedKernel{out.str(), spelling.constants()};
 }
 
-void print_host_entry(const kir::Kernel& kernel, std::ostringstream& out) {
+std::string print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& shape) {
+  return print_cuda_kernel(kernel, shape, ExtentSpelling::Literals).text;
+}
+
+void print_host_entry(const kir::Kernel& kernel, std::ostringstream& out, const ConstantSpelling* constants) {
   out << "SEAM_KERNEL void " << kernel.name << "(void** args) {\n";
   out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
   for (size_t p = 0; p < kernel.params.size(); ++p) {
@@ -519,16 +539,29 @@ void print_host_entry(const kir::Kernel& kernel, std::ostringstream& out) {
     out << "  seam_i64* seam_index_error = static_cast<seam_i64*>(args[" << slots.index_error << "]);\n";
   if (slots.workspace >= 0)
     out << "  float* seam_workspace = static_cast<float*>(args[" << slots.workspace << "]);\n";
+  if (constants && !constants->constants().empty()) {
+    const std::string type = ConstantSpelling::struct_name(kernel.name);
+    out << "  const " << type << "& seam_k = *static_cast<const " << type << "*>(args["
+        << constants_argument_slot(kernel) << "]);\n";
+  }
+}
+
+PrintedKernel print_host_kernel(const kir::Kernel& kernel, ExtentSpelling mode) {
+  if (kernel.rows) return PrintedKernel{print_host_row_kernel(kernel), KernelConstants{}};
+  ConstantSpelling spelling(mode, kernel.index64);
+  std::ostringstream body;
+  body << "  for (idx_t g = 0; g < " << spelling.integer(kernel.total_chunks()) << "; ++g) {\n";
+  print_dispatch(kernel, body, 2, spelling);
+  body << "  }\n}\n";
+  std::ostringstream out;
+  out << spelling.struct_definition(kernel.name);
+  print_host_entry(kernel, out, &spelling);
+  out << body.str();
+  return PrintedKernel{out.str(), spelling.constants()};
 }
 
 std::string print_host_kernel(const kir::Kernel& kernel) {
-  if (kernel.rows) return print_host_row_kernel(kernel);
-  std::ostringstream out;
-  print_host_entry(kernel, out);
-  out << "  for (idx_t g = 0; g < " << kernel.total_chunks() << "; ++g) {\n";
-  print_dispatch(kernel, out, 2);
-  out << "  }\n}\n";
-  return out.str();
+  return print_host_kernel(kernel, ExtentSpelling::Literals).text;
 }
 
 }  // namespace seam

@@ -107,7 +107,7 @@ void print_outer_finish(const kir::Kernel& kernel, const std::string& column_loo
     out << "      const float " << rows.outer[j].total << "_0 = seam_outer_total(seam_workspace, " << j
         << ", " << rows.outer_columns() << "LL, seam_col, " << rows.outer.size() << ", " << blocks
         << w.group_size << ", " << w.header << ");\n";
-  print_kernel_block(kernel, rows.finish, out, 3);
+  print_kernel_block(kernel, rows.finish, out, 3, kir::literal_spelling());
   out << "    }\n";
 }
 
@@ -138,23 +138,25 @@ void print_host_row_body(const kir::Kernel& kernel, std::ostringstream& out, int
   if (rows.load_ahead) {
     const std::string pad(2 * static_cast<size_t>(depth), ' ');
     out << pad << "{\n";
-    print_kernel_block(kernel, prefetch_block(rows), out, depth + 1, RowFill::LoadAhead);
+    print_kernel_block(kernel, prefetch_block(rows), out, depth + 1, kir::literal_spelling(),
+                       RowFill::LoadAhead);
     out << pad << "}\n";
-    print_kernel_block(kernel, rows.body, out, depth, RowFill::TakeAhead);
+    print_kernel_block(kernel, rows.body, out, depth, kir::literal_spelling(), RowFill::TakeAhead);
     return;
   }
   if (rows.prefetch_stages != 2) {
-    print_kernel_block(kernel, rows.body, out, depth);
+    print_kernel_block(kernel, rows.body, out, depth, kir::literal_spelling());
     return;
   }
   const std::string pad(2 * static_cast<size_t>(depth), ' ');
   const std::string staging = "unsigned char* const seam_staging = seam_stage.data + seam_stage_index * " +
                               std::to_string(kir::row_stage(rows).bytes(1, rows.vectors())) + ";\n";
   out << pad << "{\n" << pad << "  " << staging;
-  print_kernel_block(kernel, prefetch_block(rows), out, depth + 1, RowFill::Prefetch);
+  print_kernel_block(kernel, prefetch_block(rows), out, depth + 1, kir::literal_spelling(),
+                     RowFill::Prefetch);
   out << pad << "}\n" << pad << "seam_async_commit();\n" << pad << "seam_async_wait<0>();\n";
   out << pad << "{\n" << pad << "  " << staging;
-  print_kernel_block(kernel, rows.body, out, depth + 1, RowFill::Staged);
+  print_kernel_block(kernel, rows.body, out, depth + 1, kir::literal_spelling(), RowFill::Staged);
   out << pad << "}\n" << pad << "seam_stage_index ^= 1;\n";
 }
 
@@ -205,7 +207,7 @@ void print_cuda_rows(const kir::Kernel& kernel, const std::string& first_block, 
     out << "    const idx_t seam_row_extent = row < " << rows.rows << " ? " << rows.vectors() << " : 0;\n";
   }
   out << "    (void)seam_row_extent;\n";
-  print_kernel_block(kernel, rows.body, out, 2);
+  print_kernel_block(kernel, rows.body, out, 2, kir::literal_spelling());
   out << "  }\n";
 }
 
@@ -233,7 +235,7 @@ void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& fi
     out << "      const idx_t seam_row_extent = row < " << rows.rows << " ? " << rows.vectors() << " : 0;\n";
     out << "      unsigned char* const seam_staging = seam_stage + " << stage_index << " * " << stage
         << ";\n";
-    print_kernel_block(kernel, prefetch, out, 3, RowFill::Prefetch);
+    print_kernel_block(kernel, prefetch, out, 3, kir::literal_spelling(), RowFill::Prefetch);
     out << "    }\n";
     out << "    seam_async_commit();\n";
   };
@@ -246,7 +248,7 @@ void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& fi
   out << "    const idx_t seam_row_extent = row < " << rows.rows << " ? " << rows.vectors() << " : 0;\n";
   out << "    (void)seam_row_extent;\n";
   out << "    unsigned char* const seam_staging = seam_stage + seam_stage_index * " << stage << ";\n";
-  print_kernel_block(kernel, rows.body, out, 2, RowFill::Staged);
+  print_kernel_block(kernel, rows.body, out, 2, kir::literal_spelling(), RowFill::Staged);
   out << "  }\n";
   out << "  seam_async_wait<0>();\n";
 }
@@ -270,7 +272,7 @@ void print_cuda_rows_loaded_ahead(const kir::Kernel& kernel, const std::string& 
         << ");\n";
     out << pad << "  const idx_t seam_row_extent = row < " << rows.rows << " ? " << rows.vectors()
         << " : 0;\n";
-    print_kernel_block(kernel, ahead, out, depth + 1, RowFill::LoadAhead);
+    print_kernel_block(kernel, ahead, out, depth + 1, kir::literal_spelling(), RowFill::LoadAhead);
     out << pad << "}\n";
   };
   out << "  long long seam_first_row = (long long)" << first_block << " * " << rows.rows_per_block << ";\n";
@@ -279,9 +281,9 @@ void print_cuda_rows_loaded_ahead(const kir::Kernel& kernel, const std::string& 
   out << "    const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);\n";
   out << "    const idx_t seam_row_extent = row < " << rows.rows << " ? " << rows.vectors() << " : 0;\n";
   out << "    (void)seam_row_extent;\n";
-  print_kernel_block(kernel, fills, out, 2, RowFill::TakeAhead);
+  print_kernel_block(kernel, fills, out, 2, kir::literal_spelling(), RowFill::TakeAhead);
   print_load_ahead("seam_first_row + " + stride, 2);
-  print_kernel_block(kernel, rest, out, 2);
+  print_kernel_block(kernel, rest, out, 2, kir::literal_spelling());
   out << "  }\n";
 }
 
@@ -324,7 +326,7 @@ std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
   if (!kernel.outputs.empty()) {
     out << "  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < " << chunks(kernel)
         << "; g += (idx_t)gridDim.x * blockDim.x) {\n";
-    print_kernel_dispatch(kernel, out, 2);
+    print_kernel_dispatch(kernel, out, 2, kir::literal_spelling());
     out << "  }\n";
   }
   out << "}\n";
@@ -368,7 +370,7 @@ std::string print_host_row_kernel(const kir::Kernel& kernel) {
   }
   if (!kernel.outputs.empty()) {
     out << "  for (idx_t g = 0; g < " << chunks(kernel) << "; ++g) {\n";
-    print_kernel_dispatch(kernel, out, 2);
+    print_kernel_dispatch(kernel, out, 2, kir::literal_spelling());
     out << "  }\n";
   }
   out << "}\n";

@@ -27,17 +27,30 @@ CudaLaunchShape launch_shape(const LaunchParams& params) {
   return CudaLaunchShape{params.block_size, params.min_blocks_per_sm};
 }
 
-std::string print_cuda_program(const std::vector<CompiledStep>& steps) {
+std::string print_cuda_program(const std::vector<CompiledStep>& steps,
+                               std::vector<KernelConstants>* constants) {
   std::string source;
-  for (const CompiledStep& step : steps)
-    if (!step.library) source += print_cuda_kernel(step.kernel, launch_shape(step.params)) + "\n";
+  if (constants) constants->assign(steps.size(), KernelConstants{});
+  for (size_t s = 0; s < steps.size(); ++s) {
+    const CompiledStep& step = steps[s];
+    if (step.library) continue;
+    PrintedKernel printed =
+        print_cuda_kernel(step.kernel, launch_shape(step.params), extent_spelling(step.params));
+    source += printed.text + "\n";
+    if (constants) (*constants)[s] = std::move(printed.constants);
+  }
   return source;
 }
 
 CompileRequest cuda_compile_request(const std::vector<CompiledStep>& steps, const std::string& fusion_name,
                                     const std::string& arch) {
+  return cuda_compile_request(print_cuda_program(steps), steps, fusion_name, arch);
+}
+
+CompileRequest cuda_compile_request(std::string source, const std::vector<CompiledStep>& steps,
+                                    const std::string& fusion_name, const std::string& arch) {
   CompileRequest request;
-  request.source = print_cuda_program(steps);
+  request.source = std::move(source);
   request.program_name = fusion_name + ".cu";
   request.arch = arch;
   for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
@@ -126,13 +139,49 @@ class StreamWorkspaces {
 // addresses aligned to `max_vector_bytes`, so a less aligned input gets its own plan (plan_fusion with
 // max_vector_bytes at that alignment), compiled on first use and cached per executable: the cache level
 // below the binary cache (docs/RUNTIME.md, "Caches").
+// A compiled program loaded into the device's context, shared by the executables whose kernels print
+// the same text (sizes of one class).
+struct LoadedProgram {
+  CompiledKernel compiled;
+  Module module;
+};
+
+// The loaded program for `request` (arch and source): one this process loaded already while alive,
+// else from the kernel cache or NVRTC, loaded now.
+std::shared_ptr<const LoadedProgram> load_program(const CompileRequest& request, ModuleOrigin& origin) {
+  static std::mutex lock;
+  static auto* loaded = new std::map<std::string, std::weak_ptr<const LoadedProgram>>();  // until exit
+  const std::string key = request.arch + "\n" + request.source;
+  {
+    std::lock_guard<std::mutex> guard(lock);
+    auto it = loaded->find(key);
+    if (it != loaded->end()) {
+      if (std::shared_ptr<const LoadedProgram> program = it->second.lock()) {
+        origin = ModuleOrigin::Loaded;
+        return program;
+      }
+    }
+  }
+  bool cache_hit = false;
+  CompiledKernel compiled = compile_cuda_cached(request, BinaryCache::shared(), &cache_hit);
+  origin = cache_hit ? ModuleOrigin::Cache : ModuleOrigin::Compiled;
+  Module module = Module::load(compiled.binary);
+  auto program = std::make_shared<const LoadedProgram>(LoadedProgram{std::move(compiled), std::move(module)});
+  std::lock_guard<std::mutex> guard(lock);
+  std::erase_if(*loaded, [](const auto& entry) { return entry.second.expired(); });
+  (*loaded)[key] = program;
+  return program;
+}
+
 struct CudaPlan {
   std::vector<CompiledStep> steps;
-  std::optional<Module> module;
+  std::shared_ptr<const LoadedProgram> program;
+  ModuleOrigin origin = ModuleOrigin::None;
   std::vector<std::optional<Kernel>> kernels;           // per step; none for library steps
   std::vector<LaunchConfig> configs;                    // per step, computed once
   std::vector<char> checks_indices;                     // per step: takes the index error record
   std::vector<std::unique_ptr<CublasMatmul>> products;  // per step; library steps only
+  std::vector<std::vector<uint64_t>> constants;         // per step: its extents argument (may be empty)
   std::unique_ptr<StreamWorkspaces> workspaces;         // per stream, for library steps and outer reductions
 };
 
@@ -143,16 +192,20 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
   plan.steps = std::move(steps);
   const bool generated = std::any_of(plan.steps.begin(), plan.steps.end(),
                                      [](const CompiledStep& step) { return !step.library; });
-  std::optional<CompiledKernel> compiled;
+  std::vector<KernelConstants> constants;
+  const std::string source = print_cuda_program(plan.steps, &constants);
+  for (const KernelConstants& c : constants) plan.constants.push_back(c.pack());
   if (generated) {
-    CompileRequest request = cuda_compile_request(plan.steps, segmented.fusion.name(), device.arch_string());
+    CompileRequest request =
+        cuda_compile_request(source, plan.steps, segmented.fusion.name(), device.arch_string());
     request.reproducer = print_fusion(segmented.fusion);
-    compiled = compile_cuda_cached(request, BinaryCache::shared());
-    plan.module = Module::load(compiled->binary);
+    plan.program = load_program(request, plan.origin);
   }
   for (CompiledStep& step : plan.steps)
-    if (!step.library && compiled->is_cubin)
-      step.registers = cubin_registers(compiled->binary, compiled->symbol(step.kernel.name)).value_or(-1);
+    if (!step.library && plan.program->compiled.is_cubin)
+      step.registers =
+          cubin_registers(plan.program->compiled.binary, plan.program->compiled.symbol(step.kernel.name))
+              .value_or(-1);
   size_t workspace_bytes = 0;
   for (const CompiledStep& step : plan.steps) {
     if (step.library) {
@@ -167,7 +220,7 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
     }
     plan.products.emplace_back();
     plan.checks_indices.push_back(kir::checks_indices(step.kernel) ? 1 : 0);
-    plan.kernels.push_back(plan.module->kernel(compiled->symbol(step.kernel.name)));
+    plan.kernels.push_back(plan.program->module.kernel(plan.program->compiled.symbol(step.kernel.name)));
     LaunchConfig config;  // decided by the plan (plan_grid)
     config.grid.x = static_cast<unsigned>(step.grid.blocks);
     config.block.x = static_cast<unsigned>(step.grid.block);
@@ -220,6 +273,7 @@ class CudaExecutable final : public Executable {
         device_(device) {
     auto owned = std::make_unique<CudaPlan>(std::move(plan));
     default_plan_ = owned.get();
+    module_origin_ = owned->origin;
     plans_.emplace(options_.launch.max_vector_bytes, std::move(owned));
   }
 
@@ -466,6 +520,8 @@ class CudaExecutable final : public Executable {
         pointers.push_back(workspace->kernels.get());
         args.push_back(&pointers.back());
       }
+      // Last: the extents, a struct passed by value (constants_argument_slot).
+      if (!plan.constants[s].empty()) args.push_back(const_cast<uint64_t*>(plan.constants[s].data()));
       const bool launched = step.kernel.total_chunks() != 0;
       if (launched) {
         LaunchConfig config = plan.configs[s];
@@ -550,7 +606,8 @@ std::unique_ptr<Executable> compile_cuda_executable(Fusion fusion, SegmentedFusi
   std::vector<std::string> sources;
   for (const CompiledStep& step : steps) {
     if (step.library) continue;
-    sources.push_back(print_cuda_kernel(step.kernel, launch_shape(step.params)));
+    sources.push_back(
+        print_cuda_kernel(step.kernel, launch_shape(step.params), extent_spelling(step.params)).text);
     dump("cuda", step.kernel.name, sources.back());
   }
   CudaPlan plan = build_plan(segmented, std::move(steps), device, options.launch.max_vector_bytes);

@@ -13,11 +13,15 @@ std::unique_ptr<Executable> compile_cuda_executable(Fusion fusion, SegmentedFusi
                                                     const ExecutableOptions& options);
 
 // The CUDA source of a whole executable: every step's kernel, launched as its params say, in one
-// translation unit.
-std::string print_cuda_program(const std::vector<CompiledStep>& steps);
+// translation unit. `constants` (optional): per step, what its launches pass for the extents printed as
+// arguments (empty for library steps and kernels printed with literals).
+std::string print_cuda_program(const std::vector<CompiledStep>& steps,
+                               std::vector<KernelConstants>* constants = nullptr);
 // The NVRTC request for that source (library steps have no generated code), named after the fusion.
 CompileRequest cuda_compile_request(const std::vector<CompiledStep>& steps, const std::string& fusion_name,
                                     const std::string& arch);
+CompileRequest cuda_compile_request(std::string source, const std::vector<CompiledStep>& steps,
+                                    const std::string& fusion_name, const std::string& arch);
 CudaLaunchShape launch_shape(const LaunchParams& params);
 
 // Sets what the plan must know of the default device: multiprocessors, shared memory, and no thread

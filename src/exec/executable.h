@@ -11,10 +11,12 @@
 #include <utility>
 #include <vector>
 
+#include "codegen/kernel_constants.h"
 #include "exec/device_tensor.h"
 #include "interp/host_tensor.h"
 #include "plan/plan.h"
 #include "runtime/event_timer.h"
+#include "runtime/module_origin.h"
 #include "schedule/launch_params.h"
 #include "schedule/view.h"
 #include "segment/segment.h"
@@ -36,6 +38,12 @@ struct ExecutableOptions {
 
 // A step as the plan decided it (plan/plan.h); the backends add what compiling it showed (registers).
 using CompiledStep = PlannedStep;
+
+// How a step's kernel prints its extents: as kernel arguments (one compile per size class) unless the
+// knob specialize_extents asks for literals (codegen/kernel_constants.h).
+inline ExtentSpelling extent_spelling(const LaunchParams& params) {
+  return params.specialize_extents ? ExtentSpelling::Literals : ExtentSpelling::Arguments;
+}
 
 // How a run hands back one fusion output, decided once per executable: Computed outputs are written by a
 // step (into a contiguous buffer), View outputs are strided aliases of a fusion input (an input returned
@@ -84,6 +92,9 @@ class Executable {
   // Milliseconds compile() spent per stage: passes, segment, plan (planning and lowering), backend
   // (code generation and the backend's compiler or its binary cache).
   const std::vector<std::pair<std::string, double>>& compile_times() const { return compile_times_; }
+  // Where the generated kernels' module came from (runtime/module_origin.h): Loaded or Cache for a size
+  // of a class compiled before.
+  ModuleOrigin module_origin() const { return module_origin_; }
 
   const Fusion& fusion() const { return fusion_; }  // after the passes
   const SegmentedFusion& segmented() const { return segmented_; }
@@ -116,6 +127,7 @@ class Executable {
   ExecutableOptions options_;
   std::vector<OutputRoute> output_routes_;  // per output of segmented_.fusion
   std::vector<std::pair<std::string, double>> compile_times_;
+  ModuleOrigin module_origin_ = ModuleOrigin::None;
 
  private:
   OutputRoute route_of(size_t output) const;

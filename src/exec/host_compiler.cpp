@@ -90,18 +90,9 @@ CacheKey host_module_key(const std::vector<std::string>& compiler, const std::ve
 }  // namespace
 
 std::shared_ptr<HostModule> compile_host_kernels(const std::vector<std::string>& sources,
-                                                 const std::string& reproducer) {
-  std::string pattern = (std::filesystem::temp_directory_path() / "seam-host-XXXXXX").string();
-  SEAM_CHECK(mkdtemp(pattern.data()) != nullptr, "cannot create a temporary directory for host kernels");
-  const std::filesystem::path dir(pattern);
-  for (const EmbeddedHeader& header : embedded_headers()) write_file(dir / header.name, header.text);
+                                                 const std::string& reproducer, ModuleOrigin* origin) {
   std::string source = "#include \"seam_host.h\"\n\n";
   for (const std::string& s : sources) source += s + "\n";
-  write_file(dir / "kernels.cpp", source);
-  static std::atomic<uint64_t> modules{0};
-  const std::filesystem::path library = dir / ("kernels-" + std::to_string(modules++) + ".so");
-  if (!reproducer.empty()) write_file(dir / "reproducer.txt", reproducer);
-
   // SEAM_HOST_CXX may name a wrapper and a compiler ("ccache g++"): words, never a shell command line.
   const char* cxx = std::getenv("SEAM_HOST_CXX");
   const std::vector<std::string> compiler = split_words(cxx && *cxx ? cxx : "c++");
@@ -109,10 +100,36 @@ std::shared_ptr<HostModule> compile_host_kernels(const std::vector<std::string>&
   const std::vector<std::string> flags = {"-std=c++20", "-O0", "-fPIC", "-shared", "-w"};
   // Compiled modules are kept in the kernel cache (runtime/binary_cache.h) by what they are made of: a
   // test suite run twice (Release, then under sanitizers) or a process started again compiles nothing.
+  // Sizes of one class print the same source: their executables share the loaded module, found by the
+  // text itself (the headers and the compiler's identity are fixed for the process) before any hashing.
+  std::string loaded_key;
+  for (const std::string& word : compiler) loaded_key += word + "\n";
+  loaded_key += source;
+  static std::mutex loaded_lock;
+  static auto* loaded = new std::map<std::string, std::weak_ptr<HostModule>>();  // lives until exit
+  {
+    std::lock_guard<std::mutex> lock(loaded_lock);
+    auto it = loaded->find(loaded_key);
+    if (it != loaded->end()) {
+      if (std::shared_ptr<HostModule> module = it->second.lock()) {
+        if (origin) *origin = ModuleOrigin::Loaded;
+        return module;
+      }
+    }
+  }
   const CacheKey key = host_module_key(compiler, flags, source);
+  std::string pattern = (std::filesystem::temp_directory_path() / "seam-host-XXXXXX").string();
+  SEAM_CHECK(mkdtemp(pattern.data()) != nullptr, "cannot create a temporary directory for host kernels");
+  const std::filesystem::path dir(pattern);
+  for (const EmbeddedHeader& header : embedded_headers()) write_file(dir / header.name, header.text);
+  write_file(dir / "kernels.cpp", source);
+  static std::atomic<uint64_t> modules{0};
+  const std::filesystem::path library = dir / ("kernels-" + std::to_string(modules++) + ".so");
+  if (!reproducer.empty()) write_file(dir / "reproducer.txt", reproducer);
   BinaryCache& cache = BinaryCache::shared();
   if (std::optional<std::string> cached = cache.lookup(key)) {
     write_file(library, *cached);
+    if (origin) *origin = ModuleOrigin::Cache;
   } else {
     std::vector<std::string> command = compiler;
     command.insert(command.end(), flags.begin(), flags.end());
@@ -128,6 +145,7 @@ std::shared_ptr<HostModule> compile_host_kernels(const std::vector<std::string>&
                                  dir.string()));
     }
     cache.store(key, read_file(library));
+    if (origin) *origin = ModuleOrigin::Compiled;
   }
   // dlopen returns an already loaded object of the same path instead of loading the file: a name no
   // earlier module of this process had, even where a removed temporary directory's name comes back.
@@ -136,7 +154,11 @@ std::shared_ptr<HostModule> compile_host_kernels(const std::vector<std::string>&
   // The loaded object stays mapped; the files are no longer needed.
   std::error_code ignored;
   std::filesystem::remove_all(dir, ignored);
-  return std::make_shared<HostModule>(handle, library.string());
+  auto module = std::make_shared<HostModule>(handle, library.string());
+  std::lock_guard<std::mutex> lock(loaded_lock);
+  std::erase_if(*loaded, [](const auto& entry) { return entry.second.expired(); });
+  (*loaded)[loaded_key] = module;
+  return module;
 }
 
 }  // namespace seam

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/module_origin.h"
+
 namespace seam {
 
 class HostModule {
@@ -30,7 +32,10 @@ class HostModule {
 // Compiles the kernel sources (each from print_host_kernel) into one shared object. The compiler is
 // $SEAM_HOST_CXX or `c++`. On failure throws seam::Error with the compiler's output and keeps the source
 // in a directory named in the message; `reproducer` (e.g. the fusion text) is written next to it.
+// A module this process loaded for the same sources and compiler is returned again while alive.
+// `origin` (optional): where the module came from.
 std::shared_ptr<HostModule> compile_host_kernels(const std::vector<std::string>& sources,
-                                                 const std::string& reproducer = "");
+                                                 const std::string& reproducer = "",
+                                                 ModuleOrigin* origin = nullptr);
 
 }  // namespace seam

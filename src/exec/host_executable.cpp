@@ -21,10 +21,14 @@ class HostExecutable final : public Executable {
  public:
   HostExecutable(Fusion fusion, SegmentedFusion segmented, std::vector<CompiledStep> steps,
                  std::vector<std::string> sources, ExecutableOptions options,
-                 std::shared_ptr<HostModule> module)
+                 std::shared_ptr<HostModule> module, std::vector<std::vector<uint64_t>> constants,
+                 ModuleOrigin origin)
       : Executable(std::move(fusion), std::move(segmented), std::move(steps), std::move(sources),
                    std::move(options)),
-        module_(std::move(module)) {}
+        module_(std::move(module)),
+        constants_(std::move(constants)) {
+    module_origin_ = origin;
+  }
 
   std::vector<HostTensor> run(const std::vector<HostTensor>& inputs) override {
     check_inputs(inputs);
@@ -40,9 +44,9 @@ class HostExecutable final : public Executable {
       std::vector<Type> types;
       for (const FusionOutput& o : step.kernel_fusion.fusion.outputs())
         types.push_back(step.kernel_fusion.fusion.type(o.value));
-      std::vector<HostTensor> outputs = step.library
-                                            ? interpret(step.kernel_fusion.fusion, kernel_inputs)
-                                            : run_host_kernel(*module_, step.kernel, kernel_inputs, types);
+      std::vector<HostTensor> outputs =
+          step.library ? interpret(step.kernel_fusion.fusion, kernel_inputs)
+                       : run_host_kernel(*module_, step.kernel, kernel_inputs, types, constants_[s]);
       for (size_t o = 0; o < outputs.size(); ++o)
         values[step.kernel_fusion.outputs[o].id] = std::move(outputs[o]);
       if (observer) observer->after_step(s, step, nullptr, true);
@@ -84,7 +88,8 @@ class HostExecutable final : public Executable {
       }
       return address[id];
     };
-    auto run_step = [&](const CompiledStep& step) {
+    auto run_step = [&](size_t s) {
+      const CompiledStep& step = steps_[s];
       const Fusion& kf = step.kernel_fusion.fusion;
       if (step.library) {  // interpreted on host tensors laid out as the kernel fusion declares
         std::vector<HostTensor> kernel_inputs;
@@ -134,19 +139,21 @@ class HostExecutable final : public Executable {
       if (checks) args.push_back(index_error);
       std::vector<float> workspace(static_cast<size_t>(step.workspace_bytes) / sizeof(float), 0.0f);
       if (!workspace.empty()) args.push_back(workspace.data());
+      if (!constants_[s].empty()) args.push_back(constants_[s].data());  // the extents, last
       module_->entry(step.kernel.name)(args.data());
       if (checks) throw_if_index_error(index_error, "kernel " + step.kernel.name);
     };
     StepObserver* observer = step_observer();
     for (size_t s = 0; s < steps_.size(); ++s) {
       if (observer) observer->before_step(s, steps_[s], nullptr);
-      run_step(steps_[s]);
+      run_step(s);
       if (observer) observer->after_step(s, steps_[s], nullptr, true);
     }
   }
 
  private:
   std::shared_ptr<HostModule> module_;
+  std::vector<std::vector<uint64_t>> constants_;  // per step: its extents argument (may be empty)
 };
 
 }  // namespace
@@ -155,15 +162,21 @@ std::unique_ptr<Executable> compile_host_executable(Fusion fusion, SegmentedFusi
                                                     std::vector<CompiledStep> steps,
                                                     const ExecutableOptions& options) {
   std::vector<std::string> sources;
-  for (const CompiledStep& step : steps) {
+  std::vector<std::vector<uint64_t>> constants(steps.size());
+  for (size_t s = 0; s < steps.size(); ++s) {
+    const CompiledStep& step = steps[s];
     if (step.library) continue;
-    sources.push_back(print_host_kernel(step.kernel));
+    PrintedKernel printed = print_host_kernel(step.kernel, extent_spelling(step.params));
+    sources.push_back(std::move(printed.text));
+    constants[s] = printed.constants.pack();
     dump("host", step.kernel.name, sources.back());
   }
   std::shared_ptr<HostModule> module;
-  if (!sources.empty()) module = compile_host_kernels(sources, print_fusion(fusion));
+  ModuleOrigin origin = ModuleOrigin::None;
+  if (!sources.empty()) module = compile_host_kernels(sources, print_fusion(fusion), &origin);
   return std::make_unique<HostExecutable>(std::move(fusion), std::move(segmented), std::move(steps),
-                                          std::move(sources), options, std::move(module));
+                                          std::move(sources), options, std::move(module),
+                                          std::move(constants), origin);
 }
 
 }  // namespace seam

@@ -1,6 +1,7 @@
 // Runs one lowered kernel through the host backend on host tensors.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "exec/host_compiler.h"
@@ -10,9 +11,11 @@
 namespace seam {
 
 // `inputs` follow the kernel fusion's inputs (tensors laid out with their declared strides, scalars as
-// rank-0 tensors); returns contiguous outputs of `output_types`.
+// rank-0 tensors); returns contiguous outputs of `output_types`. `constants`: the extents argument of a
+// kernel printed with ExtentSpelling::Arguments (KernelConstants::pack), empty for literals.
 std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Kernel& kernel,
                                         const std::vector<HostTensor>& inputs,
-                                        const std::vector<Type>& output_types);
+                                        const std::vector<Type>& output_types,
+                                        const std::vector<uint64_t>& constants = {});
 
 }  // namespace seam

@@ -228,17 +228,39 @@ Index select_below(Index c, int64_t bound, Index a, Index b) {
   return make(Op::Select, bound, std::move(a), std::move(b), std::move(c));
 }
 
-std::string to_string(const Index& index) {
+namespace {
+
+class LiteralSpelling final : public IndexSpelling {
+ public:
+  std::string integer(int64_t value) override { return std::to_string(value); }
+  std::string quotient(const std::string& numerator, int64_t divisor, bool remainder, bool) override {
+    return "(" + numerator + (remainder ? " % " : " / ") + std::to_string(divisor) + ")";
+  }
+};
+
+}  // namespace
+
+IndexSpelling& literal_spelling() {
+  static LiteralSpelling literal;
+  return literal;
+}
+
+std::string to_string(const Index& index) { return to_string(index, literal_spelling()); }
+
+std::string to_string(const Index& index, IndexSpelling& spelling) {
+  auto text = [&](const Index& i) { return to_string(i, spelling); };
   switch (index->op) {
-    case IndexNode::Op::Const: return std::to_string(index->value);
+    case IndexNode::Op::Const: return spelling.integer(index->value);
     case IndexNode::Op::Var: return index->var;
-    case IndexNode::Op::Add: return "(" + to_string(index->a) + " + " + to_string(index->b) + ")";
-    case IndexNode::Op::Mul: return "(" + to_string(index->a) + " * " + std::to_string(index->value) + ")";
-    case IndexNode::Op::Div: return "(" + to_string(index->a) + " / " + std::to_string(index->value) + ")";
-    case IndexNode::Op::Mod: return "(" + to_string(index->a) + " % " + std::to_string(index->value) + ")";
+    case IndexNode::Op::Add: return "(" + text(index->a) + " + " + text(index->b) + ")";
+    case IndexNode::Op::Mul: return "(" + text(index->a) + " * " + spelling.integer(index->value) + ")";
+    case IndexNode::Op::Div:
+    case IndexNode::Op::Mod:
+      return spelling.quotient(text(index->a), index->value, index->op == IndexNode::Op::Mod,
+                               index->a->bound.has_value());
     case IndexNode::Op::Select:
-      return "(" + to_string(index->c) + " < " + std::to_string(index->value) + " ? " + to_string(index->a) +
-             " : " + to_string(index->b) + ")";
+      return "(" + text(index->c) + " < " + spelling.integer(index->value) + " ? " + text(index->a) + " : " +
+             text(index->b) + ")";
   }
   SEAM_ASSERT(false);
 }

@@ -45,4 +45,17 @@ std::optional<int64_t> constant_value(const Index& index);
 bool multiple_of(const Index& index, int64_t k);
 std::string to_string(const Index& index);
 
+// How a printer spells the integers of an index expression: literals (to_string above), or kernel
+// arguments so that one compiled kernel serves every size of a class (codegen/kernel_constants.h).
+class IndexSpelling {
+ public:
+  virtual ~IndexSpelling() = default;
+  virtual std::string integer(int64_t value) = 0;
+  // `numerator / divisor` (or `%`); `nonnegative`: the numerator is provably >= 0.
+  virtual std::string quotient(const std::string& numerator, int64_t divisor, bool remainder,
+                               bool nonnegative) = 0;
+};
+std::string to_string(const Index& index, IndexSpelling& spelling);
+IndexSpelling& literal_spelling();  // stateless: every integer as its literal
+
 }  // namespace seam::kir

@@ -478,3 +478,37 @@ SEAM_FN void seam_online_combine(float& m, float& s, float m2, float s2) {
   s = s * seam_online_exp<Approx>(m - shift) + s2 * seam_online_exp<Approx>(m2 - shift);
   m = top;
 }
+
+// ---- divisions by a kernel argument ----------------------------------------------------------------
+// A divisor that arrives as a kernel argument (codegen/kernel_constants.h): q = (umulhi(n, m) + n) >> s,
+// exact for numerators in [0, 2^31) with a 32-bit index type and [0, 2^63) with a 64-bit one. Only
+// printed where the index algebra proves the numerator non-negative.
+struct seam_divisor {
+  long long d;
+  unsigned long long m;
+  unsigned long long s;
+};
+SEAM_FN unsigned int seam_umulhi32(unsigned int a, unsigned int b) {
+#ifdef __CUDA_ARCH__
+  return __umulhi(a, b);
+#else
+  return (unsigned int)(((unsigned long long)a * b) >> 32);
+#endif
+}
+SEAM_FN unsigned long long seam_umulhi64(unsigned long long a, unsigned long long b) {
+#ifdef __CUDA_ARCH__
+  return __umul64hi(a, b);
+#else
+  return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+#endif
+}
+SEAM_FN int seam_fast_div(int n, const seam_divisor& d) {
+  const unsigned int u = (unsigned int)n;
+  return (int)((seam_umulhi32(u, (unsigned int)d.m) + u) >> (unsigned int)d.s);
+}
+SEAM_FN long long seam_fast_div(long long n, const seam_divisor& d) {
+  const unsigned long long u = (unsigned long long)n;
+  return (long long)((seam_umulhi64(u, d.m) + u) >> (unsigned int)d.s);
+}
+SEAM_FN int seam_fast_mod(int n, const seam_divisor& d) { return n - seam_fast_div(n, d) * (int)d.d; }
+SEAM_FN long long seam_fast_mod(long long n, const seam_divisor& d) { return n - seam_fast_div(n, d) * d.d; }

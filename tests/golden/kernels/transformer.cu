@@ -154,35 +154,36 @@ SEAM_KERNEL void __launch_bounds__(256) transformer_1_layers_b1_t64_k0(const sea
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k2(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, seam_bf16* __restrict__ out2, bool* __restrict__ out3) {
+struct transformer_1_layers_b1_t64_k2_consts { long long v[94]; seam_divisor d[22]; };
+SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k2(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, seam_bf16* __restrict__ out2, bool* __restrict__ out3, const transformer_1_layers_b1_t64_k2_consts seam_k) {
   typedef int idx_t;
-  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < 6912; g += (idx_t)gridDim.x * blockDim.x) {
-    if (g < 512) {
+  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
+    if (g < ((idx_t)seam_k.v[1])) {
       const idx_t chunk0 = g - 0;
-      const idx_t q0 = (chunk0 % 4);
-      const idx_t i1 = ((chunk0 / 4) % 64);
-      const idx_t i2 = (chunk0 / 256);
+      const idx_t q0 = seam_fast_mod(chunk0, seam_k.d[0]);
+      const idx_t i1 = seam_fast_mod(seam_fast_div(chunk0, seam_k.d[1]), seam_k.d[2]);
+      const idx_t i2 = seam_fast_div(chunk0, seam_k.d[3]);
       alignas(16) seam_bf16 v4[8];
-      seam_load<8>(in2 + ((i1 * 384) + (((q0 * 8) + 160) + (i2 * 192))), v4);
-      const idx_t e5 = (((q0 * 8) + (i1 * 32)) + ((i2 * 4) * 2048));
+      seam_load<8>(in2 + ((i1 * ((idx_t)seam_k.v[5])) + (((q0 * ((idx_t)seam_k.v[4])) + ((idx_t)seam_k.v[3])) + (i2 * ((idx_t)seam_k.v[2])))), v4);
+      const idx_t e5 = (((q0 * ((idx_t)seam_k.v[9])) + (i1 * ((idx_t)seam_k.v[8]))) + ((i2 * ((idx_t)seam_k.v[7])) * ((idx_t)seam_k.v[6])));
       seam_store<8>(out0 + e5, v4);
-      seam_store<8>(out0 + (e5 + 2048), v4);
-      seam_store<8>(out0 + (e5 + 4096), v4);
-      seam_store<8>(out0 + (e5 + 6144), v4);
-    } else if (g < 2560) {
-      const idx_t chunk1 = g - 512;
-      const idx_t q6 = (chunk1 % 4);
-      const idx_t i7 = ((chunk1 / 4) % 2);
-      const idx_t i8 = ((chunk1 / 8) % 8);
-      const idx_t i10 = (chunk1 / 64);
+      seam_store<8>(out0 + (e5 + ((idx_t)seam_k.v[10])), v4);
+      seam_store<8>(out0 + (e5 + ((idx_t)seam_k.v[11])), v4);
+      seam_store<8>(out0 + (e5 + ((idx_t)seam_k.v[12])), v4);
+    } else if (g < ((idx_t)seam_k.v[13])) {
+      const idx_t chunk1 = g - ((idx_t)seam_k.v[14]);
+      const idx_t q6 = seam_fast_mod(chunk1, seam_k.d[4]);
+      const idx_t i7 = seam_fast_mod(seam_fast_div(chunk1, seam_k.d[5]), seam_k.d[6]);
+      const idx_t i8 = seam_fast_mod(seam_fast_div(chunk1, seam_k.d[7]), seam_k.d[8]);
+      const idx_t i10 = seam_fast_div(chunk1, seam_k.d[9]);
       alignas(16) seam_bf16 v11[8];
-      seam_load<8>(in2 + (((i7 + (i10 * 2)) * 384) + (((q6 * 8) + ((i8 % 4) * 32)) + ((i8 / 4) * 192))), v11);
+      seam_load<8>(in2 + (((i7 + (i10 * ((idx_t)seam_k.v[19]))) * ((idx_t)seam_k.v[18])) + (((q6 * ((idx_t)seam_k.v[17])) + (seam_fast_mod(i8, seam_k.d[11]) * ((idx_t)seam_k.v[16]))) + (seam_fast_div(i8, seam_k.d[10]) * ((idx_t)seam_k.v[15])))), v11);
       alignas(16) seam_bf16 v13[8];
-      seam_load_keep<8>(in0 + (((i7 + (i10 * 2)) * 32) + (q6 * 8)), v13);
+      seam_load_keep<8>(in0 + (((i7 + (i10 * ((idx_t)seam_k.v[22]))) * ((idx_t)seam_k.v[21])) + (q6 * ((idx_t)seam_k.v[20]))), v13);
       alignas(16) seam_bf16 v20[8];
-      seam_load<8>(in2 + ((q6 * 8) < 16 ? (((i7 + (i10 * 2)) * 384) + ((((q6 * 8) + 16) + ((i8 % 4) * 32)) + ((i8 / 4) * 192))) : (((i7 + (i10 * 2)) * 384) + ((((q6 * 8) + -16) + ((i8 % 4) * 32)) + ((i8 / 4) * 192)))), v20);
+      seam_load<8>(in2 + ((q6 * ((idx_t)seam_k.v[36])) < ((idx_t)seam_k.v[35]) ? (((i7 + (i10 * ((idx_t)seam_k.v[34]))) * ((idx_t)seam_k.v[33])) + ((((q6 * ((idx_t)seam_k.v[32])) + ((idx_t)seam_k.v[31])) + (seam_fast_mod(i8, seam_k.d[15]) * ((idx_t)seam_k.v[30]))) + (seam_fast_div(i8, seam_k.d[14]) * ((idx_t)seam_k.v[29])))) : (((i7 + (i10 * ((idx_t)seam_k.v[28]))) * ((idx_t)seam_k.v[27])) + ((((q6 * ((idx_t)seam_k.v[26])) + ((idx_t)seam_k.v[25])) + (seam_fast_mod(i8, seam_k.d[13]) * ((idx_t)seam_k.v[24]))) + (seam_fast_div(i8, seam_k.d[12]) * ((idx_t)seam_k.v[23]))))), v20);
       alignas(16) seam_bf16 v24[8];
-      seam_load_keep<8>(in1 + (((i7 + (i10 * 2)) * 32) + (q6 * 8)), v24);
+      seam_load_keep<8>(in1 + (((i7 + (i10 * ((idx_t)seam_k.v[39]))) * ((idx_t)seam_k.v[38])) + (q6 * ((idx_t)seam_k.v[37]))), v24);
       float v12_0 = seam_convert<float>(v11[0]);
       float v12_1 = seam_convert<float>(v11[1]);
       float v12_2 = seam_convert<float>(v11[2]);
@@ -223,7 +224,7 @@ SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k2(const sea
       float v19_5 = (-v18_5);
       float v19_6 = (-v18_6);
       float v19_7 = (-v18_7);
-      bool v22_0 = (q6 * 8) < 16;
+      bool v22_0 = (q6 * ((idx_t)seam_k.v[40])) < ((idx_t)seam_k.v[41]);
       float v23_0 = (v22_0 ? v19_0 : v18_0);
       float v23_1 = (v22_0 ? v19_1 : v18_1);
       float v23_2 = (v22_0 ? v19_2 : v18_2);
@@ -265,54 +266,54 @@ SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k2(const sea
       v28[5] = seam_convert<seam_bf16>(v27_5);
       v28[6] = seam_convert<seam_bf16>(v27_6);
       v28[7] = seam_convert<seam_bf16>(v27_7);
-      seam_store<8>(out1 + (((q6 * 8) + ((i7 + (i10 * 2)) * 32)) + (i8 * 2048)), v28);
-    } else if (g < 6656) {
-      const idx_t chunk2 = g - 2560;
-      const idx_t i29 = (chunk2 % 64);
-      const idx_t i30 = ((chunk2 / 64) % 32);
-      const idx_t i31 = (chunk2 / 2048);
-      seam_bf16 v33_0 = *(in2 + ((i29 * 384) + ((i30 + 128) + (i31 * 192))));
-      seam_bf16 v35_0 = *(in0 + ((i29 * 32) + i30));
-      seam_bf16 v42_0 = *(in2 + (i30 < 16 ? ((i29 * 384) + ((i30 + 144) + (i31 * 192))) : ((i29 * 384) + ((i30 + 112) + (i31 * 192)))));
-      seam_bf16 v46_0 = *(in1 + ((i29 * 32) + i30));
-      const idx_t e51 = ((i29 + (i30 * 64)) + ((i31 * 4) * 2048));
+      seam_store<8>(out1 + (((q6 * ((idx_t)seam_k.v[45])) + ((i7 + (i10 * ((idx_t)seam_k.v[44]))) * ((idx_t)seam_k.v[43]))) + (i8 * ((idx_t)seam_k.v[42]))), v28);
+    } else if (g < ((idx_t)seam_k.v[46])) {
+      const idx_t chunk2 = g - ((idx_t)seam_k.v[47]);
+      const idx_t i29 = seam_fast_mod(chunk2, seam_k.d[16]);
+      const idx_t i30 = seam_fast_mod(seam_fast_div(chunk2, seam_k.d[17]), seam_k.d[18]);
+      const idx_t i31 = seam_fast_div(chunk2, seam_k.d[19]);
+      seam_bf16 v33_0 = *(in2 + ((i29 * ((idx_t)seam_k.v[50])) + ((i30 + ((idx_t)seam_k.v[49])) + (i31 * ((idx_t)seam_k.v[48])))));
+      seam_bf16 v35_0 = *(in0 + ((i29 * ((idx_t)seam_k.v[51])) + i30));
+      seam_bf16 v42_0 = *(in2 + (i30 < ((idx_t)seam_k.v[58]) ? ((i29 * ((idx_t)seam_k.v[57])) + ((i30 + ((idx_t)seam_k.v[56])) + (i31 * ((idx_t)seam_k.v[55])))) : ((i29 * ((idx_t)seam_k.v[54])) + ((i30 + ((idx_t)seam_k.v[53])) + (i31 * ((idx_t)seam_k.v[52]))))));
+      seam_bf16 v46_0 = *(in1 + ((i29 * ((idx_t)seam_k.v[59])) + i30));
+      const idx_t e51 = ((i29 + (i30 * ((idx_t)seam_k.v[62]))) + ((i31 * ((idx_t)seam_k.v[61])) * ((idx_t)seam_k.v[60])));
       float v34_0 = seam_convert<float>(v33_0);
       float v36_0 = seam_convert<float>(v35_0);
       float v37_0 = (v34_0 * v36_0);
       float v40_0 = seam_convert<float>(v42_0);
       float v41_0 = (-v40_0);
-      bool v44_0 = i30 < 16;
+      bool v44_0 = i30 < ((idx_t)seam_k.v[63]);
       float v45_0 = (v44_0 ? v41_0 : v40_0);
       float v47_0 = seam_convert<float>(v46_0);
       float v48_0 = (v45_0 * v47_0);
       float v49_0 = (v37_0 + v48_0);
       seam_bf16 v50_0 = seam_convert<seam_bf16>(v49_0);
       out2[e51] = v50_0;
-      out2[(e51 + 2048)] = v50_0;
-      out2[(e51 + 4096)] = v50_0;
-      out2[(e51 + 6144)] = v50_0;
-    } else if (g < 6912) {
-      const idx_t chunk3 = g - 6656;
-      const idx_t q52 = (chunk3 % 4);
-      const idx_t i53 = (chunk3 / 4);
-      const idx_t e59 = ((q52 * 16) + (i53 * 64));
+      out2[(e51 + ((idx_t)seam_k.v[64]))] = v50_0;
+      out2[(e51 + ((idx_t)seam_k.v[65]))] = v50_0;
+      out2[(e51 + ((idx_t)seam_k.v[66]))] = v50_0;
+    } else if (g < ((idx_t)seam_k.v[67])) {
+      const idx_t chunk3 = g - ((idx_t)seam_k.v[68]);
+      const idx_t q52 = seam_fast_mod(chunk3, seam_k.d[20]);
+      const idx_t i53 = seam_fast_div(chunk3, seam_k.d[21]);
+      const idx_t e59 = ((q52 * ((idx_t)seam_k.v[70])) + (i53 * ((idx_t)seam_k.v[69])));
       seam_i64 v56_0 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)(i53) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_0 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 0) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_1 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 1) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_2 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 2) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_3 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 3) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_4 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 4) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_5 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 5) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_6 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 6) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_7 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 7) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_8 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 8) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_9 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 9) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_10 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 10) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_11 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 11) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_12 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 12) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_13 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 13) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_14 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 14) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_15 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 15) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_0 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[71])) + 0) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_1 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[72])) + 1) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_2 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[73])) + 2) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_3 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[74])) + 3) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_4 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[75])) + 4) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_5 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[76])) + 5) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_6 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[77])) + 6) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_7 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[78])) + 7) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_8 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[79])) + 8) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_9 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[80])) + 9) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_10 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[81])) + 10) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_11 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[82])) + 11) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_12 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[83])) + 12) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_13 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[84])) + 13) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_14 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[85])) + 14) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_15 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[86])) + 15) * (seam_i64)((seam_i64)1LL));
       alignas(16) bool v58[16];
       v58[0] = seam_ge(v56_0, v57_0);
       v58[1] = seam_ge(v56_0, v57_1);
@@ -331,13 +332,13 @@ SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k2(const sea
       v58[14] = seam_ge(v56_0, v57_14);
       v58[15] = seam_ge(v56_0, v57_15);
       seam_store<16>(out3 + e59, v58);
-      seam_store<16>(out3 + (e59 + 4096), v58);
-      seam_store<16>(out3 + (e59 + 8192), v58);
-      seam_store<16>(out3 + (e59 + 12288), v58);
-      seam_store<16>(out3 + (e59 + 16384), v58);
-      seam_store<16>(out3 + (e59 + 20480), v58);
-      seam_store<16>(out3 + (e59 + 24576), v58);
-      seam_store<16>(out3 + (e59 + 28672), v58);
+      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[87])), v58);
+      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[88])), v58);
+      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[89])), v58);
+      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[90])), v58);
+      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[91])), v58);
+      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[92])), v58);
+      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[93])), v58);
     }
   }
 }
@@ -907,16 +908,17 @@ SEAM_KERNEL void __launch_bounds__(256) transformer_1_layers_b1_t64_k4(const sea
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k6(const seam_bf16* __restrict__ in0, seam_bf16* __restrict__ out0) {
+struct transformer_1_layers_b1_t64_k6_consts { long long v[6]; seam_divisor d[4]; };
+SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k6(const seam_bf16* __restrict__ in0, seam_bf16* __restrict__ out0, const transformer_1_layers_b1_t64_k6_consts seam_k) {
   typedef int idx_t;
-  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < 2048; g += (idx_t)gridDim.x * blockDim.x) {
-    if (g < 2048) {
+  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
+    if (g < ((idx_t)seam_k.v[1])) {
       const idx_t chunk0 = g - 0;
-      const idx_t q0 = (chunk0 % 32);
-      const idx_t i1 = (chunk0 / 32);
+      const idx_t q0 = seam_fast_mod(chunk0, seam_k.d[0]);
+      const idx_t i1 = seam_fast_div(chunk0, seam_k.d[1]);
       alignas(16) seam_bf16 v3[8];
-      seam_load<8>(in0 + ((((q0 / 4) * 2048) + (i1 * 32)) + ((q0 * 8) % 32)), v3);
-      seam_store<8>(out0 + (chunk0 * 8), v3);
+      seam_load<8>(in0 + (((seam_fast_div(q0, seam_k.d[3]) * ((idx_t)seam_k.v[4])) + (i1 * ((idx_t)seam_k.v[3]))) + seam_fast_mod((q0 * ((idx_t)seam_k.v[2])), seam_k.d[2])), v3);
+      seam_store<8>(out0 + (chunk0 * ((idx_t)seam_k.v[5])), v3);
     }
   }
 }
@@ -1165,17 +1167,18 @@ SEAM_KERNEL void __launch_bounds__(256) transformer_1_layers_b1_t64_k8(const sea
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k11(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0) {
+struct transformer_1_layers_b1_t64_k11_consts { long long v[7]; seam_divisor d[2]; };
+SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k11(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const transformer_1_layers_b1_t64_k11_consts seam_k) {
   typedef int idx_t;
-  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < 5632; g += (idx_t)gridDim.x * blockDim.x) {
-    if (g < 5632) {
+  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
+    if (g < ((idx_t)seam_k.v[1])) {
       const idx_t chunk0 = g - 0;
-      const idx_t q0 = (chunk0 % 88);
-      const idx_t i1 = (chunk0 / 88);
+      const idx_t q0 = seam_fast_mod(chunk0, seam_k.d[0]);
+      const idx_t i1 = seam_fast_div(chunk0, seam_k.d[1]);
       alignas(16) seam_bf16 v3[8];
-      seam_load<8>(in0 + ((i1 * 704) + (q0 * 8)), v3);
+      seam_load<8>(in0 + ((i1 * ((idx_t)seam_k.v[3])) + (q0 * ((idx_t)seam_k.v[2]))), v3);
       alignas(16) seam_bf16 v7[8];
-      seam_load<8>(in1 + ((i1 * 704) + (q0 * 8)), v7);
+      seam_load<8>(in1 + ((i1 * ((idx_t)seam_k.v[5])) + (q0 * ((idx_t)seam_k.v[4]))), v7);
       float v4_0 = seam_convert<float>(v3[0]);
       float v4_1 = seam_convert<float>(v3[1]);
       float v4_2 = seam_convert<float>(v3[2]);
@@ -1225,7 +1228,7 @@ SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k11(const se
       v10[5] = seam_convert<seam_bf16>(v9_5);
       v10[6] = seam_convert<seam_bf16>(v9_6);
       v10[7] = seam_convert<seam_bf16>(v9_7);
-      seam_store<8>(out0 + (chunk0 * 8), v10);
+      seam_store<8>(out0 + (chunk0 * ((idx_t)seam_k.v[6])), v10);
     }
   }
 }
@@ -1236,17 +1239,18 @@ SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k11(const se
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k13(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0) {
+struct transformer_1_layers_b1_t64_k13_consts { long long v[7]; seam_divisor d[2]; };
+SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k13(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const transformer_1_layers_b1_t64_k13_consts seam_k) {
   typedef int idx_t;
-  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < 2048; g += (idx_t)gridDim.x * blockDim.x) {
-    if (g < 2048) {
+  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
+    if (g < ((idx_t)seam_k.v[1])) {
       const idx_t chunk0 = g - 0;
-      const idx_t q0 = (chunk0 % 32);
-      const idx_t i1 = (chunk0 / 32);
+      const idx_t q0 = seam_fast_mod(chunk0, seam_k.d[0]);
+      const idx_t i1 = seam_fast_div(chunk0, seam_k.d[1]);
       alignas(16) seam_bf16 v3[8];
-      seam_load<8>(in0 + ((i1 * 256) + (q0 * 8)), v3);
+      seam_load<8>(in0 + ((i1 * ((idx_t)seam_k.v[3])) + (q0 * ((idx_t)seam_k.v[2]))), v3);
       alignas(16) seam_bf16 v5[8];
-      seam_load<8>(in1 + ((i1 * 256) + (q0 * 8)), v5);
+      seam_load<8>(in1 + ((i1 * ((idx_t)seam_k.v[5])) + (q0 * ((idx_t)seam_k.v[4]))), v5);
       float v4_0 = seam_convert<float>(v3[0]);
       float v4_1 = seam_convert<float>(v3[1]);
       float v4_2 = seam_convert<float>(v3[2]);
@@ -1280,7 +1284,7 @@ SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k13(const se
       v8[5] = seam_convert<seam_bf16>(v7_5);
       v8[6] = seam_convert<seam_bf16>(v7_6);
       v8[7] = seam_convert<seam_bf16>(v7_7);
-      seam_store<8>(out0 + (chunk0 * 8), v8);
+      seam_store<8>(out0 + (chunk0 * ((idx_t)seam_k.v[6])), v8);
     }
   }
 }

@@ -1,0 +1,69 @@
+#include "codegen/kernel_constants.h"
+
+#include <bit>
+
+namespace seam {
+namespace {
+
+// The magic multiplier and shift of an unsigned division by d for numerators below 2^(bits-1), as
+// q = (umulhi(n, m) + n) >> s with s = ceil(log2 d) and m = floor(2^bits * (2^s - d) / d) + 1: exact for
+// every such n (the sum cannot overflow `bits`). d <= 0 never divides at run time (a size-0 axis has no
+// elements): zeros.
+struct Magic {
+  uint64_t multiplier = 0;
+  int shift = 0;
+};
+
+Magic magic_for(int64_t d, bool wide) {
+  Magic magic;
+  if (d <= 0) return magic;
+  const auto ud = static_cast<uint64_t>(d);
+  magic.shift = ud == 1 ? 0 : 64 - std::countl_zero(ud - 1);
+  const unsigned __int128 excess = (static_cast<unsigned __int128>(1) << magic.shift) - ud;
+  const int bits = wide ? 64 : 32;
+  magic.multiplier = static_cast<uint64_t>(((excess << bits) / ud) + 1);
+  return magic;
+}
+
+}  // namespace
+
+std::vector<uint64_t> KernelConstants::pack() const {
+  std::vector<uint64_t> words;
+  words.reserve(values.size() + divisors.size() * kDivisorWords);
+  for (int64_t v : values) words.push_back(static_cast<uint64_t>(v));
+  for (int64_t d : divisors) {
+    const Magic magic = magic_for(d, index64);
+    words.push_back(static_cast<uint64_t>(d));
+    words.push_back(magic.multiplier);
+    words.push_back(static_cast<uint64_t>(magic.shift));
+  }
+  return words;
+}
+
+std::string ConstantSpelling::integer(int64_t value) {
+  // Small constants are structure, not size: 0 and 1 decide the shape of the arithmetic already (the
+  // algebra folds x * 1 and x + 0), and a literal keeps negative offsets readable.
+  if (mode_ == ExtentSpelling::Literals || (value >= -1 && value <= 1)) return std::to_string(value);
+  constants_.values.push_back(value);
+  return "((idx_t)seam_k.v[" + std::to_string(constants_.values.size() - 1) + "])";
+}
+
+std::string ConstantSpelling::quotient(const std::string& numerator, int64_t divisor, bool remainder,
+                                       bool nonnegative) {
+  if (mode_ == ExtentSpelling::Literals || !nonnegative || divisor <= 1)
+    return "(" + numerator + (remainder ? " % " : " / ") + integer(divisor) + ")";
+  constants_.divisors.push_back(divisor);
+  return std::string(remainder ? "seam_fast_mod(" : "seam_fast_div(") + numerator + ", seam_k.d[" +
+         std::to_string(constants_.divisors.size() - 1) + "])";
+}
+
+std::string ConstantSpelling::struct_definition(const std::string& kernel_name) const {
+  if (constants_.empty()) return "";
+  std::string text = "struct " + struct_name(kernel_name) + " {";
+  if (!constants_.values.empty()) text += " long long v[" + std::to_string(constants_.values.size()) + "];";
+  if (!constants_.divisors.empty())
+    text += " seam_divisor d[" + std::to_string(constants_.divisors.size()) + "];";
+  return text + " };\n";
+}
+
+}  // namespace seam

@@ -1,0 +1,54 @@
+// Extents as kernel arguments: the integers of a kernel's index arithmetic (extents, strides, chunk
+// ranges, slice and pad offsets) printed as fields of one by-value argument instead of literals, so that
+// the printed text, and with it the compiled module, is the same for every size that lowers to the same
+// structure (docs/CODEGEN.md, "Size classes"). The values travel next to the module and are packed into
+// the argument at launch; divisions and remainders by an argument use a multiply-high by a magic number
+// computed here once per size (Granlund and Montgomery's round-up method).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lower/index_algebra.h"
+
+namespace seam {
+
+enum class ExtentSpelling {
+  Arguments,  // the default: one compile per size class
+  Literals,   // LaunchParams::specialize_extents: one compile per size, the constants folded by NVRTC
+};
+
+// The argument values of one printed kernel, in the order its text refers to them.
+struct KernelConstants {
+  bool index64 = false;           // the kernel's idx_t is 64-bit (the magic numbers differ)
+  std::vector<int64_t> values;    // seam_k.v[i]
+  std::vector<int64_t> divisors;  // seam_k.d[i]
+  bool empty() const { return values.empty() && divisors.empty(); }
+  // The argument's bytes as the kernel's `<kernel>_consts` struct lays them out (8-byte words: the
+  // values, then per divisor {divisor, magic, shift}); 8-byte aligned storage.
+  std::vector<uint64_t> pack() const;
+};
+
+// Spells the integers of a kernel's index expressions as literals or as argument fields, collecting the
+// values in order. One per printed kernel.
+class ConstantSpelling final : public kir::IndexSpelling {
+ public:
+  ConstantSpelling(ExtentSpelling mode, bool index64) : mode_(mode) { constants_.index64 = index64; }
+  std::string integer(int64_t value) override;
+  std::string quotient(const std::string& numerator, int64_t divisor, bool remainder,
+                       bool nonnegative) override;
+  const KernelConstants& constants() const { return constants_; }
+  // The struct the kernel's argument has (empty when no constant became an argument).
+  std::string struct_definition(const std::string& kernel_name) const;
+  static std::string struct_name(const std::string& kernel_name) { return kernel_name + "_consts"; }
+
+ private:
+  ExtentSpelling mode_;
+  KernelConstants constants_;
+};
+
+// Words per divisor in KernelConstants::pack: the divisor, the magic multiplier, the shift.
+constexpr int kDivisorWords = 3;
+
+}  // namespace seam

@@ -1,0 +1,157 @@
+// Shape-generic kernels (docs/CODEGEN.md, "Size classes"): extents are kernel arguments, so the sizes of
+// one class print the same kernel text and share one compiled module. Each size runs on the host backend
+// against the reference interpreter; the distinct texts over a sweep are the compiles it costs.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "codegen/kernel_constants.h"
+#include "exec/executable.h"
+#include "interp/compare.h"
+#include "interp/interpreter.h"
+#include "testing/random_fusion.h"
+#include "text/parser.h"
+#include "text/printer.h"
+#include "workloads/rope.h"
+
+namespace seam {
+namespace {
+
+// The same fusion under a name that does not change with its size (the kernels are named after it).
+Fusion renamed(const Fusion& fusion, const std::string& name) {
+  std::string text = print_fusion(fusion);
+  const size_t open = text.find("fusion ");
+  const size_t brace = text.find(" {", open);
+  text.replace(open, brace - open, "fusion " + name);
+  return parse_fusion(text);
+}
+
+void expect_matches_interpreter(const Fusion& fusion, Executable& exe, uint64_t seed) {
+  std::vector<HostTensor> inputs = random_inputs(fusion, seed);
+  std::vector<HostTensor> actual = exe.run(inputs);
+  std::vector<HostTensor> expected = interpret(fusion, inputs);
+  auto tolerance = [](DType dtype) {
+    return is_floating(dtype) ? Tolerance{dtype == DType::BFloat16 ? 1.6e-2 : 1e-5, 1e-5} : Tolerance{0, 0};
+  };
+  const std::vector<Comparison> comparisons = compare_outputs(fusion, inputs, actual, expected, tolerance);
+  for (size_t o = 0; o < comparisons.size(); ++o)
+    EXPECT_TRUE(comparisons[o].ok) << fusion.name() << " output " << o << ": " << comparisons[o].message;
+}
+
+std::string joined_sources(const Executable& exe) {
+  std::string text;
+  for (const std::string& s : exe.sources()) text += s;
+  return text;
+}
+
+// Compiles every fusion on the host backend, checks each against the interpreter, and returns the
+// number of distinct kernel texts. A size whose text an earlier size printed must reuse its module.
+int distinct_texts(const std::vector<Fusion>& fusions, const LaunchParams& launch = LaunchParams{}) {
+  ExecutableOptions options;
+  options.backend = Backend::Host;
+  options.poison_outputs = true;
+  options.launch = launch;
+  std::set<std::string> texts;
+  std::vector<std::unique_ptr<Executable>> alive;  // keeps the modules loaded for the later sizes
+  for (size_t i = 0; i < fusions.size(); ++i) {
+    auto exe = Executable::compile(fusions[i], options);
+    const bool seen = !texts.insert(joined_sources(*exe)).second;
+    if (seen)
+      EXPECT_EQ(exe->module_origin(), ModuleOrigin::Loaded) << fusions[i].name() << " size " << i;
+    expect_matches_interpreter(fusions[i], *exe, 7 + i);
+    alive.push_back(std::move(exe));
+  }
+  std::printf("%zu sizes, %zu kernel texts\n", fusions.size(), texts.size());
+  return static_cast<int>(texts.size());
+}
+
+TEST(SizeClasses, RopeForwardAndBackwardOverSequenceLengthsAndBatches) {
+  const RopeConfig& config = rope_configs().front();  // W1: Llama-2-7b
+  for (Direction direction : {Direction::Forward, Direction::Backward}) {
+    std::vector<Fusion> fusions;
+    for (int64_t batch : {1, 2, 3})
+      for (int64_t t : {1, 2, 3, 7, 8, 9, 16, 31, 32, 33, 64, 65, 97, 128}) {
+        RopeOptions options;
+        options.batch = batch;
+        options.seq_len = t;
+        options.direction = direction;
+        options.contract = RopeContract::Thunder;
+        fusions.push_back(renamed(build_rope(config, options), "rope"));
+      }
+    // Classes by batch and sequence length: 1 or more each (an axis of 1 folds away in the index
+    // arithmetic), so at most 4 texts for 42 sizes.
+    EXPECT_LE(distinct_texts(fusions), 4) << direction_name(direction);
+  }
+}
+
+// A slice, a pad and a cat along the innermost axis: the vector width a row admits (4, 2 or 1 f32
+// lanes) is part of the class, and sizes 0 and 1 on either side of every divisor stay correct.
+TEST(SizeClasses, PointwiseClassBoundaries) {
+  std::vector<Fusion> fusions;
+  for (int64_t rows : {1, 2, 5})
+    for (int64_t n : {2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 127, 128}) {
+      const std::string m = std::to_string(rows), half = std::to_string(n / 2), w = std::to_string(n);
+      const std::string padded = std::to_string(n / 2 + 2);
+      const std::string cat = std::to_string(n / 2 + 2 + n);
+      fusions.push_back(parse_fusion("fusion boundaries {\n"
+                                     "  %x = input {name=\"x\"} : f32[" + m + "," + w + "]\n"
+                                     "  %s = slice %x {starts=[0,0], stops=[" + m + "," + half +
+                                     "], steps=[1,1]} : f32[" + m + "," + half + "]\n"
+                                     "  %p = pad %s {low=[0,1], high=[0,1], value=0.5} : f32[" + m + "," +
+                                     padded + "]\n"
+                                     "  %e = exp %x : f32[" + m + "," + w + "]\n"
+                                     "  %c = cat %p, %e {axis=1} : f32[" + m + "," + cat + "]\n"
+                                     "  return c=%c\n"
+                                     "}\n"));
+    }
+  const int texts = distinct_texts(fusions);
+  EXPECT_LE(texts, 12) << "48 sizes";
+  // With extents as literals every size is its own text.
+  LaunchParams specialized;
+  specialized.specialize_extents = true;
+  EXPECT_EQ(distinct_texts(std::vector<Fusion>(fusions.begin(), fusions.begin() + 8), specialized), 8);
+}
+
+// The divisors' magic numbers against plain division, over the ranges the kernels' index types allow.
+TEST(SizeClasses, FastDivisionIsExact) {
+  uint64_t state = 88172645463325252ull;
+  auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  for (bool wide : {false, true}) {
+    const uint64_t top = wide ? (uint64_t{1} << 63) : (uint64_t{1} << 31);
+    for (int trial = 0; trial < 4000; ++trial) {
+      int64_t d = 0;
+      switch (trial % 4) {
+        case 0: d = static_cast<int64_t>(next() % 100 + 1); break;
+        case 1: d = static_cast<int64_t>(next() % (top - 1) + 1); break;
+        case 2: d = int64_t{1} << (next() % (wide ? 62 : 30)); break;
+        default: d = (int64_t{1} << (next() % (wide ? 61 : 29) + 1)) + 1; break;
+      }
+      KernelConstants constants;
+      constants.index64 = wide;
+      constants.divisors = {d};
+      const std::vector<uint64_t> words = constants.pack();
+      const uint64_t m = words[1];
+      const unsigned s = static_cast<unsigned>(words[2]);
+      const uint64_t ud = static_cast<uint64_t>(d);
+      for (uint64_t n : {uint64_t{0}, uint64_t{1}, ud - 1, ud, ud + 1, top - 1, (top - 1) / ud * ud,
+                         next() % top}) {
+        if (n >= top) continue;
+        const uint64_t hi = wide ? static_cast<uint64_t>((static_cast<unsigned __int128>(n) * m) >> 64)
+                                 : ((n * (m & 0xffffffffu)) >> 32);
+        EXPECT_EQ((hi + n) >> s, n / ud) << "n " << n << " d " << d << (wide ? " (64-bit)" : " (32-bit)");
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace seam
