@@ -144,6 +144,9 @@ int cmd_emit(Args& args) {
   SegmentedFusion segmented = segment_fusion(fusion, options.segment);
   std::vector<CompiledStep> steps = plan_fusion(segmented, PlanOptions{options.launch}).steps;
   std::cout << "// " << steps.size() << " kernel(s) for fusion " << fusion.name() << "\n";
+  const KernelProgram program =
+      print_kernel_program(steps, target == "cuda" ? KernelTarget::Cuda : KernelTarget::Host);
+  size_t text = 0;
   for (const CompiledStep& step : steps) {
     if (step.library) {
       std::cout << "\n// group " << step.group << ": " << op_name(step.kernel_fusion.fusion.nodes().back().op)
@@ -167,9 +170,7 @@ int cmd_emit(Args& args) {
                                         : "");
     }
     std::cout << "\n// launch: " << launch_summary(step) << "\n";
-    const ExtentSpelling spelling = extent_spelling(step.params);
-    std::cout << (target == "cuda" ? print_cuda_kernel(step.kernel, launch_shape(step.params), spelling).text
-                                   : print_host_kernel(step.kernel, spelling).text);
+    std::cout << program.texts[text++];
   }
   if (compile_arch) print_compile_summary(steps, *compile_arch, fusion.name());
   return kExitOk;

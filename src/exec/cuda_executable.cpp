@@ -23,39 +23,23 @@
 
 namespace seam {
 
-CudaLaunchShape launch_shape(const LaunchParams& params) {
-  return CudaLaunchShape{params.block_size, params.min_blocks_per_sm};
-}
-
-std::string print_cuda_program(const std::vector<CompiledStep>& steps,
-                               std::vector<KernelConstants>* constants) {
-  std::string source;
-  if (constants) constants->assign(steps.size(), KernelConstants{});
-  for (size_t s = 0; s < steps.size(); ++s) {
-    const CompiledStep& step = steps[s];
-    if (step.library) continue;
-    PrintedKernel printed =
-        print_cuda_kernel(step.kernel, launch_shape(step.params), extent_spelling(step.params));
-    source += printed.text + "\n";
-    if (constants) (*constants)[s] = std::move(printed.constants);
-  }
-  return source;
+std::string print_cuda_program(const std::vector<CompiledStep>& steps) {
+  return print_kernel_program(steps, KernelTarget::Cuda).source;
 }
 
 CompileRequest cuda_compile_request(const std::vector<CompiledStep>& steps, const std::string& fusion_name,
                                     const std::string& arch) {
-  return cuda_compile_request(print_cuda_program(steps), steps, fusion_name, arch);
+  return cuda_compile_request(print_kernel_program(steps, KernelTarget::Cuda), fusion_name, arch);
 }
 
-CompileRequest cuda_compile_request(std::string source, const std::vector<CompiledStep>& steps,
-                                    const std::string& fusion_name, const std::string& arch) {
+CompileRequest cuda_compile_request(const KernelProgram& program, const std::string& fusion_name,
+                                    const std::string& arch) {
   CompileRequest request;
-  request.source = std::move(source);
+  request.source = program.source;
   request.program_name = fusion_name + ".cu";
   request.arch = arch;
   for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
-  for (const CompiledStep& step : steps)
-    if (!step.library) request.kernel_names.push_back(step.kernel.name);
+  request.kernel_names = program.distinct_symbols();
   return request;
 }
 
@@ -182,6 +166,8 @@ struct CudaPlan {
   std::vector<char> checks_indices;                     // per step: takes the index error record
   std::vector<std::unique_ptr<CublasMatmul>> products;  // per step; library steps only
   std::vector<std::vector<uint64_t>> constants;         // per step: its extents argument (may be empty)
+  std::vector<std::string> symbols;                     // per step: its kernel in the module ("": library)
+  std::vector<std::string> texts;                       // per generated step: its kernel's source
   std::unique_ptr<StreamWorkspaces> workspaces;         // per stream, for library steps and outer reductions
 };
 
@@ -192,22 +178,26 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
   plan.steps = std::move(steps);
   const bool generated = std::any_of(plan.steps.begin(), plan.steps.end(),
                                      [](const CompiledStep& step) { return !step.library; });
-  std::vector<KernelConstants> constants;
-  const std::string source = print_cuda_program(plan.steps, &constants);
-  for (const KernelConstants& c : constants) plan.constants.push_back(c.pack());
+  KernelProgram program = print_kernel_program(plan.steps, KernelTarget::Cuda);
+  plan.constants = std::move(program.constants);
+  plan.symbols = program.symbols;
+  plan.texts = program.texts;
+  // From here on a step's kernel goes by its name in the module, the one profilers show.
+  for (size_t s = 0; s < plan.steps.size(); ++s)
+    if (!plan.steps[s].library) plan.steps[s].kernel.name = plan.symbols[s];
   if (generated) {
-    CompileRequest request =
-        cuda_compile_request(source, plan.steps, segmented.fusion.name(), device.arch_string());
+    CompileRequest request = cuda_compile_request(program, segmented.fusion.name(), device.arch_string());
     request.reproducer = print_fusion(segmented.fusion);
     plan.program = load_program(request, plan.origin);
   }
-  for (CompiledStep& step : plan.steps)
-    if (!step.library && plan.program->compiled.is_cubin)
-      step.registers =
-          cubin_registers(plan.program->compiled.binary, plan.program->compiled.symbol(step.kernel.name))
+  for (size_t s = 0; s < plan.steps.size(); ++s)
+    if (!plan.steps[s].library && plan.program->compiled.is_cubin)
+      plan.steps[s].registers =
+          cubin_registers(plan.program->compiled.binary, plan.program->compiled.symbol(plan.symbols[s]))
               .value_or(-1);
   size_t workspace_bytes = 0;
-  for (const CompiledStep& step : plan.steps) {
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    const CompiledStep& step = plan.steps[s];
     if (step.library) {
       plan.products.push_back(
           std::make_unique<CublasMatmul>(plan_matmul(step.kernel_fusion), input_alignment,
@@ -220,7 +210,7 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
     }
     plan.products.emplace_back();
     plan.checks_indices.push_back(kir::checks_indices(step.kernel) ? 1 : 0);
-    plan.kernels.push_back(plan.program->module.kernel(plan.program->compiled.symbol(step.kernel.name)));
+    plan.kernels.push_back(plan.program->module.kernel(plan.program->compiled.symbol(plan.symbols[s])));
     LaunchConfig config;  // decided by the plan (plan_grid)
     config.grid.x = static_cast<unsigned>(step.grid.blocks);
     config.block.x = static_cast<unsigned>(step.grid.block);
@@ -603,14 +593,10 @@ std::unique_ptr<Executable> compile_cuda_executable(Fusion fusion, SegmentedFusi
   SEAM_CHECK(status.available, "the CUDA backend needs a GPU: ", status.reason);
   Device& device = Device::shared();
   device.make_current();
-  std::vector<std::string> sources;
-  for (const CompiledStep& step : steps) {
-    if (step.library) continue;
-    sources.push_back(
-        print_cuda_kernel(step.kernel, launch_shape(step.params), extent_spelling(step.params)).text);
-    dump("cuda", step.kernel.name, sources.back());
-  }
   CudaPlan plan = build_plan(segmented, std::move(steps), device, options.launch.max_vector_bytes);
+  std::vector<std::string> sources = plan.texts;
+  for (size_t s = 0, t = 0; s < plan.steps.size(); ++s)
+    if (!plan.steps[s].library) dump("cuda", plan.symbols[s], sources[t++]);
   return std::make_unique<CudaExecutable>(std::move(fusion), std::move(segmented), std::move(sources),
                                           options, device, std::move(plan));
 }

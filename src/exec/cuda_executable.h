@@ -4,6 +4,7 @@
 
 #include "codegen/kernel_printer.h"
 #include "exec/executable.h"
+#include "exec/kernel_program.h"
 #include "runtime/nvrtc_compiler.h"
 
 namespace seam {
@@ -13,16 +14,13 @@ std::unique_ptr<Executable> compile_cuda_executable(Fusion fusion, SegmentedFusi
                                                     const ExecutableOptions& options);
 
 // The CUDA source of a whole executable: every step's kernel, launched as its params say, in one
-// translation unit. `constants` (optional): per step, what its launches pass for the extents printed as
-// arguments (empty for library steps and kernels printed with literals).
-std::string print_cuda_program(const std::vector<CompiledStep>& steps,
-                               std::vector<KernelConstants>* constants = nullptr);
-// The NVRTC request for that source (library steps have no generated code), named after the fusion.
+// translation unit (exec/kernel_program.h).
+std::string print_cuda_program(const std::vector<CompiledStep>& steps);
+// The NVRTC request for a program (library steps have no generated code), named after the fusion.
 CompileRequest cuda_compile_request(const std::vector<CompiledStep>& steps, const std::string& fusion_name,
                                     const std::string& arch);
-CompileRequest cuda_compile_request(std::string source, const std::vector<CompiledStep>& steps,
-                                    const std::string& fusion_name, const std::string& arch);
-CudaLaunchShape launch_shape(const LaunchParams& params);
+CompileRequest cuda_compile_request(const KernelProgram& program, const std::string& fusion_name,
+                                    const std::string& arch);
 
 // Sets what the plan must know of the default device: multiprocessors, shared memory, and no thread
 // block clusters before Hopper. Throws seam::Error when no GPU is present.

@@ -8,6 +8,7 @@
 #include "exec/host_compiler.h"
 #include "exec/host_kernel_runner.h"
 #include "exec/index_error.h"
+#include "exec/kernel_program.h"
 #include "exec/step_observer.h"
 #include "interp/interpreter.h"
 #include "plan/dump.h"
@@ -21,12 +22,11 @@ class HostExecutable final : public Executable {
  public:
   HostExecutable(Fusion fusion, SegmentedFusion segmented, std::vector<CompiledStep> steps,
                  std::vector<std::string> sources, ExecutableOptions options,
-                 std::shared_ptr<HostModule> module, std::vector<std::vector<uint64_t>> constants,
-                 ModuleOrigin origin)
+                 std::shared_ptr<HostModule> module, KernelProgram program, ModuleOrigin origin)
       : Executable(std::move(fusion), std::move(segmented), std::move(steps), std::move(sources),
                    std::move(options)),
         module_(std::move(module)),
-        constants_(std::move(constants)) {
+        program_(std::move(program)) {
     module_origin_ = origin;
   }
 
@@ -44,9 +44,10 @@ class HostExecutable final : public Executable {
       std::vector<Type> types;
       for (const FusionOutput& o : step.kernel_fusion.fusion.outputs())
         types.push_back(step.kernel_fusion.fusion.type(o.value));
-      std::vector<HostTensor> outputs =
-          step.library ? interpret(step.kernel_fusion.fusion, kernel_inputs)
-                       : run_host_kernel(*module_, step.kernel, kernel_inputs, types, constants_[s]);
+      std::vector<HostTensor> outputs = step.library
+                                            ? interpret(step.kernel_fusion.fusion, kernel_inputs)
+                                            : run_host_kernel(*module_, step.kernel, kernel_inputs, types,
+                                                              program_.constants[s], program_.symbols[s]);
       for (size_t o = 0; o < outputs.size(); ++o)
         values[step.kernel_fusion.outputs[o].id] = std::move(outputs[o]);
       if (observer) observer->after_step(s, step, nullptr, true);
@@ -139,8 +140,8 @@ class HostExecutable final : public Executable {
       if (checks) args.push_back(index_error);
       std::vector<float> workspace(static_cast<size_t>(step.workspace_bytes) / sizeof(float), 0.0f);
       if (!workspace.empty()) args.push_back(workspace.data());
-      if (!constants_[s].empty()) args.push_back(constants_[s].data());  // the extents, last
-      module_->entry(step.kernel.name)(args.data());
+      if (!program_.constants[s].empty()) args.push_back(program_.constants[s].data());  // the extents, last
+      module_->entry(program_.symbols[s])(args.data());
       if (checks) throw_if_index_error(index_error, "kernel " + step.kernel.name);
     };
     StepObserver* observer = step_observer();
@@ -153,7 +154,7 @@ class HostExecutable final : public Executable {
 
  private:
   std::shared_ptr<HostModule> module_;
-  std::vector<std::vector<uint64_t>> constants_;  // per step: its extents argument (may be empty)
+  KernelProgram program_;  // per step: its kernel's name in the module and its extents argument
 };
 
 }  // namespace
@@ -161,22 +162,20 @@ class HostExecutable final : public Executable {
 std::unique_ptr<Executable> compile_host_executable(Fusion fusion, SegmentedFusion segmented,
                                                     std::vector<CompiledStep> steps,
                                                     const ExecutableOptions& options) {
-  std::vector<std::string> sources;
-  std::vector<std::vector<uint64_t>> constants(steps.size());
-  for (size_t s = 0; s < steps.size(); ++s) {
-    const CompiledStep& step = steps[s];
-    if (step.library) continue;
-    PrintedKernel printed = print_host_kernel(step.kernel, extent_spelling(step.params));
-    sources.push_back(std::move(printed.text));
-    constants[s] = printed.constants.pack();
-    dump("host", step.kernel.name, sources.back());
+  KernelProgram program = print_kernel_program(steps, KernelTarget::Host);
+  std::vector<std::string> sources = program.texts;
+  // From here on a step's kernel goes by its name in the module (exec/kernel_program.h).
+  for (size_t s = 0, t = 0; s < steps.size(); ++s) {
+    if (steps[s].library) continue;
+    steps[s].kernel.name = program.symbols[s];
+    dump("host", steps[s].kernel.name, sources[t++]);
   }
   std::shared_ptr<HostModule> module;
   ModuleOrigin origin = ModuleOrigin::None;
-  if (!sources.empty()) module = compile_host_kernels(sources, print_fusion(fusion), &origin);
+  if (!sources.empty()) module = compile_host_kernels({program.source}, print_fusion(fusion), &origin);
   return std::make_unique<HostExecutable>(std::move(fusion), std::move(segmented), std::move(steps),
-                                          std::move(sources), options, std::move(module),
-                                          std::move(constants), origin);
+                                          std::move(sources), options, std::move(module), std::move(program),
+                                          origin);
 }
 
 }  // namespace seam

@@ -10,7 +10,7 @@ namespace seam {
 std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Kernel& kernel,
                                         const std::vector<HostTensor>& inputs,
                                         const std::vector<Type>& output_types,
-                                        const std::vector<uint64_t>& constants) {
+                                        const std::vector<uint64_t>& constants, const std::string& symbol) {
   std::vector<HostTensor> outputs;
   for (const Type& t : output_types) {
     // Poisoned so that an element the kernel fails to write cannot pass for a computed one.
@@ -40,7 +40,7 @@ std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Ker
   std::vector<float> workspace(static_cast<size_t>(kir::workspace_bytes(kernel)) / sizeof(float), 0.0f);
   if (!workspace.empty()) args.push_back(workspace.data());
   if (!constants.empty()) args.push_back(const_cast<uint64_t*>(constants.data()));  // the extents, last
-  module.entry(kernel.name)(args.data());
+  module.entry(symbol.empty() ? kernel.name : symbol)(args.data());
   if (checks) throw_if_index_error(index_error, "kernel " + kernel.name);
   return outputs;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "exec/host_compiler.h"
@@ -12,10 +13,12 @@ namespace seam {
 
 // `inputs` follow the kernel fusion's inputs (tensors laid out with their declared strides, scalars as
 // rank-0 tensors); returns contiguous outputs of `output_types`. `constants`: the extents argument of a
-// kernel printed with ExtentSpelling::Arguments (KernelConstants::pack), empty for literals.
+// kernel printed with ExtentSpelling::Arguments (KernelConstants::pack), empty for literals; `symbol`:
+// the kernel's name in the module when it differs from kernel.name (exec/kernel_program.h).
 std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Kernel& kernel,
                                         const std::vector<HostTensor>& inputs,
                                         const std::vector<Type>& output_types,
-                                        const std::vector<uint64_t>& constants = {});
+                                        const std::vector<uint64_t>& constants = {},
+                                        const std::string& symbol = "");
 
 }  // namespace seam

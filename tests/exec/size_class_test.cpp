@@ -15,20 +15,10 @@
 #include "interp/interpreter.h"
 #include "testing/random_fusion.h"
 #include "text/parser.h"
-#include "text/printer.h"
 #include "workloads/rope.h"
 
 namespace seam {
 namespace {
-
-// The same fusion under a name that does not change with its size (the kernels are named after it).
-Fusion renamed(const Fusion& fusion, const std::string& name) {
-  std::string text = print_fusion(fusion);
-  const size_t open = text.find("fusion ");
-  const size_t brace = text.find(" {", open);
-  text.replace(open, brace - open, "fusion " + name);
-  return parse_fusion(text);
-}
 
 void expect_matches_interpreter(const Fusion& fusion, Executable& exe, uint64_t seed) {
   std::vector<HostTensor> inputs = random_inputs(fusion, seed);
@@ -60,8 +50,7 @@ int distinct_texts(const std::vector<Fusion>& fusions, const LaunchParams& launc
   for (size_t i = 0; i < fusions.size(); ++i) {
     auto exe = Executable::compile(fusions[i], options);
     const bool seen = !texts.insert(joined_sources(*exe)).second;
-    if (seen)
-      EXPECT_EQ(exe->module_origin(), ModuleOrigin::Loaded) << fusions[i].name() << " size " << i;
+    if (seen) EXPECT_EQ(exe->module_origin(), ModuleOrigin::Loaded) << fusions[i].name() << " size " << i;
     expect_matches_interpreter(fusions[i], *exe, 7 + i);
     alive.push_back(std::move(exe));
   }
@@ -73,17 +62,18 @@ TEST(SizeClasses, RopeForwardAndBackwardOverSequenceLengthsAndBatches) {
   const RopeConfig& config = rope_configs().front();  // W1: Llama-2-7b
   for (Direction direction : {Direction::Forward, Direction::Backward}) {
     std::vector<Fusion> fusions;
-    for (int64_t batch : {1, 2, 3})
-      for (int64_t t : {1, 2, 3, 7, 8, 9, 16, 31, 32, 33, 64, 65, 97, 128}) {
+    for (int64_t batch : {1, 2})
+      for (int64_t t : {1, 2, 3, 8, 9, 31, 32, 33, 64, 65}) {
         RopeOptions options;
         options.batch = batch;
         options.seq_len = t;
         options.direction = direction;
         options.contract = RopeContract::Thunder;
-        fusions.push_back(renamed(build_rope(config, options), "rope"));
+        // Named per size ("..._b2_t65"): kernels are named by their text, so fusions share them.
+        fusions.push_back(build_rope(config, options));
       }
     // Classes by batch and sequence length: 1 or more each (an axis of 1 folds away in the index
-    // arithmetic), so at most 4 texts for 42 sizes.
+    // arithmetic), so at most 4 texts for 20 sizes.
     EXPECT_LE(distinct_texts(fusions), 4) << direction_name(direction);
   }
 }
@@ -97,16 +87,25 @@ TEST(SizeClasses, PointwiseClassBoundaries) {
       const std::string m = std::to_string(rows), half = std::to_string(n / 2), w = std::to_string(n);
       const std::string padded = std::to_string(n / 2 + 2);
       const std::string cat = std::to_string(n / 2 + 2 + n);
-      fusions.push_back(parse_fusion("fusion boundaries {\n"
-                                     "  %x = input {name=\"x\"} : f32[" + m + "," + w + "]\n"
-                                     "  %s = slice %x {starts=[0,0], stops=[" + m + "," + half +
-                                     "], steps=[1,1]} : f32[" + m + "," + half + "]\n"
-                                     "  %p = pad %s {low=[0,1], high=[0,1], value=0.5} : f32[" + m + "," +
-                                     padded + "]\n"
-                                     "  %e = exp %x : f32[" + m + "," + w + "]\n"
-                                     "  %c = cat %p, %e {axis=1} : f32[" + m + "," + cat + "]\n"
-                                     "  return c=%c\n"
-                                     "}\n"));
+      fusions.push_back(
+          parse_fusion("fusion boundaries {\n"
+                       "  %x = input {name=\"x\"} : f32[" +
+                       m + "," + w +
+                       "]\n"
+                       "  %s = slice %x {starts=[0,0], stops=[" +
+                       m + "," + half + "], steps=[1,1]} : f32[" + m + "," + half +
+                       "]\n"
+                       "  %p = pad %s {low=[0,1], high=[0,1], value=0.5} : f32[" +
+                       m + "," + padded +
+                       "]\n"
+                       "  %e = exp %x : f32[" +
+                       m + "," + w +
+                       "]\n"
+                       "  %c = cat %p, %e {axis=1} : f32[" +
+                       m + "," + cat +
+                       "]\n"
+                       "  return c=%c\n"
+                       "}\n"));
     }
   const int texts = distinct_texts(fusions);
   EXPECT_LE(texts, 12) << "48 sizes";
@@ -142,8 +141,8 @@ TEST(SizeClasses, FastDivisionIsExact) {
       const uint64_t m = words[1];
       const unsigned s = static_cast<unsigned>(words[2]);
       const uint64_t ud = static_cast<uint64_t>(d);
-      for (uint64_t n : {uint64_t{0}, uint64_t{1}, ud - 1, ud, ud + 1, top - 1, (top - 1) / ud * ud,
-                         next() % top}) {
+      for (uint64_t n :
+           {uint64_t{0}, uint64_t{1}, ud - 1, ud, ud + 1, top - 1, (top - 1) / ud * ud, next() % top}) {
         if (n >= top) continue;
         const uint64_t hi = wide ? static_cast<uint64_t>((static_cast<unsigned __int128>(n) * m) >> 64)
                                  : ((n * (m & 0xffffffffu)) >> 32);

@@ -221,11 +221,15 @@ void check_stages(const Fusion& fusion, const WholeToolOptions& options, WholeTo
   });
   report.kernels = segmented.num_kernels();
   run_stage("emit", optimized, [&] {
-    for (const PlannedStep& step : plan_fusion(segmented, PlanOptions{}).steps) {
-      if (step.library) continue;
-      if (print_cuda_kernel(step.kernel, launch_shape(step.params)).empty() ||
-          print_host_kernel(step.kernel).empty())
-        fail("emit", detail::concat("group ", step.group, " printed no source"), optimized);
+    const std::vector<PlannedStep> steps = plan_fusion(segmented, PlanOptions{}).steps;
+    const KernelProgram cuda = print_kernel_program(steps, KernelTarget::Cuda);
+    const KernelProgram host = print_kernel_program(steps, KernelTarget::Host);
+    for (size_t s = 0, t = 0; s < steps.size(); ++s) {
+      if (steps[s].library) continue;
+      if (cuda.texts.at(t).empty() || host.texts.at(t).empty() ||
+          print_cuda_kernel(steps[s].kernel, launch_shape(steps[s].params)).empty())
+        fail("emit", detail::concat("group ", steps[s].group, " printed no source"), optimized);
+      ++t;
     }
   });
   if (value_bytes(fusion) <= options.max_interpreted_bytes)

@@ -4,8 +4,8 @@
 // launch: block 128, chunks/thread 2, grid uncapped, registers for 9 blocks/SM, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, groups <= 2 (chunks loading <= 224 B), reused loads kept in L2
 #include "seam_device.cuh"
 
-struct rope_Llama_2_70b_hf_thunder_bwd_b2_t4096_k0_consts { long long v[323]; seam_divisor d[48]; };
-SEAM_KERNEL void __launch_bounds__(128, 9) rope_Llama_2_70b_hf_thunder_bwd_b2_t4096_k0(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, const seam_bf16* __restrict__ in3, const seam_bf16* __restrict__ in4, seam_bf16* __restrict__ out0, const rope_Llama_2_70b_hf_thunder_bwd_b2_t4096_k0_consts seam_k) {
+struct seam_pointwise_0c282c32cbc858f4_consts { long long v[323]; seam_divisor d[48]; };
+SEAM_KERNEL void __launch_bounds__(128, 9) seam_pointwise_0c282c32cbc858f4(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, const seam_bf16* __restrict__ in3, const seam_bf16* __restrict__ in4, seam_bf16* __restrict__ out0, const seam_pointwise_0c282c32cbc858f4_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {

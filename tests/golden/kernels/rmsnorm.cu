@@ -4,7 +4,7 @@
 // launch: row kernel: block 512 (1 rows x 512 threads), grid 64 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(512) rmsnorm_k0(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0) {
+SEAM_KERNEL void __launch_bounds__(512) seam_rows_dbcb985354d62fec(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[4096];
   const seam_rows<1, 512, true> seam_row_ctx(seam_scratch);

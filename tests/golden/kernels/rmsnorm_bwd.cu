@@ -4,7 +4,7 @@
 // launch: row kernel: block 256 (2 rows x 128 threads), grid 264 blocks, launch bounds for 2 blocks/SM, lanes contiguous
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(256, 2) rmsnorm_bwd_16384x4096_k0(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, const float* __restrict__ in3, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, float* __restrict__ seam_workspace) {
+SEAM_KERNEL void __launch_bounds__(256, 2) seam_rows_9312382253f420a4(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, const float* __restrict__ in3, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, float* __restrict__ seam_workspace) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<2, 128, true> seam_row_ctx(seam_scratch);

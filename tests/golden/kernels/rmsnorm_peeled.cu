@@ -4,7 +4,7 @@
 // launch: row kernel: block 1024 (1 rows x 1024 threads), grid 64 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(1024) rmsnorm_peeled_64x4097_k0(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0) {
+SEAM_KERNEL void __launch_bounds__(1024) seam_rows_8d654ac4f647e701(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[8192];
   const seam_rows<1, 1024, true> seam_row_ctx(seam_scratch);

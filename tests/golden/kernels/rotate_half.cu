@@ -4,8 +4,8 @@
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-struct rotate_half_k0_consts { long long v[53]; seam_divisor d[12]; };
-SEAM_KERNEL void __launch_bounds__(128) rotate_half_k0(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, const rotate_half_k0_consts seam_k) {
+struct seam_pointwise_088a676146af5fd9_consts { long long v[53]; seam_divisor d[12]; };
+SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_088a676146af5fd9(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, const seam_pointwise_088a676146af5fd9_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {

@@ -4,7 +4,7 @@
 // launch: row kernel: block 256 (1 rows x 256 threads), grid 32 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(256) softmax_k0(const float* __restrict__ in0, float* __restrict__ out0) {
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_81d6b49ca48b7417(const float* __restrict__ in0, float* __restrict__ out0) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<1, 256, true> seam_row_ctx(seam_scratch);

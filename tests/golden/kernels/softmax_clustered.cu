@@ -4,7 +4,7 @@
 // launch: row kernel: block 256 (1 rows x 256 threads), grid 256 blocks in clusters of 4, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(256) __cluster_dims__(4, 1, 1) softmax_clustered_64x65536_k0(const seam_bf16* __restrict__ in0, seam_bf16* __restrict__ out0) {
+SEAM_KERNEL void __launch_bounds__(256) __cluster_dims__(4, 1, 1) seam_rows_6a4f13d9758feec8(const seam_bf16* __restrict__ in0, seam_bf16* __restrict__ out0) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<1, 256, true, 4> seam_row_ctx(seam_scratch);

@@ -4,7 +4,7 @@
 // launch: row kernel: block 256 (8 rows x 32 threads), grid 8 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(256) transformer_1_layers_b1_t64_k0(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0) {
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_a365448882f92bc4(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<8, 32, true> seam_row_ctx(seam_scratch);
@@ -154,8 +154,8 @@ SEAM_KERNEL void __launch_bounds__(256) transformer_1_layers_b1_t64_k0(const sea
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-struct transformer_1_layers_b1_t64_k2_consts { long long v[94]; seam_divisor d[22]; };
-SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k2(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, seam_bf16* __restrict__ out2, bool* __restrict__ out3, const transformer_1_layers_b1_t64_k2_consts seam_k) {
+struct seam_pointwise_8a6771fb2482f5ab_consts { long long v[94]; seam_divisor d[22]; };
+SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_8a6771fb2482f5ab(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, seam_bf16* __restrict__ out2, bool* __restrict__ out3, const seam_pointwise_8a6771fb2482f5ab_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {
@@ -349,7 +349,7 @@ SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k2(const sea
 // launch: row kernel: block 256 (64 rows x 4 threads), grid 8 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(256) transformer_1_layers_b1_t64_k4(const seam_bf16* __restrict__ in0, const bool* __restrict__ in1, seam_bf16* __restrict__ out0) {
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_10548e1aad1b04fd(const seam_bf16* __restrict__ in0, const bool* __restrict__ in1, seam_bf16* __restrict__ out0) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<64, 4, true> seam_row_ctx(seam_scratch);
@@ -908,8 +908,8 @@ SEAM_KERNEL void __launch_bounds__(256) transformer_1_layers_b1_t64_k4(const sea
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-struct transformer_1_layers_b1_t64_k6_consts { long long v[6]; seam_divisor d[4]; };
-SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k6(const seam_bf16* __restrict__ in0, seam_bf16* __restrict__ out0, const transformer_1_layers_b1_t64_k6_consts seam_k) {
+struct seam_pointwise_2ce0569d22297733_consts { long long v[6]; seam_divisor d[4]; };
+SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_2ce0569d22297733(const seam_bf16* __restrict__ in0, seam_bf16* __restrict__ out0, const seam_pointwise_2ce0569d22297733_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {
@@ -929,7 +929,7 @@ SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k6(const sea
 // launch: row kernel: block 256 (8 rows x 32 threads), grid 8 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(256) transformer_1_layers_b1_t64_k8(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1) {
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_1c09cf5e16f73f39(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<8, 32, true> seam_row_ctx(seam_scratch);
@@ -1167,8 +1167,8 @@ SEAM_KERNEL void __launch_bounds__(256) transformer_1_layers_b1_t64_k8(const sea
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-struct transformer_1_layers_b1_t64_k11_consts { long long v[7]; seam_divisor d[2]; };
-SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k11(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const transformer_1_layers_b1_t64_k11_consts seam_k) {
+struct seam_pointwise_c224d85f5a8a89e0_consts { long long v[7]; seam_divisor d[2]; };
+SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_c224d85f5a8a89e0(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_pointwise_c224d85f5a8a89e0_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {
@@ -1239,8 +1239,8 @@ SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k11(const se
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-struct transformer_1_layers_b1_t64_k13_consts { long long v[7]; seam_divisor d[2]; };
-SEAM_KERNEL void __launch_bounds__(128) transformer_1_layers_b1_t64_k13(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const transformer_1_layers_b1_t64_k13_consts seam_k) {
+struct seam_pointwise_b1dc2a36eac87dc8_consts { long long v[7]; seam_divisor d[2]; };
+SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_b1dc2a36eac87dc8(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_pointwise_b1dc2a36eac87dc8_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {
