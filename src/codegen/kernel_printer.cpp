@@ -311,7 +311,8 @@ class BodyPrinter {
     if (!kernel_.rows || !kernel_.rows->peel) return;
     const int vector = kernel_.rows->vector;
     out_ << pad(depth) << "const unsigned seam_in_row = seam_row_lanes<" << vector << ">(" << vector_index
-         << " * " << vector << " - seam_row_shift, " << kernel_.rows->reduced << "LL);\n";
+         << " * " << vector << " - seam_row_shift, (long long)" << spelling_.integer(kernel_.rows->reduced)
+         << ");\n";
     out_ << pad(depth) << "(void)seam_in_row;\n";
   }
 
@@ -502,8 +503,11 @@ void print_cuda_signature(const kir::Kernel& kernel, const CudaLaunchShape& shap
 
 PrintedKernel print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& shape,
                                 ExtentSpelling mode) {
-  if (kernel.rows) return PrintedKernel{print_cuda_row_kernel(kernel), KernelConstants{}};
   ConstantSpelling spelling(mode, kernel.index64);
+  if (kernel.rows) {
+    std::string text = print_cuda_row_kernel(kernel, spelling);
+    return PrintedKernel{std::move(text), spelling.constants()};
+  }
   std::ostringstream body;
   body << "  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < "
        << spelling.integer(kernel.total_chunks()) << "; g += (idx_t)gridDim.x * blockDim.x) {\n";
@@ -547,8 +551,11 @@ void print_host_entry(const kir::Kernel& kernel, std::ostringstream& out, const 
 }
 
 PrintedKernel print_host_kernel(const kir::Kernel& kernel, ExtentSpelling mode) {
-  if (kernel.rows) return PrintedKernel{print_host_row_kernel(kernel), KernelConstants{}};
   ConstantSpelling spelling(mode, kernel.index64);
+  if (kernel.rows) {
+    std::string text = print_host_row_kernel(kernel, spelling);
+    return PrintedKernel{std::move(text), spelling.constants()};
+  }
   std::ostringstream body;
   body << "  for (idx_t g = 0; g < " << spelling.integer(kernel.total_chunks()) << "; ++g) {\n";
   print_dispatch(kernel, body, 2, spelling);

@@ -17,18 +17,18 @@ int64_t chunks(const kir::Kernel& kernel) {
 
 // A peeled row (kir::RowLaunch::peel): its shift, the elements by which its start in a contiguous tensor
 // of the reduced shape lies past a multiple of the vector (64-bit: row * reduced may pass idx_t).
-void print_row_shift(const kir::RowLaunch& rows, std::ostringstream& out) {
+void print_row_shift(const kir::RowLaunch& rows, std::ostringstream& out, kir::IndexSpelling& sp) {
   if (rows.peel_columns) {  // by columns: every row's vectors start at its first element
     out << "    const idx_t seam_row_shift = 0;\n";
     return;
   }
-  out << "    const idx_t seam_row_shift = (idx_t)((long long)row * " << rows.reduced << "LL % "
-      << rows.vector << ");\n";
+  out << "    const idx_t seam_row_shift = (idx_t)((long long)row * (long long)" << sp.integer(rows.reduced)
+      << " % " << rows.vector << ");\n";
 }
 
 // The vectors of a peeled row: its elements and its shift, rounded up to whole vectors.
-std::string peeled_row_vectors(const kir::RowLaunch& rows) {
-  return "(" + std::to_string(rows.reduced + rows.vector - 1) + " + seam_row_shift) / " +
+std::string peeled_row_vectors(const kir::RowLaunch& rows, kir::IndexSpelling& sp) {
+  return "(" + sp.integer(rows.reduced + rows.vector - 1) + " + seam_row_shift) / " +
          std::to_string(rows.vector);
 }
 
@@ -99,7 +99,7 @@ void print_cuda_outer_prologue(const kir::RowLaunch& rows, std::ostringstream& o
 // The totals and `finish` per column, on the block that sums the group rows. A total is a value of one
 // lane, which the body printer names NAME_0.
 void print_outer_finish(const kir::Kernel& kernel, const std::string& column_loop, const std::string& blocks,
-                        std::ostringstream& out) {
+                        std::ostringstream& out, kir::IndexSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   const kir::OuterWorkspace w = kir::outer_workspace(rows);
   out << "    " << column_loop << " {\n";
@@ -107,12 +107,12 @@ void print_outer_finish(const kir::Kernel& kernel, const std::string& column_loo
     out << "      const float " << rows.outer[j].total << "_0 = seam_outer_total(seam_workspace, " << j
         << ", " << rows.outer_columns() << "LL, seam_col, " << rows.outer.size() << ", " << blocks
         << w.group_size << ", " << w.header << ");\n";
-  print_kernel_block(kernel, rows.finish, out, 3, kir::literal_spelling());
+  print_kernel_block(kernel, rows.finish, out, 3, sp);
   out << "    }\n";
 }
 
 // After the rows: persistent partials to the workspace, the groups' sums, then the totals.
-void print_cuda_outer_epilogue(const kir::Kernel& kernel, std::ostringstream& out) {
+void print_cuda_outer_epilogue(const kir::Kernel& kernel, std::ostringstream& out, kir::IndexSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   const kir::OuterWorkspace w = kir::outer_workspace(rows);
   if (rows.iterations > 0)
@@ -125,7 +125,7 @@ void print_cuda_outer_epilogue(const kir::Kernel& kernel, std::ostringstream& ou
   print_outer_finish(kernel,
                      "for (idx_t seam_col = (idx_t)threadIdx.x; seam_col < " + std::to_string(rows.reduced) +
                          "; seam_col += (idx_t)blockDim.x)",
-                     "", out);
+                     "", out, sp);
   out << "  }\n";
 }
 
@@ -133,35 +133,34 @@ void print_cuda_outer_epilogue(const kir::Kernel& kernel, std::ostringstream& ou
 // registers, then taken from them (the same slots as on the GPU, one row at a time). Staged
 // (kir::RowLaunch::prefetch_stages): the fills copied into the stage first, then read from it, the stages
 // taken in turn as on the GPU (the copies land at once here).
-void print_host_row_body(const kir::Kernel& kernel, std::ostringstream& out, int depth) {
+void print_host_row_body(const kir::Kernel& kernel, std::ostringstream& out, int depth,
+                         kir::IndexSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   if (rows.load_ahead) {
     const std::string pad(2 * static_cast<size_t>(depth), ' ');
     out << pad << "{\n";
-    print_kernel_block(kernel, prefetch_block(rows), out, depth + 1, kir::literal_spelling(),
-                       RowFill::LoadAhead);
+    print_kernel_block(kernel, prefetch_block(rows), out, depth + 1, sp, RowFill::LoadAhead);
     out << pad << "}\n";
-    print_kernel_block(kernel, rows.body, out, depth, kir::literal_spelling(), RowFill::TakeAhead);
+    print_kernel_block(kernel, rows.body, out, depth, sp, RowFill::TakeAhead);
     return;
   }
   if (rows.prefetch_stages != 2) {
-    print_kernel_block(kernel, rows.body, out, depth, kir::literal_spelling());
+    print_kernel_block(kernel, rows.body, out, depth, sp);
     return;
   }
   const std::string pad(2 * static_cast<size_t>(depth), ' ');
   const std::string staging = "unsigned char* const seam_staging = seam_stage.data + seam_stage_index * " +
                               std::to_string(kir::row_stage(rows).bytes(1, rows.vectors())) + ";\n";
   out << pad << "{\n" << pad << "  " << staging;
-  print_kernel_block(kernel, prefetch_block(rows), out, depth + 1, kir::literal_spelling(),
-                     RowFill::Prefetch);
+  print_kernel_block(kernel, prefetch_block(rows), out, depth + 1, sp, RowFill::Prefetch);
   out << pad << "}\n" << pad << "seam_async_commit();\n" << pad << "seam_async_wait<0>();\n";
   out << pad << "{\n" << pad << "  " << staging;
-  print_kernel_block(kernel, rows.body, out, depth + 1, kir::literal_spelling(), RowFill::Staged);
+  print_kernel_block(kernel, rows.body, out, depth + 1, sp, RowFill::Staged);
   out << pad << "}\n" << pad << "seam_stage_index ^= 1;\n";
 }
 
 // The host runs the grid's blocks in order, each over its rows as the GPU's block loop visits them.
-void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out) {
+void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out, kir::IndexSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   const kir::OuterWorkspace w = kir::outer_workspace(rows);
   const int64_t blocks = rows.partial_blocks, per_block = rows.rows_per_block;
@@ -178,36 +177,37 @@ void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out) {
   out << "      for (idx_t row = seam_first_row; row < seam_first_row + " << per_block << " && row < "
       << rows.rows << "; ++row) {\n";
   if (rows.peel) {
-    print_row_shift(rows, out);
-    out << "        const idx_t seam_row_extent = " << peeled_row_vectors(rows) << ";\n";
+    print_row_shift(rows, out, sp);
+    out << "        const idx_t seam_row_extent = " << peeled_row_vectors(rows, sp) << ";\n";
   }
-  print_host_row_body(kernel, out, 4);
+  print_host_row_body(kernel, out, 4, sp);
   out << "      }\n    }\n";
   out << "    if (!seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", " << rows.outer_columns()
       << "LL, " << blocks << "LL, seam_block, " << w.group_size << ", " << w.header << ")) continue;\n";
   print_outer_finish(kernel,
                      "for (idx_t seam_col = 0; seam_col < " + std::to_string(rows.reduced) + "; ++seam_col)",
-                     std::to_string(blocks) + "LL, ", out);
+                     std::to_string(blocks) + "LL, ", out, sp);
   out << "  }\n";
 }
 
 // A block's loop over its row groups, grid-stride, each row's fills loading into the registers.
 void print_cuda_rows(const kir::Kernel& kernel, const std::string& first_block, const std::string& blocks,
-                     std::ostringstream& out) {
+                     std::ostringstream& out, kir::IndexSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   out << "  for (long long seam_first_row = (long long)" << first_block << " * " << rows.rows_per_block
-      << "; seam_first_row < " << rows.rows << "LL; seam_first_row += (long long)" << blocks << " * "
-      << rows.rows_per_block << ") {\n";
+      << "; seam_first_row < (long long)" << sp.integer(rows.rows) << "; seam_first_row += (long long)"
+      << blocks << " * " << rows.rows_per_block << ") {\n";
   out << "    const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);\n";
   if (rows.peel) {
-    print_row_shift(rows, out);
-    out << "    const idx_t seam_row_extent = row < " << rows.rows << " ? " << peeled_row_vectors(rows)
-        << " : 0;\n";
+    print_row_shift(rows, out, sp);
+    out << "    const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+        << peeled_row_vectors(rows, sp) << " : 0;\n";
   } else {
-    out << "    const idx_t seam_row_extent = row < " << rows.rows << " ? " << rows.vectors() << " : 0;\n";
+    out << "    const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+        << sp.integer(rows.vectors()) << " : 0;\n";
   }
   out << "    (void)seam_row_extent;\n";
-  print_kernel_block(kernel, rows.body, out, 2, kir::literal_spelling());
+  print_kernel_block(kernel, rows.body, out, 2, sp);
   out << "  }\n";
 }
 
@@ -215,10 +215,10 @@ void print_cuda_rows(const kir::Kernel& kernel, const std::string& first_block, 
 // the copies of the next group's rows are issued before the current group computes, into the other
 // stage. `first_block` and `blocks` as in print_cuda_row_kernel.
 void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& first_block,
-                                const std::string& blocks, std::ostringstream& out) {
+                                const std::string& blocks, std::ostringstream& out, kir::IndexSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   const int64_t stage = kir::row_stage(rows).bytes(rows.block_size(), rows.iterations);
-  const std::string last = std::to_string(rows.rows) + "LL";
+  const std::string last = "(long long)" + sp.integer(rows.rows);
   const std::string stride = "(long long)" + blocks + " * " + std::to_string(rows.rows_per_block);
   const kir::Block prefetch = prefetch_block(rows);
   out << "  extern __shared__ __align__(16) unsigned char seam_stage[];  // "
@@ -232,10 +232,11 @@ void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& fi
     out << "      const long long seam_next_row = " << first << " + seam_row_ctx.slot;\n";
     out << "      const idx_t row = (idx_t)(seam_next_row < " << last << " ? seam_next_row : " << last
         << ");\n";
-    out << "      const idx_t seam_row_extent = row < " << rows.rows << " ? " << rows.vectors() << " : 0;\n";
+    out << "      const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+        << sp.integer(rows.vectors()) << " : 0;\n";
     out << "      unsigned char* const seam_staging = seam_stage + " << stage_index << " * " << stage
         << ";\n";
-    print_kernel_block(kernel, prefetch, out, 3, kir::literal_spelling(), RowFill::Prefetch);
+    print_kernel_block(kernel, prefetch, out, 3, sp, RowFill::Prefetch);
     out << "    }\n";
     out << "    seam_async_commit();\n";
   };
@@ -245,10 +246,11 @@ void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& fi
   print_prefetch("seam_first_row + " + stride, "(seam_stage_index ^ 1)");
   out << "    seam_async_wait<1>();  // this group's copies have landed\n";
   out << "    const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);\n";
-  out << "    const idx_t seam_row_extent = row < " << rows.rows << " ? " << rows.vectors() << " : 0;\n";
+  out << "    const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+      << sp.integer(rows.vectors()) << " : 0;\n";
   out << "    (void)seam_row_extent;\n";
   out << "    unsigned char* const seam_staging = seam_stage + seam_stage_index * " << stage << ";\n";
-  print_kernel_block(kernel, rows.body, out, 2, kir::literal_spelling(), RowFill::Staged);
+  print_kernel_block(kernel, rows.body, out, 2, sp, RowFill::Staged);
   out << "  }\n";
   out << "  seam_async_wait<0>();\n";
 }
@@ -257,9 +259,10 @@ void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& fi
 // (kir::RowLaunch::load_ahead): each group takes its fills from the NAME_next arrays, then issues the
 // next group's loads into them, then computes, so those loads are in flight during its reductions.
 void print_cuda_rows_loaded_ahead(const kir::Kernel& kernel, const std::string& first_block,
-                                  const std::string& blocks, std::ostringstream& out) {
+                                  const std::string& blocks, std::ostringstream& out,
+                                  kir::IndexSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
-  const std::string last = std::to_string(rows.rows) + "LL";
+  const std::string last = "(long long)" + sp.integer(rows.rows);
   const std::string stride = "(long long)" + blocks + " * " + std::to_string(rows.rows_per_block);
   const kir::Block ahead = prefetch_block(rows);
   const auto [fills, rest] = split_at_fills(rows);
@@ -270,33 +273,32 @@ void print_cuda_rows_loaded_ahead(const kir::Kernel& kernel, const std::string& 
     out << pad << "  const long long seam_next_row = " << first << " + seam_row_ctx.slot;\n";
     out << pad << "  const idx_t row = (idx_t)(seam_next_row < " << last << " ? seam_next_row : " << last
         << ");\n";
-    out << pad << "  const idx_t seam_row_extent = row < " << rows.rows << " ? " << rows.vectors()
-        << " : 0;\n";
-    print_kernel_block(kernel, ahead, out, depth + 1, kir::literal_spelling(), RowFill::LoadAhead);
+    out << pad << "  const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+        << sp.integer(rows.vectors()) << " : 0;\n";
+    print_kernel_block(kernel, ahead, out, depth + 1, sp, RowFill::LoadAhead);
     out << pad << "}\n";
   };
   out << "  long long seam_first_row = (long long)" << first_block << " * " << rows.rows_per_block << ";\n";
   print_load_ahead("seam_first_row", 1);
   out << "  for (; seam_first_row < " << last << "; seam_first_row += " << stride << ") {\n";
   out << "    const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);\n";
-  out << "    const idx_t seam_row_extent = row < " << rows.rows << " ? " << rows.vectors() << " : 0;\n";
+  out << "    const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+      << sp.integer(rows.vectors()) << " : 0;\n";
   out << "    (void)seam_row_extent;\n";
-  print_kernel_block(kernel, fills, out, 2, kir::literal_spelling(), RowFill::TakeAhead);
+  print_kernel_block(kernel, fills, out, 2, sp, RowFill::TakeAhead);
   print_load_ahead("seam_first_row + " + stride, 2);
-  print_kernel_block(kernel, rest, out, 2, kir::literal_spelling());
+  print_kernel_block(kernel, rest, out, 2, sp);
   out << "  }\n";
 }
 
 }  // namespace
 
-std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
+std::string print_cuda_row_kernel(const kir::Kernel& kernel, ConstantSpelling& sp) {
   SEAM_ASSERT(kernel.rows.has_value());
   const kir::RowLaunch& rows = *kernel.rows;
   const int block = rows.block_size();
-  std::ostringstream out;
-  out << "#include \"seam_device.cuh\"\n\n";
+  std::ostringstream out;  // the body: the signature takes the constants it prints
   const int cluster = rows.cluster;
-  print_cuda_signature(kernel, CudaLaunchShape{block, rows.min_blocks_per_sm, cluster}, out);
   out << "  __shared__ __align__(16) unsigned char seam_scratch[" << kir::row_scratch_bytes(block) << "];\n";
   out << "  const seam_rows<" << rows.rows_per_block << ", " << rows.threads_per_row << ", "
       << (rows.lanes_contiguous ? "true" : "false") << (cluster > 1 ? ", " + std::to_string(cluster) : "")
@@ -314,41 +316,44 @@ std::string print_cuda_row_kernel(const kir::Kernel& kernel) {
       cluster > 1 ? "(blockIdx.x / " + std::to_string(cluster) + ")" : "blockIdx.x";
   const std::string blocks = cluster > 1 ? "(gridDim.x / " + std::to_string(cluster) + ")" : "gridDim.x";
   if (rows.prefetch_stages == 2) {
-    print_cuda_prefetched_rows(kernel, first_block, blocks, out);
+    print_cuda_prefetched_rows(kernel, first_block, blocks, out, sp);
   } else if (rows.load_ahead) {
-    print_cuda_rows_loaded_ahead(kernel, first_block, blocks, out);
+    print_cuda_rows_loaded_ahead(kernel, first_block, blocks, out, sp);
   } else {
-    print_cuda_rows(kernel, first_block, blocks, out);
+    print_cuda_rows(kernel, first_block, blocks, out, sp);
   }
-  if (!rows.outer.empty()) print_cuda_outer_epilogue(kernel, out);
+  if (!rows.outer.empty()) print_cuda_outer_epilogue(kernel, out, sp);
   // No block of a cluster exits while another may still read its shared memory.
   if (cluster > 1) out << "  seam_cluster_sync();\n";
   if (!kernel.outputs.empty()) {
-    out << "  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < " << chunks(kernel)
+    out << "  for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < " << sp.integer(chunks(kernel))
         << "; g += (idx_t)gridDim.x * blockDim.x) {\n";
-    print_kernel_dispatch(kernel, out, 2, kir::literal_spelling());
+    print_kernel_dispatch(kernel, out, 2, sp);
     out << "  }\n";
   }
   out << "}\n";
-  return out.str();
+  std::ostringstream text;
+  text << "#include \"seam_device.cuh\"\n\n" << sp.struct_definition(kernel.name);
+  print_cuda_signature(kernel, CudaLaunchShape{block, rows.min_blocks_per_sm, cluster}, text, &sp);
+  text << out.str();
+  return text.str();
 }
 
-std::string print_host_row_kernel(const kir::Kernel& kernel) {
+std::string print_host_row_kernel(const kir::Kernel& kernel, ConstantSpelling& sp) {
   SEAM_ASSERT(kernel.rows.has_value());
   const kir::RowLaunch& rows = *kernel.rows;
-  std::ostringstream out;
-  print_host_entry(kernel, out);
+  std::ostringstream out;  // the body: the entry takes the constants it prints
   out << "  const seam_rows seam_row_ctx{};\n";
   out << "  const int seam_lane = 0, seam_lanes = 1;\n";
   if (!rows.peel) {
-    out << "  const idx_t seam_row_extent = " << rows.vectors() << ";\n";
+    out << "  const idx_t seam_row_extent = " << sp.integer(rows.vectors()) << ";\n";
     out << "  (void)seam_row_ctx; (void)seam_lane; (void)seam_lanes; (void)seam_row_extent;\n";
   } else {
     out << "  (void)seam_row_ctx; (void)seam_lane; (void)seam_lanes;\n";
   }
   if (rows.iterations > 0) {  // one thread per row: its share is the whole row (at most, when peeled)
     out << "  const idx_t seam_row_iterations = "
-        << (rows.peel ? std::to_string(rows.vectors()) : "seam_row_extent") << ";\n";
+        << (rows.peel ? sp.integer(rows.vectors()) : "seam_row_extent") << ";\n";
     print_row_caches(rows, true, out);
   }
   if (rows.prefetch_stages == 2) {  // one thread, one vector per iteration: the stage holds a row
@@ -358,23 +363,27 @@ std::string print_host_row_kernel(const kir::Kernel& kernel) {
     out << "  int seam_stage_index = 0;\n";
   }
   if (!rows.outer.empty()) {
-    print_host_outer_rows(kernel, out);
+    print_host_outer_rows(kernel, out, sp);
   } else {
-    out << "  for (idx_t row = 0; row < " << rows.rows << "; ++row) {\n";
+    out << "  for (idx_t row = 0; row < " << sp.integer(rows.rows) << "; ++row) {\n";
     if (rows.peel) {
-      print_row_shift(rows, out);
-      out << "    const idx_t seam_row_extent = " << peeled_row_vectors(rows) << ";\n";
+      print_row_shift(rows, out, sp);
+      out << "    const idx_t seam_row_extent = " << peeled_row_vectors(rows, sp) << ";\n";
     }
-    print_host_row_body(kernel, out, 2);
+    print_host_row_body(kernel, out, 2, sp);
     out << "  }\n";
   }
   if (!kernel.outputs.empty()) {
-    out << "  for (idx_t g = 0; g < " << chunks(kernel) << "; ++g) {\n";
-    print_kernel_dispatch(kernel, out, 2, kir::literal_spelling());
+    out << "  for (idx_t g = 0; g < " << sp.integer(chunks(kernel)) << "; ++g) {\n";
+    print_kernel_dispatch(kernel, out, 2, sp);
     out << "  }\n";
   }
   out << "}\n";
-  return out.str();
+  std::ostringstream text;
+  text << sp.struct_definition(kernel.name);
+  print_host_entry(kernel, text, &sp);
+  text << out.str();
+  return text.str();
 }
 
 }  // namespace seam

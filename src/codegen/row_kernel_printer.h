@@ -13,8 +13,9 @@
 
 namespace seam {
 
-std::string print_cuda_row_kernel(const kir::Kernel& kernel);
-std::string print_host_row_kernel(const kir::Kernel& kernel);
+// `spelling` prints the extents (rows, row length, index arithmetic) as literals or arguments.
+std::string print_cuda_row_kernel(const kir::Kernel& kernel, ConstantSpelling& spelling);
+std::string print_host_row_kernel(const kir::Kernel& kernel, ConstantSpelling& spelling);
 
 // How a persistent row kernel's cache fills print (kir::RowLaunch::prefetch_stages): as loads into the
 // registers, as asynchronous copies into the shared-memory stage `seam_staging` (a later row's), or as
