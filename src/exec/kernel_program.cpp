@@ -41,7 +41,7 @@ KernelProgram print_kernel_program(const std::vector<CompiledStep>& steps, Kerne
     if (step.library) continue;
     kir::Kernel kernel = step.kernel;
     kernel.name = std::string(kPlaceholder);
-    const ExtentSpelling spelling = extent_spelling(step.params);
+    const ExtentSpelling spelling = extent_spelling(step);
     // Named after the CUDA text on both targets: a host executable's kernels have the names the same
     // plan's CUDA program gives them (Executable::cuda_source).
     PrintedKernel printed_kernel = print_cuda_kernel(kernel, launch_shape(step.params), spelling);

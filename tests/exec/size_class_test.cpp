@@ -116,14 +116,15 @@ TEST(SizeClasses, PointwiseClassBoundaries) {
   EXPECT_EQ(distinct_texts(std::vector<Fusion>(fusions.begin(), fusions.begin() + 8), specialized), 8);
 }
 
-// A softmax over rows of 2 to 4097 elements and 1 to 65 rows: row kernels print the rows, the row length
-// and their index arithmetic as arguments, so sizes with the same row layout (vector width, threads and
+// A softmax over rows of 2 to 4097 elements and 2 to 65 rows: with row_extents_as_arguments, row kernels
+// print the rows, the row length and their index arithmetic as arguments, so sizes with the same row layout (vector width, threads and
 // rows per block, a persistent row's iterations, peeling) and more than one row share one text.
 TEST(SizeClasses, RowKernelsShareATextPerLayout) {
   std::vector<Fusion> fusions;
   std::vector<std::string> layouts;
   ExecutableOptions options;
   options.backend = Backend::Host;
+  options.launch.row_extents_as_arguments = true;
   for (int64_t m : {2, 3, 65})
     for (int64_t n : {2, 3, 4, 5, 8, 31, 32, 33, 255, 256, 257, 1000, 1024, 4096, 4097}) {
       const std::string shape = "[" + std::to_string(m) + "," + std::to_string(n) + "]";
@@ -149,7 +150,7 @@ TEST(SizeClasses, RowKernelsShareATextPerLayout) {
                         " " + std::to_string(r.cluster));
       fusions.push_back(std::move(fusion));
     }
-  const int texts = distinct_texts(fusions);
+  const int texts = distinct_texts(fusions, options.launch);
   const int distinct_layouts = static_cast<int>(std::set<std::string>(layouts.begin(), layouts.end()).size());
   EXPECT_EQ(texts, distinct_layouts) << fusions.size() << " sizes";
 }
