@@ -29,6 +29,81 @@ def test_after_import_runs_the_callback_once(tmp_path, monkeypatch):
         sys.modules.pop("seam_fake_dynamo_pkg", None)
 
 
+def test_looking_the_module_up_does_not_use_up_the_hook(tmp_path, monkeypatch):
+    """importlib.util.find_spec (has_dynamo, a test's skip condition) looks a module up without importing
+    it: the hook must still run when the module is imported later (it did not, and torch.compile met
+    InvalidBackend in a pytest process)."""
+    import importlib.util
+
+    pkg = tmp_path / "seam_fake_pkg_three"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("VALUE = 7\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    calls = []
+    hook = AfterImport("seam_fake_pkg_three", lambda: calls.append(sys.modules["seam_fake_pkg_three"].VALUE))
+    sys.meta_path.insert(0, hook)
+    try:
+        assert importlib.util.find_spec("seam_fake_pkg_three") is not None
+        assert calls == [] and hook in sys.meta_path
+        import seam_fake_pkg_three  # noqa: F401
+        assert calls == [7] and hook not in sys.meta_path
+    finally:
+        if hook in sys.meta_path:
+            sys.meta_path.remove(hook)
+        sys.modules.pop("seam_fake_pkg_three", None)
+
+
+def _fake_registry(monkeypatch, modern):
+    """torch._dynamo.backends.registry as torch 2.1+ (_BACKENDS: name -> entry point or None, and
+    _COMPILER_FNS) or torch 2.0 (_BACKENDS: name -> function) keep it, with their duplicate check."""
+    import types
+
+    registry = types.ModuleType("torch._dynamo.backends.registry")
+    registry._BACKENDS = {}
+    if modern:
+        registry._COMPILER_FNS = {}
+
+    def register_backend(compiler_fn=None, name=None, tags=()):
+        functions = registry._COMPILER_FNS if modern else registry._BACKENDS
+        assert name not in functions, f"duplicate name: {name}"
+        if modern:
+            registry._BACKENDS.setdefault(name, None)
+        functions[name] = compiler_fn
+        return compiler_fn
+
+    registry.register_backend = register_backend
+    backends = types.ModuleType("torch._dynamo.backends")
+    backends.registry = registry
+    monkeypatch.setitem(sys.modules, "torch._dynamo", types.ModuleType("torch._dynamo"))
+    monkeypatch.setitem(sys.modules, "torch._dynamo.backends", backends)
+    monkeypatch.setitem(sys.modules, "torch._dynamo.backends.registry", registry)
+    return registry
+
+
+@pytest.mark.parametrize("modern", [True, False], ids=["torch2.1+", "torch2.0"])
+def test_register_now_registers_once(monkeypatch, modern):
+    from seam.torch_backend import registration
+
+    registry = _fake_registry(monkeypatch, modern)
+    assert registration.register_now("seam")
+    functions = registry._COMPILER_FNS if modern else registry._BACKENDS
+    assert functions["seam"] is registration.seam
+    assert registration.register_now("seam")  # again: no duplicate-name error
+    assert functions["seam"] is registration.seam
+
+
+def test_register_now_leaves_a_discovered_entry_point_to_dynamo(monkeypatch):
+    """Dynamo (2.1+) discovers the entry point, then loads it on first use, which imports seam, which
+    registers: Dynamo's registration of the loaded entry point must not then fail as a duplicate."""
+    from seam.torch_backend import registration
+
+    registry = _fake_registry(monkeypatch, modern=True)
+    registry._BACKENDS["seam"] = "an entry point"
+    assert registration.register_now("seam")
+    assert "seam" not in registry._COMPILER_FNS
+    registry.register_backend(compiler_fn=registration.seam, name="seam")  # what lookup_backend does
+
+
 def test_a_failing_callback_does_not_break_the_import(tmp_path, monkeypatch):
     pkg = tmp_path / "seam_fake_pkg_two"
     pkg.mkdir()
