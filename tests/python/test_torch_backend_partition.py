@@ -335,3 +335,34 @@ def test_identical_regions_share_one_definition():
     assert len(regions) == 2
     ids = [next(iter(r._cache.values())).fd.id() for r in regions]
     assert ids[0] == ids[1], "two copies of one block should share a definition (and its compiled code)"
+
+
+def test_regions_compile_ahead_on_threads(monkeypatch):
+    """compile_aten_graph compiles every region for the signature the graph recorded, on worker threads:
+    the first run then compiles nothing; inputs of another signature (a prediction that misses) compile
+    as they run."""
+    import seam.runner
+
+    def fn(x, w):
+        y = (x * w).exp()
+        z = torch.cumsum(y, 1)  # PyTorch between two regions
+        return (z.t() + 1.0).sin() * 2, z.sum(0)
+
+    x, w = torch.randn(6, 5), torch.randn(5)
+    gm = make_fx(fn)(x, w)
+    settings = CompilationSettings(fallback=False, compile_threads=2)
+    before = tb.STATS["definitions_compiled_ahead"]
+    compiled = compile_aten_graph(gm, [x, w], settings)
+    regions = [m for m in compiled.modules() if isinstance(m, tb.runtime.SeamRegion)]
+    assert len(regions) >= 2 and tb.STATS["definitions_compiled_ahead"] == before + len(regions)
+    calls = []
+    real_compile = seam.runner.native.compile
+    monkeypatch.setattr(seam.runner.native, "compile", lambda *a, **k: calls.append(a) or real_compile(*a, **k))
+    for a, e in zip(compiled(x, w), fn(x, w)):
+        assert_matches(a, e)
+        assert a.stride() == e.stride()
+    assert calls == [], "the regions were compiled ahead"
+    xt = torch.randn(5, 6).t()  # another signature: compiled when it runs
+    for a, e in zip(compiled(xt, w), fn(xt, w)):
+        assert_matches(a, e)
+    assert len(calls) >= 1

@@ -162,7 +162,10 @@ def translate(graph, inputs):
             if not isinstance(handle, Tensor):
                 raise ConversionError(f"region output {outputs[i]} is not a tensor")
             view = _is_view(outputs[i])
-            fd.add_output(handle, stride_order=None if view else _eager_layout(outputs[i]))
+            # seam returns a view of an input as a view (eager's strides); anything else it writes, and
+            # then in eager's layout
+            fd.add_output(handle, stride_order=None if view and _views_an_input(outputs[i])
+                          else _eager_layout(outputs[i]))
             copies.append(not view)
     return Translation(fd, positions, order, copies)
 
@@ -181,6 +184,15 @@ def _eager_layout(node):
     if info is None or strides is None or info.rank < 2:
         return None
     return stride_order(info.shape, strides)
+
+
+def _views_an_input(node):
+    """Whether a view op's result is, through views alone, a view of a region input."""
+    while node.op == "call_function" and _is_view(node):
+        node = node.args[0].args[0] if node.target is operator.getitem else node.args[0]
+        if not isinstance(node, torch.fx.Node):
+            return False
+    return node.op == "placeholder"
 
 
 def _is_view(node):
