@@ -10,47 +10,49 @@ import pytest
 from seam.torch_backend.registration import DYNAMO, AfterImport, has_dynamo
 
 
-def test_after_import_runs_the_callback_once(tmp_path, monkeypatch):
-    pkg = tmp_path / "seam_fake_dynamo_pkg"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("VALUE = 41\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    calls = []
-    hook = AfterImport("seam_fake_dynamo_pkg", lambda: calls.append(sys.modules["seam_fake_dynamo_pkg"].VALUE))
-    sys.meta_path.insert(0, hook)
-    try:
-        import seam_fake_dynamo_pkg
-        assert calls == [41]
-        assert hook not in sys.meta_path  # one shot
-        assert type(seam_fake_dynamo_pkg.__loader__).__name__ == "SourceFileLoader"  # its own loader back
-    finally:
+@pytest.fixture
+def hooked_package(tmp_path, monkeypatch):
+    """make(name, value): a package `name` on the path whose VALUE is `value`, with an AfterImport hook
+    that appends VALUE to the returned list once the package runs; removed afterwards."""
+    made = []
+
+    def make(name, value):
+        pkg = tmp_path / name
+        pkg.mkdir()
+        (pkg / "__init__.py").write_text(f"VALUE = {value}\n")
+        monkeypatch.syspath_prepend(str(tmp_path))
+        calls = []
+        hook = AfterImport(name, lambda: calls.append(sys.modules[name].VALUE))
+        sys.meta_path.insert(0, hook)
+        made.append((name, hook))
+        return hook, calls
+
+    yield make
+    for name, hook in made:
         if hook in sys.meta_path:
             sys.meta_path.remove(hook)
-        sys.modules.pop("seam_fake_dynamo_pkg", None)
+        sys.modules.pop(name, None)
 
 
-def test_looking_the_module_up_does_not_use_up_the_hook(tmp_path, monkeypatch):
+def test_after_import_runs_the_callback_once(hooked_package):
+    hook, calls = hooked_package("seam_fake_dynamo_pkg", 41)
+    import seam_fake_dynamo_pkg
+    assert calls == [41]
+    assert hook not in sys.meta_path  # one shot
+    assert type(seam_fake_dynamo_pkg.__loader__).__name__ == "SourceFileLoader"  # its own loader back
+
+
+def test_looking_the_module_up_does_not_use_up_the_hook(hooked_package):
     """importlib.util.find_spec (has_dynamo, a test's skip condition) looks a module up without importing
     it: the hook must still run when the module is imported later (it did not, and torch.compile met
     InvalidBackend in a pytest process)."""
     import importlib.util
 
-    pkg = tmp_path / "seam_fake_pkg_three"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("VALUE = 7\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    calls = []
-    hook = AfterImport("seam_fake_pkg_three", lambda: calls.append(sys.modules["seam_fake_pkg_three"].VALUE))
-    sys.meta_path.insert(0, hook)
-    try:
-        assert importlib.util.find_spec("seam_fake_pkg_three") is not None
-        assert calls == [] and hook in sys.meta_path
-        import seam_fake_pkg_three  # noqa: F401
-        assert calls == [7] and hook not in sys.meta_path
-    finally:
-        if hook in sys.meta_path:
-            sys.meta_path.remove(hook)
-        sys.modules.pop("seam_fake_pkg_three", None)
+    hook, calls = hooked_package("seam_fake_pkg_three", 7)
+    assert importlib.util.find_spec("seam_fake_pkg_three") is not None
+    assert calls == [] and hook in sys.meta_path
+    import seam_fake_pkg_three  # noqa: F401
+    assert calls == [7] and hook not in sys.meta_path
 
 
 def _fake_registry(monkeypatch, modern):
