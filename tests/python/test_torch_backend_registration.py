@@ -226,17 +226,24 @@ def test_torch_compile_backend_seam_on_cpu():
     compiled = torch.compile(model, backend="seam", options={"fallback": False})
     before = tb.STATS["regions_in_seam"]
     for batch in (4, 6, 9):
-        x = torch.randn(batch, 8)
-        model.zero_grad()
-        model(x).backward()
-        expected = {n: p.grad.clone() for n, p in model.named_parameters()}
-        model.zero_grad()
-        loss = compiled(x)
-        loss.backward()
-        torch.testing.assert_close(loss, model(x), rtol=1e-5, atol=1e-6)
-        for n, p in model.named_parameters():
-            torch.testing.assert_close(p.grad, expected[n], rtol=1e-4, atol=1e-6)
+        _step_matches_eager(model, compiled, torch.randn(batch, 8))
     assert tb.STATS["regions_in_seam"] > before
+
+
+def _step_matches_eager(model, compiled, x):
+    """One forward and backward of `compiled` (the model compiled) against the model in eager: the loss and
+    every parameter's gradient."""
+    import torch
+
+    model.zero_grad()
+    model(x).backward()
+    expected = {n: p.grad.clone() for n, p in model.named_parameters()}
+    model.zero_grad()
+    loss = compiled(x)
+    loss.backward()
+    torch.testing.assert_close(loss, model(x), rtol=1e-5, atol=1e-6)
+    for n, p in model.named_parameters():
+        torch.testing.assert_close(p.grad, expected[n], rtol=1e-4, atol=1e-6)
 
 
 def test_entry_point_names_the_backend():
@@ -272,14 +279,6 @@ def test_reduce_overhead_on_cpu_runs_uncaptured():
     model = _mlp()
     compiled = torch.compile(model, backend="seam", mode="reduce-overhead")
     before = tb.STATS["regions_in_seam"]
-    x = torch.randn(4, 8)
-    model(x).backward()
-    expected = {n: p.grad.clone() for n, p in model.named_parameters()}
-    model.zero_grad()
-    loss = compiled(x)
-    loss.backward()
-    torch.testing.assert_close(loss, model(x), rtol=1e-5, atol=1e-6)
-    for n, p in model.named_parameters():
-        torch.testing.assert_close(p.grad, expected[n], rtol=1e-4, atol=1e-6)
+    _step_matches_eager(model, compiled, torch.randn(4, 8))
     assert tb.STATS["regions_in_seam"] > before
     assert counters["inductor"]["cudagraph_skips"] >= 1, dict(counters["inductor"])
