@@ -16,6 +16,7 @@ A markdown table goes to stdout, progress to stderr, everything to --json-out. E
 runs in its own try/except: a failure is recorded and the rest still runs.
 
 Usage: PYTHONPATH=python python3 bench/hf_models.py [--models llama,qwen2,gpt2] [--modes eager,inductor,seam]
+       (also inductor-ro, seam-ro: mode="reduce-overhead", CUDA graphs)
                                                    [--steps 10] [--warmup 3] [--json-out FILE] [--quick]
 """
 import argparse
@@ -112,16 +113,25 @@ def run_mode(mode, model, ids, references, args, torch):
     import torch._dynamo
 
     torch._dynamo.reset()
+    # "-ro": mode="reduce-overhead" (CUDA graphs); each call then starts a new step of torch's CUDA graph
+    # trees, so that the previous step's outputs may be overwritten
+    kwargs = {"mode": "reduce-overhead"} if mode.endswith("-ro") else {}
     if mode == "eager":
         m = model
-    elif mode == "inductor":
-        m = torch.compile(model)
+    elif mode.startswith("inductor"):
+        m = torch.compile(model, **kwargs)
     else:
         import seam  # noqa: F401  (registers backend="seam")
         import seam.torch_backend as tb
         tb.STATS.clear()
         tb.REPORTS.clear()
-        m = torch.compile(model, backend="seam")
+        m = torch.compile(model, backend="seam", **kwargs)
+    if kwargs:
+        graphed = m
+
+        def m(*a, **k):
+            torch.compiler.cudagraph_mark_step_begin()
+            return graphed(*a, **k)
     res = {}
     model.zero_grad(set_to_none=True)
     torch.cuda.synchronize()
@@ -153,7 +163,7 @@ def run_mode(mode, model, ids, references, args, torch):
         torch.cuda.synchronize()
         res["infer_compile_s"] = time.perf_counter() - t
         res["infer_ms"] = timed(torch, lambda: m(input_ids=ids), args.steps, args.warmup)
-    if mode == "seam":
+    if mode.startswith("seam"):
         import seam.torch_backend as tb
         res["seam_stats"] = dict(tb.STATS)
         res["seam_partitions"] = [repr(r) for r in tb.REPORTS]

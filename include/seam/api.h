@@ -196,6 +196,12 @@ struct RunProfile {
   double peak_bandwidth_gbs = 0.0;  // the GPU's theoretical DRAM bandwidth (GB/s); 0 on the host or unknown
 };
 
+// Caller device memory for Executable::run_into: an address aligned to 256 bytes and its size.
+struct Scratch {
+  uint64_t address = 0;
+  uint64_t bytes = 0;
+};
+
 // A fusion compiled for a backend: passes, segmentation, generated kernels. Inputs must match the
 // fusion's input types and strides exactly; a scalar input is a one-element buffer of its dtype.
 class Executable {
@@ -222,8 +228,15 @@ class Executable {
   // output), the others are ignored and the caller makes them from the routes. Everything is checked
   // before anything runs: inputs as for run_device, output buffers (dtype, shape, strides, address,
   // element alignment, device, overlap). The kernels for the alignment class of all the addresses run.
+  //
+  // `scratch` (CUDA backend): device memory of the caller's, at least scratch_bytes(), that the run takes
+  // its intermediates and workspaces from instead of seam's allocator. A run on a stream being captured
+  // into a CUDA graph requires it (seam then allocates nothing and does not synchronize: a fusion with
+  // indexing ops reads 0 for an index out of range instead of raising).
   void run_into(const std::vector<TensorRef>& inputs, const std::vector<TensorRef>& outputs,
-                void* stream = nullptr) const;
+                void* stream = nullptr, Scratch scratch = {}) const;
+  // The bytes of scratch run_into takes (0 on the host backend).
+  uint64_t scratch_bytes() const;
   // run_into, timing every step (RunProfile says how); it returns when the run has finished (on the GPU it
   // synchronizes `stream`). With CUPTI each step is waited for before the next launches, so that its
   // kernels are told apart; their durations are the GPU's own. Profiled runs of the process are serialized.

@@ -90,11 +90,14 @@ struct Runner {
   // `addresses`: per input, a tensor's address (a scalar's too on the CUDA backend, where it is a
   // one-element device buffer); on the host backend a scalar input is its Python value. `buffers`: per
   // fusion output, the address of its buffer (ignored for outputs that are not Computed).
-  void run(const py::list& addresses, const py::list& buffers, uint64_t stream) {
+  // `scratch`, `scratch_bytes`: caller device memory for the run's intermediates (Executable::run_into),
+  // which a run captured into a CUDA graph needs; 0 lets seam allocate.
+  void run(const py::list& addresses, const py::list& buffers, uint64_t stream, uint64_t scratch = 0,
+           uint64_t scratch_bytes = 0) {
     std::vector<uint64_t> scalars;
     auto [in, out] = bind(addresses, buffers, scalars);
     py::gil_scoped_release release;
-    exe.run_into(in, out, reinterpret_cast<void*>(stream));
+    exe.run_into(in, out, reinterpret_cast<void*>(stream), Scratch{scratch, scratch_bytes});
   }
 
   // run, timing every step (Executable::run_profiled); returns when the run has finished.
@@ -211,7 +214,8 @@ PYBIND11_MODULE(_seam, m) {
   py::class_<DeviceMemory>(m, "DeviceMemory").def_readonly("address", &DeviceMemory::address);
 
   py::class_<Runner>(m, "Runner")
-      .def("run", &Runner::run, py::arg("addresses"), py::arg("buffers"), py::arg("stream") = 0)
+      .def("run", &Runner::run, py::arg("addresses"), py::arg("buffers"), py::arg("stream") = 0,
+           py::arg("scratch") = 0, py::arg("scratch_bytes") = 0)
       .def("run_profiled", &Runner::run_profiled, py::arg("addresses"), py::arg("buffers"),
            py::arg("stream") = 0);
 
@@ -297,6 +301,7 @@ PYBIND11_MODULE(_seam, m) {
       .def("optimized_fusion", &Executable::optimized_fusion)
       .def("segmentation", &Executable::segmentation)
       .def("num_kernels", &Executable::num_kernels)
+      .def("scratch_bytes", &Executable::scratch_bytes)
       .def("cuda_source", &Executable::cuda_source, py::call_guard<py::gil_scoped_release>())
       .def("sources", &Executable::sources)
       .def("backend", [](const Executable& e) { return e.backend() == Backend::Cuda ? "cuda" : "host"; });

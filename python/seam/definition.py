@@ -480,6 +480,13 @@ class FusionDefinition:
         self._last = spec
         return spec
 
+    def compile_for(self, inputs, device=None):
+        """Specializes and compiles the definition for inputs of this signature without running it (only
+        each tensor's dtype, shape, strides and device are read, so FakeTensors do), so that execute() on
+        such inputs starts at once. Compilations of different definitions may run on several threads."""
+        self._ensure_defined()
+        self._specialization(flatten(inputs, self._slots), device)
+
     # --- introspection ------------------------------------------------------------------------------
     def _last_or_error(self, what):
         if self._last is None:

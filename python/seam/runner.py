@@ -62,6 +62,14 @@ def _raw_stream_getter():
     return lambda index: torch.cuda.current_stream(index).cuda_stream
 
 
+_SCRATCH_ALIGNMENT = 256  # what seam's scratch arena asks of the caller's memory
+
+
+def _capturing():
+    """Whether torch's current CUDA stream is being captured into a CUDA graph."""
+    return torch.cuda.is_current_stream_capturing()
+
+
 class Specialization:
     """A definition specialized for one input signature, compiled for its backend. Every output is a
     tensor torch allocates (its caching allocator on CUDA) and seam writes, or a view of an input."""
@@ -132,6 +140,13 @@ class Specialization:
 
     def run(self, flat, profile_into=None):
         """The outputs; with `profile_into` (a list), the run is profiled and its seam RunProfile appended."""
+        if self.unseeded_random_ops and self.backend == "cuda" and _capturing():
+            raise RuntimeError("a definition with random ops seeded from torch's generator cannot be captured "
+                               "into a CUDA graph: the seed and offset drawn now would repeat on every replay; "
+                               "pass rng_seed and rng_offset as inputs")
+        if profile_into is not None and self.backend == "cuda" and _capturing():
+            raise RuntimeError("a profiled run waits for its kernels, which a stream being captured into a CUDA "
+                               "graph does not allow: profile outside the capture")
         if self.unseeded_random_ops:
             flat = flat + random_state.draw(self.device, self.unseeded_random_ops)
         outs = self._launch(flat, profile_into) if self._runner is not None else []
@@ -199,7 +214,16 @@ class Specialization:
         buffers = [None if x is None else x.data_ptr() for x in outs]
         stream = self._stream(self._stream_index) if cuda else 0
         if profile_into is None:
-            self._runner.run(addresses, buffers, stream)
+            if cuda and _capturing():
+                # Captured into a CUDA graph: seam allocates nothing of its own (and does not wait for an
+                # indexing op's error record); its intermediates live in memory torch's allocator gives the
+                # graph, kept as long as the graph is.
+                scratch = torch.empty(self._executable.scratch_bytes() + _SCRATCH_ALIGNMENT, dtype=torch.uint8,
+                                      device=self.device)
+                start = -scratch.data_ptr() % _SCRATCH_ALIGNMENT
+                self._runner.run(addresses, buffers, stream, scratch.data_ptr() + start, scratch.numel() - start)
+            else:
+                self._runner.run(addresses, buffers, stream)
         else:
             profile_into.append((self._runner.run_profiled(addresses, buffers, stream), stream))
         for o, input, shape, strides, offset in self._views:

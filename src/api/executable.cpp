@@ -227,15 +227,20 @@ seam::DeviceTensor to_exec(const TensorRef& ref) {
 }  // namespace
 
 void Executable::run_into(const std::vector<TensorRef>& inputs, const std::vector<TensorRef>& outputs,
-                          void* stream) const {
+                          void* stream, Scratch scratch) const {
   guarded([&] {
     std::vector<seam::DeviceTensor> in, out;
     in.reserve(inputs.size());
     out.reserve(outputs.size());
     for (const TensorRef& ref : inputs) in.push_back(to_exec(ref));
     for (const TensorRef& ref : outputs) out.push_back(to_exec(ref));
-    impl_->exe->run_into(in, out, static_cast<CUstream>(stream));
+    impl_->exe->run_into(in, out, static_cast<CUstream>(stream),
+                         seam::RunScratch{scratch.address, static_cast<size_t>(scratch.bytes)});
   });
+}
+
+uint64_t Executable::scratch_bytes() const {
+  return guarded([&] { return static_cast<uint64_t>(impl_->exe->scratch_bytes()); });
 }
 
 RunProfile Executable::run_profiled(const std::vector<TensorRef>& inputs,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "codegen/embedded_headers.h"
 #include "codegen/kernel_printer.h"
@@ -88,6 +89,8 @@ class StreamWorkspaces {
   StreamWorkspaces(size_t library_bytes, size_t kernel_bytes)
       : library_bytes_(library_bytes), kernel_bytes_(kernel_bytes) {}
   bool needed() const { return library_bytes_ > 0 || kernel_bytes_ > 0; }
+  size_t library_bytes() const { return library_bytes_; }
+  size_t kernel_bytes() const { return kernel_bytes_; }
 
   const StreamWorkspace& on(CUstream stream) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -169,6 +172,37 @@ struct CudaPlan {
   std::vector<std::string> symbols;                     // per step: its kernel in the module ("": library)
   std::vector<std::string> texts;                       // per generated step: its kernel's source
   std::unique_ptr<StreamWorkspaces> workspaces;         // per stream, for library steps and outer reductions
+  size_t scratch_bytes = 0;  // caller scratch a run of this plan takes (ScratchArena), set by the executable
+};
+
+// Caller scratch memory handed out in order, each piece aligned as seam's allocator aligns its blocks.
+class ScratchArena {
+ public:
+  static constexpr size_t kAlignment = 256;
+  static size_t rounded(size_t bytes) {
+    return (std::max<size_t>(bytes, 1) + kAlignment - 1) / kAlignment * kAlignment;
+  }
+
+  explicit ScratchArena(const RunScratch& scratch) : next_(scratch.data), end_(scratch.data + scratch.bytes) {
+    SEAM_CHECK(scratch.data % kAlignment == 0, "scratch memory at 0x", std::hex, scratch.data, std::dec,
+               " is not aligned to ", kAlignment, " bytes");
+  }
+  DevicePtr take(size_t bytes) {
+    const DevicePtr piece = next_;
+    next_ += static_cast<DevicePtr>(rounded(bytes));
+    SEAM_ASSERT(next_ <= end_, "scratch arena overrun: the plan's scratch_bytes undercounts");
+    return piece;
+  }
+
+ private:
+  DevicePtr next_, end_;
+};
+
+// The index error record of a run: its address (0: no step checks indices) and, when seam allocated it,
+// the buffer that keeps it.
+struct IndexRecord {
+  DevicePtr address = 0;
+  std::shared_ptr<DeviceBuffer> owner;
 };
 
 // `input_alignment`: bytes every input address is aligned to in this plan's alignment class.
@@ -262,6 +296,7 @@ class CudaExecutable final : public Executable {
                    std::move(options)),
         device_(device) {
     auto owned = std::make_unique<CudaPlan>(std::move(plan));
+    owned->scratch_bytes = plan_scratch_bytes(*owned);
     default_plan_ = owned.get();
     module_origin_ = owned->origin;
     plans_.emplace(options_.launch.max_vector_bytes, std::move(owned));
@@ -271,9 +306,9 @@ class CudaExecutable final : public Executable {
     check_inputs(inputs);
     device_.make_current();
     Bindings bindings = upload(inputs);
-    const std::shared_ptr<DeviceBuffer> index_error = enqueue(default_plan(), bindings, nullptr);
+    const IndexRecord index_error = enqueue(default_plan(), bindings, nullptr);
     check_cuda(driver().stream_synchronize(nullptr), "cuStreamSynchronize", fusion_.name());
-    check_index_error(index_error.get());
+    check_index_error(index_error);
     return download(bindings, inputs);
   }
 
@@ -285,9 +320,13 @@ class CudaExecutable final : public Executable {
     Bindings bindings(f.num_nodes());
     for (size_t i = 0; i < inputs.size(); ++i) bindings.bind(f.inputs()[i], inputs[i].data);
     // A fusion with indexing ops waits for its kernels, so that an index out of range is reported here.
-    if (const std::shared_ptr<DeviceBuffer> index_error = enqueue(plan_for(alignment), bindings, stream)) {
+    SEAM_CHECK(
+        !is_capturing(stream), "fusion '", fusion_.name(),
+        "': run_device allocates its outputs, which a stream being captured into a CUDA graph does not "
+        "allow; use run_into with scratch memory");
+    if (const IndexRecord index_error = enqueue(plan_for(alignment), bindings, stream); index_error.address) {
       check_cuda(driver().stream_synchronize(stream), "cuStreamSynchronize", fusion_.name());
-      check_index_error(index_error.get());
+      check_index_error(index_error);
     }
     std::vector<DeviceTensor> outputs;
     outputs.reserve(output_routes_.size());
@@ -313,7 +352,7 @@ class CudaExecutable final : public Executable {
   }
 
   void run_into(const std::vector<DeviceTensor>& inputs, const std::vector<DeviceTensor>& outputs,
-                CUstream stream) override {
+                CUstream stream, const RunScratch& scratch) override {
     check_stream(stream);
     check_caller_buffers(inputs, outputs);
     int alignment = options_.launch.max_vector_bytes;
@@ -333,12 +372,34 @@ class CudaExecutable final : public Executable {
     for (size_t o = 0; o < outputs.size(); ++o)
       if (output_routes_[o].kind == OutputRoute::Kind::Computed)
         bindings.bind(f.outputs()[o].value, outputs[o].data);
-    // As run_device: a fusion with indexing ops waits for its kernels and raises the first index out of
-    // range, so that no caller sees outputs computed from a clamped index.
-    if (const std::shared_ptr<DeviceBuffer> index_error = enqueue(plan_for(alignment), bindings, stream)) {
-      check_cuda(driver().stream_synchronize(stream), "cuStreamSynchronize", fusion_.name());
-      check_index_error(index_error.get());
+    // Captured into a CUDA graph, the run takes all its memory from the caller's scratch (the graph keeps
+    // the addresses; seam's pools would hand them to other runs) and does not wait for its kernels.
+    const bool capturing = is_capturing(stream);
+    SEAM_CHECK(!capturing || scratch.data != 0, "fusion '", fusion_.name(),
+               "': the stream is being captured into a CUDA graph, and a captured run must not allocate "
+               "seam's memory: pass scratch memory of scratch_bytes() (the Python frontend does)");
+    const CudaPlan& plan = plan_for(alignment);
+    std::optional<ScratchArena> arena;
+    if (scratch.data != 0) {
+      SEAM_CHECK(scratch.bytes >= plan.scratch_bytes, "fusion '", fusion_.name(), "': scratch of ",
+                 scratch.bytes, " bytes; this run needs ", plan.scratch_bytes);
+      arena.emplace(scratch);
     }
+    // As run_device: a fusion with indexing ops waits for its kernels and raises the first index out of
+    // range, so that no caller sees outputs computed from a clamped index. Not while captured: the
+    // synchronization would invalidate the capture (an index out of range then reads 0, unreported).
+    const IndexRecord index_error = enqueue(plan, bindings, stream, arena ? &*arena : nullptr);
+    if (index_error.address && !capturing) {
+      check_cuda(driver().stream_synchronize(stream), "cuStreamSynchronize", fusion_.name());
+      check_index_error(index_error);
+    }
+  }
+
+  size_t scratch_bytes() override {
+    std::lock_guard<std::mutex> lock(plans_mutex_);
+    size_t bytes = 0;
+    for (const auto& [alignment, plan] : plans_) bytes = std::max(bytes, plan->scratch_bytes);
+    return bytes;
   }
 
   Timing time_gpu(const std::vector<std::vector<HostTensor>>& input_sets, int iterations,
@@ -426,6 +487,47 @@ class CudaExecutable final : public Executable {
 
   const CudaPlan& default_plan() const { return *default_plan_; }
 
+  static bool is_capturing(CUstream stream) {
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    check_cuda(driver().stream_is_capturing(stream, &status), "cuStreamIsCapturing");
+    return status != CU_STREAM_CAPTURE_STATUS_NONE;
+  }
+
+  // What a run_into of `plan` draws from caller scratch (the same choices as enqueue): every step output
+  // that is neither an input nor a Computed output the caller gives a buffer for, the index error record,
+  // the workspaces.
+  size_t plan_scratch_bytes(const CudaPlan& plan) const {
+    const Fusion& f = segmented_.fusion;
+    std::vector<char> bound(static_cast<size_t>(f.num_nodes()), 0);
+    for (Value v : f.inputs()) bound[static_cast<size_t>(v.id)] = 1;
+    for (size_t o = 0; o < output_routes_.size(); ++o)
+      if (output_routes_[o].kind == OutputRoute::Kind::Computed)
+        bound[static_cast<size_t>(f.outputs()[o].value.id)] = 1;
+    size_t bytes = 0;
+    auto take = [&](Value v) {
+      if (bound[static_cast<size_t>(v.id)]) return;
+      bound[static_cast<size_t>(v.id)] = 1;
+      bytes += ScratchArena::rounded(static_cast<size_t>(std::max<int64_t>(f.type(v).bytes(), 1)));
+    };
+    bool checks_indices = false;
+    for (size_t s = 0; s < plan.steps.size(); ++s) {
+      const CompiledStep& step = plan.steps[s];
+      if (step.library) {
+        take(step.kernel_fusion.outputs.at(0));
+        continue;
+      }
+      for (const kir::Param& p : step.kernel.params)
+        if (p.kind == kir::Param::Kind::Output)
+          take(step.kernel_fusion.outputs[static_cast<size_t>(p.fusion_index)]);
+      checks_indices = checks_indices || plan.checks_indices[s];
+    }
+    if (checks_indices) bytes += ScratchArena::rounded(kir::kIndexErrorWords * sizeof(int64_t));
+    if (plan.workspaces->library_bytes() > 0)
+      bytes += ScratchArena::rounded(plan.workspaces->library_bytes());
+    if (plan.workspaces->kernel_bytes() > 0) bytes += ScratchArena::rounded(plan.workspaces->kernel_bytes());
+    return bytes;
+  }
+
   // Runs on several threads may ask at once (the API serializes its runs, direct callers need not).
   const CudaPlan& plan_for(int alignment) {
     if (alignment == options_.launch.max_vector_bytes) return *default_plan_;
@@ -436,6 +538,7 @@ class CudaExecutable final : public Executable {
     narrower.launch.max_vector_bytes = alignment;
     auto plan = std::make_unique<CudaPlan>(build_plan(
         segmented_, plan_fusion(segmented_, PlanOptions{narrower.launch}).steps, device_, alignment));
+    plan->scratch_bytes = plan_scratch_bytes(*plan);
     return *plans_.emplace(alignment, std::move(plan)).first->second;
   }
 
@@ -459,18 +562,43 @@ class CudaExecutable final : public Executable {
   // orders the launches; runs on other streams draw from their own pools). The workspaces are the
   // plan's for this stream. Returns the index error record its kernels write (zeroed on the stream
   // first), or nullptr when none has indexing ops.
-  std::shared_ptr<DeviceBuffer> enqueue(const CudaPlan& plan, Bindings& bindings, CUstream stream) {
+  //
+  // With `arena` (caller scratch), intermediates, the index error record and the workspaces come from it
+  // instead: nothing is allocated, and the kernels' workspace is zeroed on the stream each run.
+  IndexRecord enqueue(const CudaPlan& plan, Bindings& bindings, CUstream stream,
+                      ScratchArena* arena = nullptr) {
     const Driver& cu = driver();
     const Fusion& f = segmented_.fusion;
-    std::shared_ptr<DeviceBuffer> index_error;
+    IndexRecord index_error;
     constexpr size_t kIndexErrorBytes = kir::kIndexErrorWords * sizeof(int64_t);
-    const StreamWorkspace* workspace = plan.workspaces->needed() ? &plan.workspaces->on(stream) : nullptr;
+    DevicePtr library_workspace = 0, kernel_workspace = 0;
+    if (arena) {
+      if (plan.workspaces->library_bytes() > 0)
+        library_workspace = arena->take(plan.workspaces->library_bytes());
+      if (plan.workspaces->kernel_bytes() > 0) {
+        kernel_workspace = arena->take(plan.workspaces->kernel_bytes());
+        check_cuda(cu.memset_d8_async(kernel_workspace, 0, plan.workspaces->kernel_bytes(), stream),
+                   "cuMemsetD8Async", "clearing the kernels' workspace");
+      }
+    } else if (plan.workspaces->needed()) {
+      const StreamWorkspace& workspace = plan.workspaces->on(stream);
+      library_workspace = workspace.library.get();
+      kernel_workspace = workspace.kernels.get();
+    }
+    // An unbound step output: a buffer of seam's for this run, or a piece of the caller's scratch.
+    auto allocate = [&](Value v, const Type& t) {
+      const size_t bytes = static_cast<size_t>(std::max<int64_t>(t.bytes(), 1));
+      if (arena)
+        bindings.bind(v, arena->take(bytes));
+      else
+        bindings.own(v, std::make_shared<DeviceBuffer>(device_allocator(), bytes, stream));
+    };
     StepObserver* observer = step_observer();
     for (size_t s = 0; s < plan.steps.size(); ++s) {
       const CompiledStep& step = plan.steps[s];
       if (observer) observer->before_step(s, step, stream);
       if (step.library) {
-        enqueue_product(*plan.products[s], workspace ? workspace->library.get() : 0, step, bindings, stream);
+        enqueue_product(*plan.products[s], library_workspace, step, bindings, stream, allocate);
         if (observer) observer->after_step(s, step, stream, true);
         continue;
       }
@@ -482,10 +610,7 @@ class CudaExecutable final : public Executable {
         if (p.kind == kir::Param::Kind::Output) {
           const Value v = step.kernel_fusion.outputs[i];
           const Type& t = f.type(v);
-          if (!bindings.is_bound(v))  // a caller's buffer is bound already (run_into)
-            bindings.own(
-                v, std::make_shared<DeviceBuffer>(
-                       device_allocator(), static_cast<size_t>(std::max<int64_t>(t.bytes(), 1)), stream));
+          if (!bindings.is_bound(v)) allocate(v, t);  // a caller's buffer is bound already (run_into)
           const DevicePtr out = bindings.address(v);
           if (options_.poison_outputs && t.bytes() > 0)
             check_cuda(cu.memset_d8_async(out, t.dtype == DType::Bool ? 0x01 : 0x7f,
@@ -498,16 +623,21 @@ class CudaExecutable final : public Executable {
         args.push_back(&pointers.back());
       }
       if (plan.checks_indices[s]) {  // the last parameter (kernel_ir.h, kIndexErrorWords)
-        if (!index_error) {
-          index_error = std::make_shared<DeviceBuffer>(device_allocator(), kIndexErrorBytes, stream);
-          check_cuda(cu.memset_d8_async(index_error->get(), 0, kIndexErrorBytes, stream), "cuMemsetD8Async",
+        if (!index_error.address) {
+          if (arena) {
+            index_error.address = arena->take(kIndexErrorBytes);
+          } else {
+            index_error.owner = std::make_shared<DeviceBuffer>(device_allocator(), kIndexErrorBytes, stream);
+            index_error.address = index_error.owner->get();
+          }
+          check_cuda(cu.memset_d8_async(index_error.address, 0, kIndexErrorBytes, stream), "cuMemsetD8Async",
                      "clearing the index error record");
         }
-        pointers.push_back(index_error->get());
+        pointers.push_back(index_error.address);
         args.push_back(&pointers.back());
       }
       if (step.workspace_bytes > 0) {  // after it: the workspace (kernel_ir.h, OuterWorkspace)
-        pointers.push_back(workspace->kernels.get());
+        pointers.push_back(kernel_workspace);
         args.push_back(&pointers.back());
       }
       // Last: the extents, a struct passed by value (constants_argument_slot).
@@ -524,24 +654,23 @@ class CudaExecutable final : public Executable {
   }
 
   // After the stream synchronized: the first index out of range a kernel recorded, as an error.
-  void check_index_error(const DeviceBuffer* index_error) {
-    if (!index_error) return;
+  void check_index_error(const IndexRecord& index_error) {
+    if (!index_error.address) return;
     int64_t record[kir::kIndexErrorWords] = {};
-    check_cuda(driver().memcpy_dtoh(record, index_error->get(), sizeof record), "cuMemcpyDtoH",
+    check_cuda(driver().memcpy_dtoh(record, index_error.address, sizeof record), "cuMemcpyDtoH",
                "reading the index error record");
     throw_if_index_error(record, "fusion '" + fusion_.name() + "'");
   }
 
-  // A library step: its one output allocated like a kernel's, then the library call.
+  // A library step: its one output allocated like a kernel's (`allocate`), then the library call.
+  template <class Allocate>
   void enqueue_product(const CublasMatmul& product, DevicePtr workspace, const CompiledStep& step,
-                       Bindings& bindings, CUstream stream) {
+                       Bindings& bindings, CUstream stream, const Allocate& allocate) {
     std::vector<DevicePtr> inputs;
     for (Value v : step.kernel_fusion.inputs) inputs.push_back(bindings.address(v));
     const Value v = step.kernel_fusion.outputs.at(0);
     const Type& t = segmented_.fusion.type(v);
-    if (!bindings.is_bound(v))  // a caller's buffer is bound already (run_into)
-      bindings.own(v, std::make_shared<DeviceBuffer>(
-                          device_allocator(), static_cast<size_t>(std::max<int64_t>(t.bytes(), 1)), stream));
+    if (!bindings.is_bound(v)) allocate(v, t);  // a caller's buffer is bound already (run_into)
     const DevicePtr output = bindings.address(v);
     if (options_.poison_outputs && t.bytes() > 0)
       check_cuda(driver().memset_d8_async(output, 0x7f, static_cast<size_t>(t.bytes()), stream),

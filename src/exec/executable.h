@@ -60,6 +60,12 @@ struct OutputRoute {
   size_t output = 0;     // Same: the earlier output
 };
 
+// Caller device memory for Executable::run_into.
+struct RunScratch {
+  DevicePtr data = 0;
+  size_t bytes = 0;
+};
+
 class Executable {
  public:
   static std::unique_ptr<Executable> compile(const Fusion& fusion, const ExecutableOptions& options);
@@ -82,8 +88,15 @@ class Executable {
   // of View and Same outputs are ignored. Everything is checked before anything runs: inputs as for
   // run_device, output buffers for dtype, shape, contiguity, address, alignment and overlap with an
   // input or another output (a kernel would read what it overwrites).
+  // With `scratch` (CUDA backend), the run draws its intermediates, its index error record and its
+  // workspaces from that caller memory instead of seam's allocator: a run captured into a CUDA graph must
+  // allocate nothing of seam's (the graph keeps the addresses, the caller's allocator knows how long it
+  // lives). On a stream being captured, scratch is required and the run does not wait for an indexing
+  // op's error record (a synchronization capture forbids): an index out of range reads 0, unreported.
   virtual void run_into(const std::vector<DeviceTensor>& inputs, const std::vector<DeviceTensor>& outputs,
-                        CUstream stream) = 0;
+                        CUstream stream, const RunScratch& scratch = {}) = 0;
+  // Bytes of scratch run_into needs (at least; 0 on the host backend, which takes none).
+  virtual size_t scratch_bytes() { return 0; }
   const std::vector<OutputRoute>& output_routes() const { return output_routes_; }
 
   // GPU time of one run (all launches, inputs already on the device), rotating over the input sets:

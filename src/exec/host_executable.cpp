@@ -63,8 +63,8 @@ class HostExecutable final : public Executable {
     return results;
   }
 
-  void run_into(const std::vector<DeviceTensor>& inputs, const std::vector<DeviceTensor>& outputs,
-                CUstream) override {
+  void run_into(const std::vector<DeviceTensor>& inputs, const std::vector<DeviceTensor>& outputs, CUstream,
+                const RunScratch&) override {
     check_caller_buffers(inputs, outputs);
     const Fusion& f = segmented_.fusion;
     // The memory of every value a step reads or writes: the caller's inputs and output buffers, and

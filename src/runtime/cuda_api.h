@@ -53,6 +53,7 @@ enum CUdriverProcAddressQueryResult { CU_GET_PROC_ADDRESS_SUCCESS = 0 };
 enum { CU_GET_PROC_ADDRESS_LEGACY_STREAM = 1 };
 enum { CU_STREAM_DEFAULT = 0, CU_STREAM_NON_BLOCKING = 1 };
 enum { CU_EVENT_DEFAULT = 0, CU_EVENT_DISABLE_TIMING = 2 };
+enum CUstreamCaptureStatus { CU_STREAM_CAPTURE_STATUS_NONE = 0, CU_STREAM_CAPTURE_STATUS_ACTIVE = 1 };
 
 // The function-pointer types seam uses, as cudaTypedefs.h spells them.
 typedef CUresult(CUDAAPI* PFN_cuGetProcAddress_v12000)(const char*, void**, int, cuuint64_t,
@@ -94,6 +95,7 @@ typedef CUresult(CUDAAPI* PFN_cuMemcpyDtoDAsync_v3020)(CUdeviceptr_v2, CUdevicep
 typedef CUresult(CUDAAPI* PFN_cuStreamCreate_v2000)(CUstream*, unsigned int);
 typedef CUresult(CUDAAPI* PFN_cuStreamDestroy_v4000)(CUstream);
 typedef CUresult(CUDAAPI* PFN_cuStreamSynchronize_v2000)(CUstream);
+typedef CUresult(CUDAAPI* PFN_cuStreamIsCapturing_v10000)(CUstream, CUstreamCaptureStatus*);
 typedef CUresult(CUDAAPI* PFN_cuEventCreate_v2000)(CUevent*, unsigned int);
 typedef CUresult(CUDAAPI* PFN_cuEventDestroy_v4000)(CUevent);
 typedef CUresult(CUDAAPI* PFN_cuEventRecord_v2000)(CUevent, CUstream);

@@ -52,6 +52,8 @@ namespace seam {
   X(stream_create, "cuStreamCreate", 2000, PFN_cuStreamCreate_v2000, "cuStreamCreate")                      \
   X(stream_destroy, "cuStreamDestroy", 4000, PFN_cuStreamDestroy_v4000, "cuStreamDestroy_v2")               \
   X(stream_synchronize, "cuStreamSynchronize", 2000, PFN_cuStreamSynchronize_v2000, "cuStreamSynchronize")  \
+  X(stream_is_capturing, "cuStreamIsCapturing", 10000, PFN_cuStreamIsCapturing_v10000,                      \
+    "cuStreamIsCapturing")                                                                                  \
   X(event_create, "cuEventCreate", 2000, PFN_cuEventCreate_v2000, "cuEventCreate")                          \
   X(event_destroy, "cuEventDestroy", 4000, PFN_cuEventDestroy_v4000, "cuEventDestroy_v2")                   \
   X(event_record, "cuEventRecord", 2000, PFN_cuEventRecord_v2000, "cuEventRecord")                          \

@@ -117,5 +117,32 @@ TEST(GpuSuite, IndexingOutOfRangeIsAnErrorWithoutOutOfBoundsReads) {
   expect_match(fusion.name(), exe->run({logits, good}), interpret(fusion, {logits, good}));
 }
 
+// run_into with caller scratch (what a run captured into a CUDA graph takes its intermediates, index
+// record and workspaces from): the same results, and outside a capture an index out of range still raises.
+TEST(GpuSuite, RunIntoCallerScratch) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(4);
+  Fusion fusion = cross_entropy(8, 100);
+  auto exe = Executable::compile(fusion, cuda());
+  const size_t bytes = exe->scratch_bytes();
+  ASSERT_GT(bytes, 0u);  // at least the index error record
+  const DeviceTensor scratch =
+      to_device(HostTensor::zeros(DType::Float32, {static_cast<int64_t>(bytes / 4 + 1)}));
+  HostTensor logits = HostTensor::random(DType::BFloat16, {8, 100}, rng);
+  HostTensor good = indices(DType::Int64, {8}, 100, rng);
+  const Type& out_type = fusion.type(fusion.outputs()[0].value);
+  const DeviceTensor out = to_device(HostTensor::zeros(out_type.dtype, out_type.shape));
+  exe->run_into({to_device(logits), to_device(good)}, {out}, nullptr, RunScratch{scratch.data, bytes});
+  check_cuda(driver().stream_synchronize(nullptr), "cuStreamSynchronize");
+  expect_match(fusion.name(), {to_host(out)}, interpret(fusion, {logits, good}));
+  HostTensor bad = HostTensor::from_ints(DType::Int64, {8}, {0, 1, 2, 3, 1000000, 5, -101, 7});
+  EXPECT_THROW(
+      exe->run_into({to_device(logits), to_device(bad)}, {out}, nullptr, RunScratch{scratch.data, bytes}),
+      Error);
+  EXPECT_THROW(
+      exe->run_into({to_device(logits), to_device(good)}, {out}, nullptr, RunScratch{scratch.data, 8}),
+      Error);  // less than scratch_bytes()
+}
+
 }  // namespace
 }  // namespace seam

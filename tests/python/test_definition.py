@@ -333,3 +333,25 @@ def test_dump_environment_variable(capsys, monkeypatch):
     fd.execute([make((9,))])
     err = capsys.readouterr().err
     assert "cos %0" in err and "kernels: 1" in err
+
+
+def test_compile_for_compiles_without_running_and_takes_fake_tensors(monkeypatch):
+    """fd.compile_for(inputs) specializes and compiles for the inputs' signature, reading only dtypes,
+    shapes, strides and devices (FakeTensors, which have no memory, do); execute() on real inputs of that
+    signature then compiles nothing."""
+    import seam.runner
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FusionDefinition() as fd:
+        x = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, stride_order=[0, 1])
+        fd.add_output(fd.ops.exp(fd.ops.mul(x, x)))
+    with FakeTensorMode():
+        fake = torch.empty_strided((6, 5), (1, 6))
+    fd.compile_for([fake])
+    calls = []
+    real_compile = seam.runner.native.compile
+    monkeypatch.setattr(seam.runner.native, "compile", lambda *a, **k: calls.append(a) or real_compile(*a, **k))
+    x = torch.randn(5, 6).t()
+    out, = fd.execute([x])
+    torch.testing.assert_close(out, (x * x).exp())
+    assert calls == []

@@ -269,21 +269,65 @@ def test_a_split_handing_out_one_piece_stays_whole():
         assert a.stride() == e.stride()
 
 
+def test_copies_traced_in_another_order_share_one_definition():
+    """Two copies of a computation whose statements the program (or a tracer, or a partitioner that
+    recomputes) wrote in different orders: the translation's order depends on what the nodes compute,
+    not on where they stand in the graph, so both give one definition."""
+    def first(x, w1, w2):
+        p = x * w1
+        q = x * w2
+        return (p.exp() + q.sin()).sum(-1, keepdim=True) * x
+
+    def second(x, w1, w2):
+        q = x * w2
+        p = x * w1
+        return (p.exp() + q.sin()).sum(-1, keepdim=True) * x
+
+    def fn(x, a, b, c, d):
+        return torch.cumsum(second(torch.cumsum(first(x, a, b), 0), c, d), 0)
+
+    inputs = (torch.randn(4, 8),) + tuple(torch.randn(8) for _ in range(4))
+    outs, gm = seam_run(fn, *inputs, settings=STRICT)
+    assert_matches(outs[0], fn(*inputs))
+    regions = [m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion)]
+    ids = [next(iter(r._cache.values())).fd.id() for r in regions]
+    assert len(ids) == 2 and ids[0] == ids[1], ids
+
+
+def test_region_outputs_have_the_strides_eager_gives():
+    """A computed region output has eager's strides, so PyTorch's next op sees what it would in eager: the
+    attention output of an efficient-attention kernel is (B, H, T, D) laid out as (B, T, H, D); a cast of
+    it keeps that layout in eager, and the .view after the transpose back needs it."""
+    def fn(attn, x):
+        y = attn.to(torch.float64) * 2  # a region
+        merged = y.transpose(1, 2).view(2, 5, 12)  # PyTorch: a view only the eager layout allows
+        return merged, (x.t() + 1.0).exp(), x.t().sum(0, keepdim=True) * 3
+
+    attn = torch.randn(2, 5, 3, 4).transpose(1, 2)  # (B, H, T, D) with (B, T, H, D) memory
+    x = torch.randn(6, 4)
+    outs, gm = seam_run(fn, attn, x, settings=STRICT)
+    assert "view" in gm.seam_partition.pytorch_nodes
+    for a, e in zip(outs, fn(attn, x)):
+        assert_matches(a, e)
+        assert a.stride() == e.stride(), (a.stride(), e.stride())
+
+
 def test_identical_regions_share_one_definition():
     """The fuser orders a region's inputs, nodes and outputs as it likes (from a set, on torch 1.13);
-    translation records them in the original graph's order, so the copies give one definition."""
-    def block(x, ws):
-        h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * ws[0]
+    translation records them in the original graph's order, so the copies give one definition. Every
+    value of the first copy reaches the second through PyTorch's cumsum, so no partitioner (torch 2's
+    merges independent nodes across copies, torch 1.13's does not) can move a node between copies."""
+    def block(x, c, ws):
+        h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * ws[0] + c[:, None]
         g = torch.nn.functional.silu(h * ws[1] + ws[2]) * (h * ws[3] - ws[4])
         return g.tanh() + ws[5] * h, g.sum(-1)
 
-    def fn(x, *ws):
-        y, s1 = block(x, ws[:6])
-        y = torch.cumsum(y, 0)  # cumsum (PyTorch) separates the two copies
-        z, s2 = block(y, ws[6:])
-        return torch.cumsum(z, 0), s1, s2
+    def fn(x, c, *ws):
+        y, s1 = block(x, c, ws[:6])
+        z, s2 = block(torch.cumsum(y, 0), torch.cumsum(s1, 0), ws[6:])  # cumsum: PyTorch between copies
+        return torch.cumsum(z, 0), s2
 
-    inputs = (torch.randn(4, 8),) + tuple(torch.randn(8) for _ in range(12))
+    inputs = (torch.randn(4, 8), torch.randn(4)) + tuple(torch.randn(8) for _ in range(12))
     outs, gm = seam_run(fn, *inputs, settings=STRICT)
     for a, e in zip(outs, fn(*inputs)):
         assert_matches(a, e)
@@ -291,3 +335,34 @@ def test_identical_regions_share_one_definition():
     assert len(regions) == 2
     ids = [next(iter(r._cache.values())).fd.id() for r in regions]
     assert ids[0] == ids[1], "two copies of one block should share a definition (and its compiled code)"
+
+
+def test_regions_compile_ahead_on_threads(monkeypatch):
+    """compile_aten_graph compiles every region for the signature the graph recorded, on worker threads:
+    the first run then compiles nothing; inputs of another signature (a prediction that misses) compile
+    as they run."""
+    import seam.runner
+
+    def fn(x, w):
+        y = (x * w).exp()
+        z = torch.cumsum(y, 1)  # PyTorch between two regions
+        return (z.t() + 1.0).sin() * 2, z.sum(0)
+
+    x, w = torch.randn(6, 5), torch.randn(5)
+    gm = make_fx(fn)(x, w)
+    settings = CompilationSettings(fallback=False, compile_threads=2)
+    before = tb.STATS["definitions_compiled_ahead"]
+    compiled = compile_aten_graph(gm, [x, w], settings)
+    regions = [m for m in compiled.modules() if isinstance(m, tb.runtime.SeamRegion)]
+    assert len(regions) >= 2 and tb.STATS["definitions_compiled_ahead"] == before + len(regions)
+    calls = []
+    real_compile = seam.runner.native.compile
+    monkeypatch.setattr(seam.runner.native, "compile", lambda *a, **k: calls.append(a) or real_compile(*a, **k))
+    for a, e in zip(compiled(x, w), fn(x, w)):
+        assert_matches(a, e)
+        assert a.stride() == e.stride()
+    assert calls == [], "the regions were compiled ahead"
+    xt = torch.randn(5, 6).t()  # another signature: compiled when it runs
+    for a, e in zip(compiled(xt, w), fn(xt, w)):
+        assert_matches(a, e)
+    assert len(calls) >= 1

@@ -6,8 +6,9 @@ functorch's aot_function) partitioned into regions seam compiles and PyTorch ops
 
 Layout: settings (options), registry + converters/ (one converter per aten overload, each with its
 supports-check), decompositions, partition (regions), translate (a region to a FusionDefinition),
-runtime (SeamRegion: one compiled definition per input signature), compile / backend (the entry points),
-registration (backend="seam"). docs/TORCH_BACKEND.md describes it.
+runtime (SeamRegion: one compiled definition per input signature), precompile (regions compiled ahead on
+threads), compile / backend (the entry points), cuda_graphs (mode="reduce-overhead"), registration
+(backend="seam"). docs/TORCH_BACKEND.md describes it.
 
 The names below load on first use, so that `import seam` (which registers the backend) stays cheap."""
 
@@ -19,8 +20,8 @@ _EXPORTS = {
     "register_dynamo_backend": "registration", "seam_backend": "backend",
 }
 
-_SUBMODULES = {"backend", "compile", "context", "converters", "decompositions", "node_meta", "partition",
-               "registration", "registry", "runtime", "settings", "translate"}
+_SUBMODULES = {"backend", "compile", "context", "converters", "cuda_graphs", "decompositions", "node_meta",
+               "partition", "precompile", "registration", "registry", "runtime", "settings", "translate"}
 
 __all__ = sorted(_EXPORTS) + ["claimed_ops"]
 

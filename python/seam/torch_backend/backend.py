@@ -5,6 +5,7 @@ ops in the backward rather than saving them), each graph partitioned into seam r
 import logging
 
 from .compile import graph_compiler
+from .cuda_graphs import cuda_graph_compilers
 from .decompositions import decomposition_table
 from .settings import CompilationSettings
 
@@ -13,14 +14,18 @@ log = logging.getLogger("seam.torch_backend")
 
 def seam_backend(gm, example_inputs, options=None, mode=None, **_ignored):
     """The Dynamo backend. `options` (torch.compile(..., options={...})) are CompilationSettings fields;
-    `mode` is Inductor's ("reduce-overhead" captures CUDA graphs there) and is not acted on here."""
+    mode="reduce-overhead" replays the compiled graphs as CUDA graphs (cuda_graphs.py), as Inductor's does."""
     from torch._dynamo.backends.common import aot_autograd
 
-    if mode not in (None, "default"):
-        log.debug("seam: torch.compile mode=%r is Inductor's; the seam backend compiles as for the default", mode)
     settings = CompilationSettings.from_options(options)
     compiler = graph_compiler(settings)
     kwargs = dict(fw_compiler=compiler, bw_compiler=compiler, decompositions=decomposition_table())
+    if mode == "reduce-overhead":
+        compilers = cuda_graph_compilers(compiler, example_inputs)
+        if compilers is not None:
+            kwargs.update(zip(("fw_compiler", "bw_compiler", "inference_compiler"), compilers))
+    elif mode not in (None, "default"):
+        log.debug("seam: torch.compile mode=%r compiles as the default mode", mode)
     try:  # the min-cut partition needs networkx
         import networkx  # noqa: F401
         from torch._functorch.partitioners import min_cut_rematerialization_partition

@@ -9,6 +9,7 @@ import torch
 
 from .decompositions import decomposition_table
 from .partition import partition_graph
+from .precompile import compile_regions_ahead, record_missing_shapes
 from .settings import CompilationSettings
 
 log = logging.getLogger("seam.torch_backend")
@@ -21,6 +22,11 @@ def compile_aten_graph(gm, example_inputs=None, settings=None):
     """The partitioned GraphModule (call it with the graph's inputs). A failure to partition leaves the
     whole graph to PyTorch (settings.fallback) rather than breaking the user's program."""
     settings = settings or CompilationSettings()
+    if settings.compile_ahead:
+        try:
+            record_missing_shapes(gm, example_inputs)
+        except Exception as e:  # noqa: BLE001 (only the prediction of signatures needs them)
+            log.debug("seam: recording the graph's shapes failed: %s: %s", type(e).__name__, e)
     try:
         fused, report = partition_graph(gm, settings)
     except Exception as e:
@@ -31,6 +37,12 @@ def compile_aten_graph(gm, example_inputs=None, settings=None):
     log.debug("seam: %r; refused: %s", report, report.refused)
     fused.seam_partition = report
     REPORTS.append(report)
+    if settings.compile_ahead:
+        try:
+            compile_regions_ahead(fused, example_inputs, settings)
+        except Exception as e:  # noqa: BLE001 (an optimization: the regions compile as they run)
+            log.warning("seam: compiling the regions ahead failed, they compile as they run: %s: %s",
+                        type(e).__name__, e)
     return fused
 
 

@@ -77,6 +77,49 @@ def _from_getitems(node):
     return tuple(found.get(i) for i in range(max(found) + 1))
 
 
+def recorded_strides(node):
+    """The strides the graph recorded for a node's single tensor value (what eager gives it), as ints,
+    or None where nothing is recorded. A symbolic stride (Dynamo's dynamic shapes) counts by its hint:
+    only the order of the strides is used."""
+    for key in ("val", "tensor_meta"):
+        value = node.meta.get(key) if hasattr(node, "meta") else None
+        if value is None:
+            continue
+        stride = value.stride() if isinstance(value, torch.Tensor) else getattr(value, "stride", None)
+        if stride is None or callable(stride):
+            return None
+        out = tuple(_hint(s) for s in stride)
+        return None if None in out else out
+    return None
+
+
+def _hint(extent):
+    if isinstance(extent, int):
+        return extent
+    hint = getattr(getattr(extent, "node", None), "hint", None)  # a SymInt's example value
+    return hint if isinstance(hint, int) else _static(extent)
+
+
+def stride_order(shape, strides):
+    """nvFuser's stride_order for a dense layout with these strides (entry i: how many dims lie inside
+    dim i), or None when the strides are not a permutation of a dense layout (overlapping, gaps) or the
+    shape is symbolic. Size-1 dims go where their recorded stride puts them."""
+    shape = tuple(_hint(e) for e in shape)
+    if None in shape or len(shape) != len(strides) or 0 in shape:  # no elements: any layout will do
+        return None
+    # innermost first: smaller stride, then (as PyTorch's contiguous layout does) the later dim
+    inner_first = sorted(range(len(shape)), key=lambda d: (strides[d], -d))
+    expected = 1
+    for d in inner_first:
+        if shape[d] != 1 and strides[d] != expected:
+            return None
+        expected *= shape[d]
+    order = [0] * len(shape)
+    for position, d in enumerate(inner_first):
+        order[d] = position
+    return order
+
+
 def tensor_info(node):
     info = value_info(node)
     return info if isinstance(info, TensorInfo) else None

@@ -12,7 +12,7 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 from . import converters  # noqa: F401  (registers every converter)
 from .registry import REGISTRY, overload_name
 from .runtime import SeamRegion
-from .translate import ORDER
+from .translate import ORDER, region_outputs
 
 log = logging.getLogger("seam.torch_backend")
 
@@ -104,6 +104,34 @@ def _trim_boundary_views(partition):
                 changed = True
 
 
+_VALUE_KEYS = ("val", "tensor_meta")
+
+
+def _copy_value(source, target):
+    for key in _VALUE_KEYS:
+        if key in source.meta and key not in target.meta:
+            target.meta[key] = source.meta[key]
+
+
+def _record_region_values(call, sub):
+    """The fuser records no value on a region's call and the getitems of its outputs, nor so on the
+    placeholders of later regions that read them: they get the values of the nodes they stand for, so
+    that every region input says what eager gives it (precompile.py predicts signatures from them). In
+    graph order, a region's inputs are done before it."""
+    for placeholder, arg in zip((n for n in sub.graph.nodes if n.op == "placeholder"), call.args):
+        if isinstance(arg, torch.fx.Node):
+            _copy_value(arg, placeholder)
+    outputs, single = region_outputs(sub.graph)
+    if single:
+        if isinstance(outputs[0], torch.fx.Node):
+            _copy_value(outputs[0], call)
+        return
+    for user in call.users:
+        if user.target is operator.getitem and isinstance(user.args[1], int) and \
+                isinstance(outputs[user.args[1]], torch.fx.Node):
+            _copy_value(outputs[user.args[1]], user)
+
+
 def partition_graph(gm, settings, excluded=frozenset()):
     """The graph with each seam region fused into a SeamRegion submodule, and a PartitionReport. The
     input GraphModule is changed in place (as the fx fuser does). `excluded`: names of nodes left to
@@ -125,6 +153,7 @@ def partition_graph(gm, settings, excluded=frozenset()):
         if node.op == "call_module" and node.target.startswith("fused_"):
             sub = fused.get_submodule(node.target)
             setattr(fused, node.target, SeamRegion(sub, settings, node.target, excluded))
+            _record_region_values(node, sub)
     pytorch_nodes = [n.name for n in fused.graph.nodes
                      if n.op == "call_function" and n.target is not operator.getitem]
     return fused, PartitionReport(regions, pytorch_nodes, dict(support.refused))

@@ -23,22 +23,41 @@ def has_dynamo():
         return False
 
 
-def register_now(name="seam"):
-    """Registers the backend (Dynamo gets imported); True when it is registered."""
-    from torch._dynamo import list_backends, register_backend
-
+def seam(gm, example_inputs, **kwargs):
+    """backend="seam" as registered: loads the backend on first use, so that registering (which may run
+    in the middle of Dynamo's own import) imports nothing more."""
     from .backend import seam_backend
 
-    if name not in list_backends(exclude_tags=()):
-        register_backend(compiler_fn=seam_backend, name=name)
-    return True
+    return seam_backend(gm, example_inputs, **kwargs)
+
+
+def _registered(registry, name):
+    """Whether Dynamo knows `name`, asked without list_backends (which imports every backend module of
+    Dynamo's, not safe while Dynamo is being imported). Since torch 2.1 _BACKENDS also holds entry points
+    Dynamo discovered and loads on first use (loading ours imports seam, which runs this: registering then
+    would make Dynamo's own registration of the entry point fail as a duplicate) and _COMPILER_FNS the
+    loaded functions; before, _BACKENDS holds the functions."""
+    return name in getattr(registry, "_BACKENDS", {}) or name in getattr(registry, "_COMPILER_FNS", {})
+
+
+def register_now(name="seam"):
+    """Registers the backend with Dynamo (imported if it is not yet); True when Dynamo knows the name. An
+    entry point of the name that Dynamo discovered counts: Dynamo loads it on first use."""
+    from torch._dynamo.backends import registry
+
+    if not _registered(registry, name):
+        try:
+            registry.register_backend(compiler_fn=seam, name=name)
+        except AssertionError:  # "duplicate name": registered meanwhile (the entry point, another thread)
+            pass
+    return _registered(registry, name)
 
 
 class _LoaderThenCall(importlib.abc.Loader):
     """Runs the module's own loader, then `callback` (failures logged, never raised into the import)."""
 
-    def __init__(self, loader, callback):
-        self._loader, self._callback = loader, callback
+    def __init__(self, loader, callback, finder):
+        self._loader, self._callback, self._finder = loader, callback, finder
 
     def create_module(self, spec):
         return self._loader.create_module(spec)
@@ -52,6 +71,7 @@ class _LoaderThenCall(importlib.abc.Loader):
         if getattr(module, "__spec__", None) is not None:
             module.__spec__.loader = self._loader
         self._loader.exec_module(module)
+        self._finder.done()
         try:
             self._callback()
         except Exception as e:  # registering must never break the user's import
@@ -59,20 +79,25 @@ class _LoaderThenCall(importlib.abc.Loader):
 
 
 class AfterImport(importlib.abc.MetaPathFinder):
-    """A one-shot meta path finder: once `module` is imported, `callback` runs."""
+    """A one-shot meta path finder: once `module` is imported, `callback` runs. It leaves sys.meta_path
+    when the module is executed, not when it is looked up: importlib.util.find_spec (has_dynamo, a
+    test's skip condition) looks modules up without importing them."""
 
     def __init__(self, module, callback):
         self.module, self.callback = module, callback
 
     def find_spec(self, fullname, path, target=None):
-        if fullname != self.module:
+        if fullname != self.module or fullname in sys.modules:
             return None
-        sys.meta_path.remove(self)
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is None or spec.loader is None:
             return spec
-        spec.loader = _LoaderThenCall(spec.loader, self.callback)
+        spec.loader = _LoaderThenCall(spec.loader, self.callback, self)
         return spec
+
+    def done(self):
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
 
 
 def register_dynamo_backend(name="seam"):

@@ -54,7 +54,32 @@ class SeamRegion(torch.nn.Module):
         devices = [i.device for i in infos if i is not None and i.device is not None]
         self._device = devices[0] if devices else "cpu"
         self._cache = {}
+        self._prepared = {}  # signature -> Translation made ahead (precompile.py), used on the first run
         self._lock = threading.Lock()
+
+    @property
+    def device(self):
+        """Where a region without tensor inputs runs."""
+        return self._device
+
+    def prepare(self, inputs):
+        """The translation for the signature of `inputs` (stand-ins: only dtypes, shapes, strides and
+        devices are read), kept for the first run of that signature; None when it is known already or
+        the translation fails (the first run then translates, and splits or falls back, as it would)."""
+        key = _signature(inputs)
+        if key in self._cache or key in self._prepared:
+            return None
+        quiet = getattr(sys, "_seam_quiet", False)
+        sys._seam_quiet = True
+        try:
+            translation = translate(self.graph_module.graph, inputs)
+        except Exception as e:  # noqa: BLE001
+            log.debug("seam: %s not translated ahead: %s: %s", self.region_name, type(e).__name__, e)
+            return None
+        finally:
+            sys._seam_quiet = quiet
+        self._prepared[key] = translation
+        return translation
 
     def forward(self, *args):
         key = _signature(args)
@@ -88,7 +113,7 @@ class SeamRegion(torch.nn.Module):
         sys._seam_quiet = quiet or self.settings.fallback  # a failure here is handled, not reported
         try:
             try:
-                translation = translate(self.graph_module.graph, args)
+                translation = self._prepared.pop(key, None) or translate(self.graph_module.graph, args)
             except NodeConversionError as e:
                 if not self.settings.fallback:
                     raise

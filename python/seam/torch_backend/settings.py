@@ -15,6 +15,11 @@ class CompilationSettings:
     torch_executed_ops: frozenset = frozenset()
     # A region needs at least this many ops that compute (views alone are not worth a launch).
     min_compute_ops: int = 1
+    # Compile each region when the graph is compiled, for the input signature the graph recorded, on
+    # worker threads (precompile.py); False: each region compiles when it first runs, in that thread.
+    compile_ahead: bool = True
+    # Threads for compile_ahead; 0: one per CPU core.
+    compile_threads: int = 0
     # False: a converter or seam failure raises instead of falling back to PyTorch (for tests).
     fallback: bool = True
 
