@@ -4,8 +4,7 @@
 // launch: row kernel: block 256 (8 rows x 32 threads), grid 8 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-struct seam_rows_1be3a97e88972876_consts { long long v[8]; };
-SEAM_KERNEL void __launch_bounds__(256) seam_rows_1be3a97e88972876(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_1be3a97e88972876_consts seam_k) {
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_f1d392e8d19b3f8f(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<8, 32, true> seam_row_ctx(seam_scratch);
@@ -13,9 +12,9 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_1be3a97e88972876(const seam_bf
   const int seam_lanes = 32;
   constexpr int seam_row_iterations = 1;
   alignas(16) seam_bf16 seam_cache0[1][8];
-  for (long long seam_first_row = (long long)blockIdx.x * 8; seam_first_row < (long long)((idx_t)seam_k.v[0]); seam_first_row += (long long)gridDim.x * 8) {
+  for (long long seam_first_row = (long long)blockIdx.x * 8; seam_first_row < (long long)64; seam_first_row += (long long)gridDim.x * 8) {
     const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);
-    const idx_t seam_row_extent = row < ((idx_t)seam_k.v[1]) ? ((idx_t)seam_k.v[2]) : 0;
+    const idx_t seam_row_extent = row < 64 ? 32 : 0;
     (void)seam_row_extent;
     float v2_0 = seam_convert<float>(((seam_i64)0LL));
     float v2_1 = seam_convert<float>(((seam_i64)0LL));
@@ -29,7 +28,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_1be3a97e88972876(const seam_bf
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        seam_load<8>(in0 + ((row * ((idx_t)seam_k.v[4])) + (k * ((idx_t)seam_k.v[3]))), seam_cache0[seam_it]);
+        seam_load<8>(in0 + ((row * 256) + (k * 8)), seam_cache0[seam_it]);
       }
     }
     SEAM_UNROLL(1)
@@ -117,7 +116,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_1be3a97e88972876(const seam_bf
         float v17_6 = (v9_6 * v16_0);
         float v17_7 = (v9_7 * v16_0);
         alignas(16) seam_bf16 v18[8];
-        seam_load<8>(in1 + (k * ((idx_t)seam_k.v[5])), v18);
+        seam_load<8>(in1 + (k * 8), v18);
         float v19_0 = seam_convert<float>(v18[0]);
         float v19_1 = seam_convert<float>(v18[1]);
         float v19_2 = seam_convert<float>(v18[2]);
@@ -143,7 +142,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_1be3a97e88972876(const seam_bf
         v21[5] = seam_convert<seam_bf16>(v20_5);
         v21[6] = seam_convert<seam_bf16>(v20_6);
         v21[7] = seam_convert<seam_bf16>(v20_7);
-        seam_store<8>(out0 + ((k * ((idx_t)seam_k.v[7])) + (row * ((idx_t)seam_k.v[6]))), v21);
+        seam_store<8>(out0 + ((k * 8) + (row * 256)), v21);
       }
     }
   }
@@ -350,8 +349,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_8a6771fb2482f5ab(const se
 // launch: row kernel: block 256 (64 rows x 4 threads), grid 8 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-struct seam_rows_fa97b5ab3538a308_consts { long long v[12]; seam_divisor d[2]; };
-SEAM_KERNEL void __launch_bounds__(256) seam_rows_fa97b5ab3538a308(const seam_bf16* __restrict__ in0, const bool* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_fa97b5ab3538a308_consts seam_k) {
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_07512871fcbd91b4(const seam_bf16* __restrict__ in0, const bool* __restrict__ in1, seam_bf16* __restrict__ out0) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<64, 4, true> seam_row_ctx(seam_scratch);
@@ -360,12 +358,12 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_fa97b5ab3538a308(const seam_bf
   constexpr int seam_row_iterations = 1;
   alignas(16) bool seam_cache0[1][16];
   alignas(16) seam_bf16 seam_cache1[1][16];
-  for (long long seam_first_row = (long long)blockIdx.x * 64; seam_first_row < (long long)((idx_t)seam_k.v[0]); seam_first_row += (long long)gridDim.x * 64) {
+  for (long long seam_first_row = (long long)blockIdx.x * 64; seam_first_row < (long long)512; seam_first_row += (long long)gridDim.x * 64) {
     const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);
-    const idx_t seam_row_extent = row < ((idx_t)seam_k.v[1]) ? ((idx_t)seam_k.v[2]) : 0;
+    const idx_t seam_row_extent = row < 512 ? 4 : 0;
     (void)seam_row_extent;
-    const idx_t r0 = seam_fast_mod(row, seam_k.d[0]);
-    const idx_t r1 = seam_fast_div(row, seam_k.d[1]);
+    const idx_t r0 = (row % 64);
+    const idx_t r1 = (row / 64);
     float v3_0 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
     float v3_1 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
     float v3_2 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
@@ -402,8 +400,8 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_fa97b5ab3538a308(const seam_bf
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        seam_load<16>(in1 + (((r1 * ((idx_t)seam_k.v[5])) + (r0 * ((idx_t)seam_k.v[4]))) + (k * ((idx_t)seam_k.v[3]))), seam_cache0[seam_it]);
-        seam_load<16>(in0 + (((r1 * ((idx_t)seam_k.v[8])) + (r0 * ((idx_t)seam_k.v[7]))) + (k * ((idx_t)seam_k.v[6]))), seam_cache1[seam_it]);
+        seam_load<16>(in1 + (((r1 * 4096) + (r0 * 64)) + (k * 16)), seam_cache0[seam_it]);
+        seam_load<16>(in0 + (((r1 * 4096) + (r0 * 64)) + (k * 16)), seam_cache1[seam_it]);
       }
     }
     SEAM_UNROLL(1)
@@ -898,7 +896,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_fa97b5ab3538a308(const seam_bf
         v49[13] = seam_convert<seam_bf16>(v48_13);
         v49[14] = seam_convert<seam_bf16>(v48_14);
         v49[15] = seam_convert<seam_bf16>(v48_15);
-        seam_store<16>(out0 + (((k * ((idx_t)seam_k.v[11])) + (r0 * ((idx_t)seam_k.v[10]))) + (r1 * ((idx_t)seam_k.v[9]))), v49);
+        seam_store<16>(out0 + (((k * 16) + (r0 * 64)) + (r1 * 4096)), v49);
       }
     }
   }
@@ -931,8 +929,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_2ce0569d22297733(const se
 // launch: row kernel: block 256 (8 rows x 32 threads), grid 8 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-struct seam_rows_18fe2ed51f5ae153_consts { long long v[12]; };
-SEAM_KERNEL void __launch_bounds__(256) seam_rows_18fe2ed51f5ae153(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, const seam_rows_18fe2ed51f5ae153_consts seam_k) {
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_7db00c9e8dc1ef38(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<8, 32, true> seam_row_ctx(seam_scratch);
@@ -941,9 +938,9 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_18fe2ed51f5ae153(const seam_bf
   constexpr int seam_row_iterations = 1;
   alignas(16) seam_bf16 seam_cache0[1][8];
   alignas(16) seam_bf16 seam_cache1[1][8];
-  for (long long seam_first_row = (long long)blockIdx.x * 8; seam_first_row < (long long)((idx_t)seam_k.v[0]); seam_first_row += (long long)gridDim.x * 8) {
+  for (long long seam_first_row = (long long)blockIdx.x * 8; seam_first_row < (long long)64; seam_first_row += (long long)gridDim.x * 8) {
     const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);
-    const idx_t seam_row_extent = row < ((idx_t)seam_k.v[1]) ? ((idx_t)seam_k.v[2]) : 0;
+    const idx_t seam_row_extent = row < 64 ? 32 : 0;
     (void)seam_row_extent;
     float v2_0 = seam_convert<float>(((seam_i64)0LL));
     float v2_1 = seam_convert<float>(((seam_i64)0LL));
@@ -957,8 +954,8 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_18fe2ed51f5ae153(const seam_bf
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        seam_load<8>(in0 + ((row * ((idx_t)seam_k.v[4])) + (k * ((idx_t)seam_k.v[3]))), seam_cache0[seam_it]);
-        seam_load<8>(in2 + ((row * ((idx_t)seam_k.v[6])) + (k * ((idx_t)seam_k.v[5]))), seam_cache1[seam_it]);
+        seam_load<8>(in0 + ((row * 256) + (k * 8)), seam_cache0[seam_it]);
+        seam_load<8>(in2 + ((row * 256) + (k * 8)), seam_cache1[seam_it]);
       }
     }
     SEAM_UNROLL(1)
@@ -1105,7 +1102,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_18fe2ed51f5ae153(const seam_bf
         v18[5] = seam_convert<seam_bf16>(v17_5);
         v18[6] = seam_convert<seam_bf16>(v17_6);
         v18[7] = seam_convert<seam_bf16>(v17_7);
-        seam_store<8>(out0 + ((k * ((idx_t)seam_k.v[8])) + (row * ((idx_t)seam_k.v[7]))), v18);
+        seam_store<8>(out0 + ((k * 8) + (row * 256)), v18);
         float v19_0 = seam_convert<float>(v18[0]);
         float v19_1 = seam_convert<float>(v18[1]);
         float v19_2 = seam_convert<float>(v18[2]);
@@ -1130,7 +1127,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_18fe2ed51f5ae153(const seam_bf
         float v27_6 = (v19_6 * v26_0);
         float v27_7 = (v19_7 * v26_0);
         alignas(16) seam_bf16 v28[8];
-        seam_load<8>(in1 + (k * ((idx_t)seam_k.v[9])), v28);
+        seam_load<8>(in1 + (k * 8), v28);
         float v29_0 = seam_convert<float>(v28[0]);
         float v29_1 = seam_convert<float>(v28[1]);
         float v29_2 = seam_convert<float>(v28[2]);
@@ -1156,7 +1153,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_18fe2ed51f5ae153(const seam_bf
         v31[5] = seam_convert<seam_bf16>(v30_5);
         v31[6] = seam_convert<seam_bf16>(v30_6);
         v31[7] = seam_convert<seam_bf16>(v30_7);
-        seam_store<8>(out1 + ((k * ((idx_t)seam_k.v[11])) + (row * ((idx_t)seam_k.v[10]))), v31);
+        seam_store<8>(out1 + ((k * 8) + (row * 256)), v31);
       }
     }
   }
