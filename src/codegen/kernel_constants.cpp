@@ -48,6 +48,14 @@ std::string ConstantSpelling::integer(int64_t value) {
   return "((idx_t)seam_k.v[" + std::to_string(constants_.values.size() - 1) + "])";
 }
 
+std::string ConstantSpelling::multiplier(int64_t value) {
+  // A vector's lanes (2, 4, 8, 16) scale vector indices into element offsets: as literals, the offsets of
+  // a persistent row's unrolled iterations stay immediates of the loads (softmax 16384 x 8192 for sm_90:
+  // 64 registers, 77 with the multiplier an argument). Strides, which change with sizes, are arguments.
+  if (value > 1 && value <= 16 && (value & (value - 1)) == 0) return std::to_string(value);
+  return integer(value);
+}
+
 std::string ConstantSpelling::quotient(const std::string& numerator, int64_t divisor, bool remainder,
                                        bool nonnegative) {
   if (mode_ == ExtentSpelling::Literals || !nonnegative || divisor <= 1)

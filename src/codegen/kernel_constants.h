@@ -36,6 +36,7 @@ class ConstantSpelling final : public kir::IndexSpelling {
  public:
   ConstantSpelling(ExtentSpelling mode, bool index64) : mode_(mode) { constants_.index64 = index64; }
   std::string integer(int64_t value) override;
+  std::string multiplier(int64_t value) override;
   std::string quotient(const std::string& numerator, int64_t divisor, bool remainder,
                        bool nonnegative) override;
   const KernelConstants& constants() const { return constants_; }

@@ -40,9 +40,8 @@ struct ExecutableOptions {
 using CompiledStep = PlannedStep;
 
 // How a step's kernel prints its extents (codegen/kernel_constants.h): as kernel arguments (one compile
-// per size class) unless the knob specialize_extents asks for literals. Row kernels take arguments only
-// with row_extents_as_arguments: NVRTC gives their persistent rows more registers without the literals
-// (softmax 77 instead of 64, RMSNorm backward 127 instead of 110 for sm_90), which is not yet measured.
+// per size class) unless the knob specialize_extents asks for literals; row kernels also with
+// row_extents_as_arguments off (the benchmark sweep compares both).
 inline ExtentSpelling extent_spelling(const PlannedStep& step) {
   const bool arguments = !step.params.specialize_extents &&
                          (!step.kernel.rows.has_value() || step.params.row_extents_as_arguments);

@@ -253,7 +253,7 @@ std::string to_string(const Index& index, IndexSpelling& spelling) {
     case IndexNode::Op::Const: return spelling.integer(index->value);
     case IndexNode::Op::Var: return index->var;
     case IndexNode::Op::Add: return "(" + text(index->a) + " + " + text(index->b) + ")";
-    case IndexNode::Op::Mul: return "(" + text(index->a) + " * " + spelling.integer(index->value) + ")";
+    case IndexNode::Op::Mul: return "(" + text(index->a) + " * " + spelling.multiplier(index->value) + ")";
     case IndexNode::Op::Div:
     case IndexNode::Op::Mod:
       return spelling.quotient(text(index->a), index->value, index->op == IndexNode::Op::Mod,

@@ -51,6 +51,8 @@ class IndexSpelling {
  public:
   virtual ~IndexSpelling() = default;
   virtual std::string integer(int64_t value) = 0;
+  // The constant right operand of a product (index * value).
+  virtual std::string multiplier(int64_t value) { return integer(value); }
   // `numerator / divisor` (or `%`); `nonnegative`: the numerator is provably >= 0.
   virtual std::string quotient(const std::string& numerator, int64_t divisor, bool remainder,
                                bool nonnegative) = 0;

@@ -4,8 +4,8 @@
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-struct seam_pointwise_3eeee126b0b252e1_consts { long long v[51]; seam_divisor d[12]; };
-SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_3eeee126b0b252e1(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, const seam_pointwise_3eeee126b0b252e1_consts seam_k) {
+struct seam_pointwise_34a2de3292170ea8_consts { long long v[35]; seam_divisor d[12]; };
+SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_34a2de3292170ea8(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, const seam_pointwise_34a2de3292170ea8_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {
@@ -15,13 +15,13 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_3eeee126b0b252e1(const se
       const idx_t i2 = seam_fast_mod(seam_fast_div(chunk0, seam_k.d[3]), seam_k.d[4]);
       const idx_t i3 = seam_fast_div(chunk0, seam_k.d[5]);
       alignas(16) seam_bf16 v4[8];
-      seam_load<8>(in0 + (((i3 * ((idx_t)seam_k.v[5])) + (i1 * ((idx_t)seam_k.v[4]))) + ((q0 * ((idx_t)seam_k.v[3])) + (i2 * ((idx_t)seam_k.v[2])))), v4);
+      seam_load<8>(in0 + (((i3 * ((idx_t)seam_k.v[4])) + (i1 * ((idx_t)seam_k.v[3]))) + ((q0 * 8) + (i2 * ((idx_t)seam_k.v[2])))), v4);
       alignas(16) seam_bf16 v6[8];
-      seam_load_keep<8>(in1 + ((i1 * ((idx_t)seam_k.v[7])) + (q0 * ((idx_t)seam_k.v[6]))), v6);
+      seam_load_keep<8>(in1 + ((i1 * ((idx_t)seam_k.v[5])) + (q0 * 8)), v6);
       alignas(16) seam_bf16 v13[8];
-      seam_load<8>(in0 + ((q0 * ((idx_t)seam_k.v[19])) < ((idx_t)seam_k.v[18]) ? (((i3 * ((idx_t)seam_k.v[17])) + (i1 * ((idx_t)seam_k.v[16]))) + (((q0 * ((idx_t)seam_k.v[15])) + ((idx_t)seam_k.v[14])) + (i2 * ((idx_t)seam_k.v[13])))) : (((i3 * ((idx_t)seam_k.v[12])) + (i1 * ((idx_t)seam_k.v[11]))) + (((q0 * ((idx_t)seam_k.v[10])) + ((idx_t)seam_k.v[9])) + (i2 * ((idx_t)seam_k.v[8]))))), v13);
+      seam_load<8>(in0 + ((q0 * 8) < ((idx_t)seam_k.v[14]) ? (((i3 * ((idx_t)seam_k.v[13])) + (i1 * ((idx_t)seam_k.v[12]))) + (((q0 * 8) + ((idx_t)seam_k.v[11])) + (i2 * ((idx_t)seam_k.v[10])))) : (((i3 * ((idx_t)seam_k.v[9])) + (i1 * ((idx_t)seam_k.v[8]))) + (((q0 * 8) + ((idx_t)seam_k.v[7])) + (i2 * ((idx_t)seam_k.v[6]))))), v13);
       alignas(16) seam_bf16 v17[8];
-      seam_load_keep<8>(in2 + ((i1 * ((idx_t)seam_k.v[21])) + (q0 * ((idx_t)seam_k.v[20]))), v17);
+      seam_load_keep<8>(in2 + ((i1 * ((idx_t)seam_k.v[15])) + (q0 * 8)), v17);
       float v5_0 = seam_convert<float>(v4[0]);
       float v5_1 = seam_convert<float>(v4[1]);
       float v5_2 = seam_convert<float>(v4[2]);
@@ -62,7 +62,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_3eeee126b0b252e1(const se
       float v12_5 = (-v11_5);
       float v12_6 = (-v11_6);
       float v12_7 = (-v11_7);
-      bool v15_0 = (q0 * ((idx_t)seam_k.v[22])) < ((idx_t)seam_k.v[23]);
+      bool v15_0 = (q0 * 8) < ((idx_t)seam_k.v[16]);
       float v16_0 = (v15_0 ? v12_0 : v11_0);
       float v16_1 = (v15_0 ? v12_1 : v11_1);
       float v16_2 = (v15_0 ? v12_2 : v11_2);
@@ -104,21 +104,21 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_3eeee126b0b252e1(const se
       v21[5] = seam_convert<seam_bf16>(v20_5);
       v21[6] = seam_convert<seam_bf16>(v20_6);
       v21[7] = seam_convert<seam_bf16>(v20_7);
-      seam_store<8>(out0 + (chunk0 * ((idx_t)seam_k.v[24])), v21);
-    } else if (g < ((idx_t)seam_k.v[25])) {
-      const idx_t chunk1 = g - ((idx_t)seam_k.v[26]);
+      seam_store<8>(out0 + (chunk0 * 8), v21);
+    } else if (g < ((idx_t)seam_k.v[17])) {
+      const idx_t chunk1 = g - ((idx_t)seam_k.v[18]);
       const idx_t q22 = seam_fast_mod(chunk1, seam_k.d[6]);
       const idx_t i23 = seam_fast_mod(seam_fast_div(chunk1, seam_k.d[7]), seam_k.d[8]);
       const idx_t i24 = seam_fast_mod(seam_fast_div(chunk1, seam_k.d[9]), seam_k.d[10]);
       const idx_t i25 = seam_fast_div(chunk1, seam_k.d[11]);
       alignas(16) seam_bf16 v26[8];
-      seam_load<8>(in0 + (((i25 * ((idx_t)seam_k.v[31])) + (i23 * ((idx_t)seam_k.v[30]))) + (((q22 * ((idx_t)seam_k.v[29])) + ((idx_t)seam_k.v[28])) + (i24 * ((idx_t)seam_k.v[27])))), v26);
+      seam_load<8>(in0 + (((i25 * ((idx_t)seam_k.v[22])) + (i23 * ((idx_t)seam_k.v[21]))) + (((q22 * 8) + ((idx_t)seam_k.v[20])) + (i24 * ((idx_t)seam_k.v[19])))), v26);
       alignas(16) seam_bf16 v28[8];
-      seam_load_keep<8>(in1 + ((i23 * ((idx_t)seam_k.v[33])) + (q22 * ((idx_t)seam_k.v[32]))), v28);
+      seam_load_keep<8>(in1 + ((i23 * ((idx_t)seam_k.v[23])) + (q22 * 8)), v28);
       alignas(16) seam_bf16 v35[8];
-      seam_load<8>(in0 + ((q22 * ((idx_t)seam_k.v[45])) < ((idx_t)seam_k.v[44]) ? (((i25 * ((idx_t)seam_k.v[43])) + (i23 * ((idx_t)seam_k.v[42]))) + (((q22 * ((idx_t)seam_k.v[41])) + ((idx_t)seam_k.v[40])) + (i24 * ((idx_t)seam_k.v[39])))) : (((i25 * ((idx_t)seam_k.v[38])) + (i23 * ((idx_t)seam_k.v[37]))) + (((q22 * ((idx_t)seam_k.v[36])) + ((idx_t)seam_k.v[35])) + (i24 * ((idx_t)seam_k.v[34]))))), v35);
+      seam_load<8>(in0 + ((q22 * 8) < ((idx_t)seam_k.v[32]) ? (((i25 * ((idx_t)seam_k.v[31])) + (i23 * ((idx_t)seam_k.v[30]))) + (((q22 * 8) + ((idx_t)seam_k.v[29])) + (i24 * ((idx_t)seam_k.v[28])))) : (((i25 * ((idx_t)seam_k.v[27])) + (i23 * ((idx_t)seam_k.v[26]))) + (((q22 * 8) + ((idx_t)seam_k.v[25])) + (i24 * ((idx_t)seam_k.v[24]))))), v35);
       alignas(16) seam_bf16 v39[8];
-      seam_load_keep<8>(in2 + ((i23 * ((idx_t)seam_k.v[47])) + (q22 * ((idx_t)seam_k.v[46]))), v39);
+      seam_load_keep<8>(in2 + ((i23 * ((idx_t)seam_k.v[33])) + (q22 * 8)), v39);
       float v27_0 = seam_convert<float>(v26[0]);
       float v27_1 = seam_convert<float>(v26[1]);
       float v27_2 = seam_convert<float>(v26[2]);
@@ -159,7 +159,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_3eeee126b0b252e1(const se
       float v34_5 = (-v33_5);
       float v34_6 = (-v33_6);
       float v34_7 = (-v33_7);
-      bool v37_0 = (q22 * ((idx_t)seam_k.v[48])) < ((idx_t)seam_k.v[49]);
+      bool v37_0 = (q22 * 8) < ((idx_t)seam_k.v[34]);
       float v38_0 = (v37_0 ? v34_0 : v33_0);
       float v38_1 = (v37_0 ? v34_1 : v33_1);
       float v38_2 = (v37_0 ? v34_2 : v33_2);
@@ -201,7 +201,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_3eeee126b0b252e1(const se
       v43[5] = seam_convert<seam_bf16>(v42_5);
       v43[6] = seam_convert<seam_bf16>(v42_6);
       v43[7] = seam_convert<seam_bf16>(v42_7);
-      seam_store<8>(out1 + (chunk1 * ((idx_t)seam_k.v[50])), v43);
+      seam_store<8>(out1 + (chunk1 * 8), v43);
     }
   }
 }

@@ -4,8 +4,8 @@
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-struct seam_pointwise_d4326d711ade8589_consts { long long v[93]; seam_divisor d[30]; };
-SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_d4326d711ade8589(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, seam_bf16* __restrict__ out2, const seam_pointwise_d4326d711ade8589_consts seam_k) {
+struct seam_pointwise_20b59c0fd629e09e_consts { long long v[59]; seam_divisor d[30]; };
+SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_20b59c0fd629e09e(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, seam_bf16* __restrict__ out2, const seam_pointwise_20b59c0fd629e09e_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {
@@ -16,27 +16,27 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_d4326d711ade8589(const se
       const idx_t i3 = seam_fast_mod(seam_fast_div(chunk0, seam_k.d[5]), seam_k.d[6]);
       const idx_t i4 = seam_fast_div(chunk0, seam_k.d[7]);
       alignas(16) seam_bf16 v5[8];
-      seam_load<8>(in0 + (((i3 * ((idx_t)seam_k.v[7])) + ((i1 + (i4 * ((idx_t)seam_k.v[6]))) * ((idx_t)seam_k.v[5]))) + (((q0 * ((idx_t)seam_k.v[4])) + ((idx_t)seam_k.v[3])) + (i2 * ((idx_t)seam_k.v[2])))), v5);
-      const idx_t e6 = ((((q0 * ((idx_t)seam_k.v[13])) + ((i1 + (i4 * ((idx_t)seam_k.v[12]))) * ((idx_t)seam_k.v[11]))) + ((i2 * ((idx_t)seam_k.v[10])) * ((idx_t)seam_k.v[9]))) + (i3 * ((idx_t)seam_k.v[8])));
+      seam_load<8>(in0 + (((i3 * ((idx_t)seam_k.v[5])) + ((i1 + (i4 * 2)) * ((idx_t)seam_k.v[4]))) + (((q0 * 8) + ((idx_t)seam_k.v[3])) + (i2 * ((idx_t)seam_k.v[2])))), v5);
+      const idx_t e6 = ((((q0 * 8) + ((i1 + (i4 * 2)) * ((idx_t)seam_k.v[8]))) + ((i2 * 4) * ((idx_t)seam_k.v[7]))) + (i3 * ((idx_t)seam_k.v[6])));
       seam_store<8>(out0 + e6, v5);
-      seam_store<8>(out0 + (e6 + ((idx_t)seam_k.v[14])), v5);
-      seam_store<8>(out0 + (e6 + ((idx_t)seam_k.v[15])), v5);
-      seam_store<8>(out0 + (e6 + ((idx_t)seam_k.v[16])), v5);
-    } else if (g < ((idx_t)seam_k.v[17])) {
-      const idx_t chunk1 = g - ((idx_t)seam_k.v[18]);
+      seam_store<8>(out0 + (e6 + ((idx_t)seam_k.v[9])), v5);
+      seam_store<8>(out0 + (e6 + ((idx_t)seam_k.v[10])), v5);
+      seam_store<8>(out0 + (e6 + ((idx_t)seam_k.v[11])), v5);
+    } else if (g < ((idx_t)seam_k.v[12])) {
+      const idx_t chunk1 = g - ((idx_t)seam_k.v[13]);
       const idx_t q7 = seam_fast_mod(chunk1, seam_k.d[8]);
       const idx_t i8 = seam_fast_mod(seam_fast_div(chunk1, seam_k.d[9]), seam_k.d[10]);
       const idx_t i9 = seam_fast_mod(seam_fast_div(chunk1, seam_k.d[11]), seam_k.d[12]);
       const idx_t i10 = seam_fast_mod(seam_fast_div(chunk1, seam_k.d[13]), seam_k.d[14]);
       const idx_t i11 = seam_fast_div(chunk1, seam_k.d[15]);
       alignas(16) seam_bf16 v12[8];
-      seam_load<8>(in0 + (((i10 * ((idx_t)seam_k.v[24])) + ((i8 + (i11 * ((idx_t)seam_k.v[23]))) * ((idx_t)seam_k.v[22]))) + (((q7 * ((idx_t)seam_k.v[21])) + (seam_fast_mod(i9, seam_k.d[17]) * ((idx_t)seam_k.v[20]))) + (seam_fast_div(i9, seam_k.d[16]) * ((idx_t)seam_k.v[19])))), v12);
+      seam_load<8>(in0 + (((i10 * ((idx_t)seam_k.v[17])) + ((i8 + (i11 * 2)) * ((idx_t)seam_k.v[16]))) + (((q7 * 8) + (seam_fast_mod(i9, seam_k.d[17]) * ((idx_t)seam_k.v[15]))) + (seam_fast_div(i9, seam_k.d[16]) * ((idx_t)seam_k.v[14])))), v12);
       alignas(16) seam_bf16 v14[8];
-      seam_load_keep<8>(in1 + (((i8 + (i11 * ((idx_t)seam_k.v[27]))) * ((idx_t)seam_k.v[26])) + (q7 * ((idx_t)seam_k.v[25]))), v14);
+      seam_load_keep<8>(in1 + (((i8 + (i11 * 2)) * ((idx_t)seam_k.v[18])) + (q7 * 8)), v14);
       alignas(16) seam_bf16 v21[8];
-      seam_load<8>(in0 + ((q7 * ((idx_t)seam_k.v[43])) < ((idx_t)seam_k.v[42]) ? (((i10 * ((idx_t)seam_k.v[41])) + ((i8 + (i11 * ((idx_t)seam_k.v[40]))) * ((idx_t)seam_k.v[39]))) + ((((q7 * ((idx_t)seam_k.v[38])) + ((idx_t)seam_k.v[37])) + (seam_fast_mod(i9, seam_k.d[21]) * ((idx_t)seam_k.v[36]))) + (seam_fast_div(i9, seam_k.d[20]) * ((idx_t)seam_k.v[35])))) : (((i10 * ((idx_t)seam_k.v[34])) + ((i8 + (i11 * ((idx_t)seam_k.v[33]))) * ((idx_t)seam_k.v[32]))) + ((((q7 * ((idx_t)seam_k.v[31])) + ((idx_t)seam_k.v[30])) + (seam_fast_mod(i9, seam_k.d[19]) * ((idx_t)seam_k.v[29]))) + (seam_fast_div(i9, seam_k.d[18]) * ((idx_t)seam_k.v[28]))))), v21);
+      seam_load<8>(in0 + ((q7 * 8) < ((idx_t)seam_k.v[29]) ? (((i10 * ((idx_t)seam_k.v[28])) + ((i8 + (i11 * 2)) * ((idx_t)seam_k.v[27]))) + ((((q7 * 8) + ((idx_t)seam_k.v[26])) + (seam_fast_mod(i9, seam_k.d[21]) * ((idx_t)seam_k.v[25]))) + (seam_fast_div(i9, seam_k.d[20]) * ((idx_t)seam_k.v[24])))) : (((i10 * ((idx_t)seam_k.v[23])) + ((i8 + (i11 * 2)) * ((idx_t)seam_k.v[22]))) + ((((q7 * 8) + ((idx_t)seam_k.v[21])) + (seam_fast_mod(i9, seam_k.d[19]) * ((idx_t)seam_k.v[20]))) + (seam_fast_div(i9, seam_k.d[18]) * ((idx_t)seam_k.v[19]))))), v21);
       alignas(16) seam_bf16 v25[8];
-      seam_load_keep<8>(in2 + (((i8 + (i11 * ((idx_t)seam_k.v[46]))) * ((idx_t)seam_k.v[45])) + (q7 * ((idx_t)seam_k.v[44]))), v25);
+      seam_load_keep<8>(in2 + (((i8 + (i11 * 2)) * ((idx_t)seam_k.v[30])) + (q7 * 8)), v25);
       float v13_0 = seam_convert<float>(v12[0]);
       float v13_1 = seam_convert<float>(v12[1]);
       float v13_2 = seam_convert<float>(v12[2]);
@@ -77,7 +77,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_d4326d711ade8589(const se
       float v20_5 = (-v19_5);
       float v20_6 = (-v19_6);
       float v20_7 = (-v19_7);
-      bool v23_0 = (q7 * ((idx_t)seam_k.v[47])) < ((idx_t)seam_k.v[48]);
+      bool v23_0 = (q7 * 8) < ((idx_t)seam_k.v[31]);
       float v24_0 = (v23_0 ? v20_0 : v19_0);
       float v24_1 = (v23_0 ? v20_1 : v19_1);
       float v24_2 = (v23_0 ? v20_2 : v19_2);
@@ -119,23 +119,23 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_d4326d711ade8589(const se
       v29[5] = seam_convert<seam_bf16>(v28_5);
       v29[6] = seam_convert<seam_bf16>(v28_6);
       v29[7] = seam_convert<seam_bf16>(v28_7);
-      seam_store<8>(out1 + ((((q7 * ((idx_t)seam_k.v[53])) + ((i8 + (i11 * ((idx_t)seam_k.v[52]))) * ((idx_t)seam_k.v[51]))) + (i9 * ((idx_t)seam_k.v[50]))) + (i10 * ((idx_t)seam_k.v[49]))), v29);
-    } else if (g < ((idx_t)seam_k.v[54])) {
-      const idx_t chunk2 = g - ((idx_t)seam_k.v[55]);
+      seam_store<8>(out1 + ((((q7 * 8) + ((i8 + (i11 * 2)) * ((idx_t)seam_k.v[34]))) + (i9 * ((idx_t)seam_k.v[33]))) + (i10 * ((idx_t)seam_k.v[32]))), v29);
+    } else if (g < ((idx_t)seam_k.v[35])) {
+      const idx_t chunk2 = g - ((idx_t)seam_k.v[36]);
       const idx_t q30 = seam_fast_mod(chunk2, seam_k.d[22]);
       const idx_t i31 = seam_fast_mod(seam_fast_div(chunk2, seam_k.d[23]), seam_k.d[24]);
       const idx_t i32 = seam_fast_mod(seam_fast_div(chunk2, seam_k.d[25]), seam_k.d[26]);
       const idx_t i33 = seam_fast_mod(seam_fast_div(chunk2, seam_k.d[27]), seam_k.d[28]);
       const idx_t i34 = seam_fast_div(chunk2, seam_k.d[29]);
       alignas(16) seam_bf16 v35[8];
-      seam_load<8>(in0 + (((i33 * ((idx_t)seam_k.v[61])) + ((i31 + (i34 * ((idx_t)seam_k.v[60]))) * ((idx_t)seam_k.v[59]))) + (((q30 * ((idx_t)seam_k.v[58])) + ((idx_t)seam_k.v[57])) + (i32 * ((idx_t)seam_k.v[56])))), v35);
+      seam_load<8>(in0 + (((i33 * ((idx_t)seam_k.v[40])) + ((i31 + (i34 * 2)) * ((idx_t)seam_k.v[39]))) + (((q30 * 8) + ((idx_t)seam_k.v[38])) + (i32 * ((idx_t)seam_k.v[37])))), v35);
       alignas(16) seam_bf16 v37[8];
-      seam_load_keep<8>(in1 + (((i31 + (i34 * ((idx_t)seam_k.v[64]))) * ((idx_t)seam_k.v[63])) + (q30 * ((idx_t)seam_k.v[62]))), v37);
+      seam_load_keep<8>(in1 + (((i31 + (i34 * 2)) * ((idx_t)seam_k.v[41])) + (q30 * 8)), v37);
       alignas(16) seam_bf16 v44[8];
-      seam_load<8>(in0 + ((q30 * ((idx_t)seam_k.v[78])) < ((idx_t)seam_k.v[77]) ? (((i33 * ((idx_t)seam_k.v[76])) + ((i31 + (i34 * ((idx_t)seam_k.v[75]))) * ((idx_t)seam_k.v[74]))) + (((q30 * ((idx_t)seam_k.v[73])) + ((idx_t)seam_k.v[72])) + (i32 * ((idx_t)seam_k.v[71])))) : (((i33 * ((idx_t)seam_k.v[70])) + ((i31 + (i34 * ((idx_t)seam_k.v[69]))) * ((idx_t)seam_k.v[68]))) + (((q30 * ((idx_t)seam_k.v[67])) + ((idx_t)seam_k.v[66])) + (i32 * ((idx_t)seam_k.v[65]))))), v44);
+      seam_load<8>(in0 + ((q30 * 8) < ((idx_t)seam_k.v[50]) ? (((i33 * ((idx_t)seam_k.v[49])) + ((i31 + (i34 * 2)) * ((idx_t)seam_k.v[48]))) + (((q30 * 8) + ((idx_t)seam_k.v[47])) + (i32 * ((idx_t)seam_k.v[46])))) : (((i33 * ((idx_t)seam_k.v[45])) + ((i31 + (i34 * 2)) * ((idx_t)seam_k.v[44]))) + (((q30 * 8) + ((idx_t)seam_k.v[43])) + (i32 * ((idx_t)seam_k.v[42]))))), v44);
       alignas(16) seam_bf16 v48[8];
-      seam_load_keep<8>(in2 + (((i31 + (i34 * ((idx_t)seam_k.v[81]))) * ((idx_t)seam_k.v[80])) + (q30 * ((idx_t)seam_k.v[79]))), v48);
-      const idx_t e53 = ((((q30 * ((idx_t)seam_k.v[87])) + ((i31 + (i34 * ((idx_t)seam_k.v[86]))) * ((idx_t)seam_k.v[85]))) + ((i32 * ((idx_t)seam_k.v[84])) * ((idx_t)seam_k.v[83]))) + (i33 * ((idx_t)seam_k.v[82])));
+      seam_load_keep<8>(in2 + (((i31 + (i34 * 2)) * ((idx_t)seam_k.v[51])) + (q30 * 8)), v48);
+      const idx_t e53 = ((((q30 * 8) + ((i31 + (i34 * 2)) * ((idx_t)seam_k.v[54]))) + ((i32 * 4) * ((idx_t)seam_k.v[53]))) + (i33 * ((idx_t)seam_k.v[52])));
       float v36_0 = seam_convert<float>(v35[0]);
       float v36_1 = seam_convert<float>(v35[1]);
       float v36_2 = seam_convert<float>(v35[2]);
@@ -176,7 +176,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_d4326d711ade8589(const se
       float v43_5 = (-v42_5);
       float v43_6 = (-v42_6);
       float v43_7 = (-v42_7);
-      bool v46_0 = (q30 * ((idx_t)seam_k.v[88])) < ((idx_t)seam_k.v[89]);
+      bool v46_0 = (q30 * 8) < ((idx_t)seam_k.v[55]);
       float v47_0 = (v46_0 ? v43_0 : v42_0);
       float v47_1 = (v46_0 ? v43_1 : v42_1);
       float v47_2 = (v46_0 ? v43_2 : v42_2);
@@ -219,9 +219,9 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_d4326d711ade8589(const se
       v52[6] = seam_convert<seam_bf16>(v51_6);
       v52[7] = seam_convert<seam_bf16>(v51_7);
       seam_store<8>(out2 + e53, v52);
-      seam_store<8>(out2 + (e53 + ((idx_t)seam_k.v[90])), v52);
-      seam_store<8>(out2 + (e53 + ((idx_t)seam_k.v[91])), v52);
-      seam_store<8>(out2 + (e53 + ((idx_t)seam_k.v[92])), v52);
+      seam_store<8>(out2 + (e53 + ((idx_t)seam_k.v[56])), v52);
+      seam_store<8>(out2 + (e53 + ((idx_t)seam_k.v[57])), v52);
+      seam_store<8>(out2 + (e53 + ((idx_t)seam_k.v[58])), v52);
     }
   }
 }

@@ -4,8 +4,8 @@
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-struct seam_pointwise_850ed283c53cc0e9_consts { long long v[76]; seam_divisor d[24]; };
-SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_850ed283c53cc0e9(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, seam_bf16* __restrict__ out2, const seam_pointwise_850ed283c53cc0e9_consts seam_k) {
+struct seam_pointwise_efaea00d290d49e1_consts { long long v[56]; seam_divisor d[24]; };
+SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_efaea00d290d49e1(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, seam_bf16* __restrict__ out2, const seam_pointwise_efaea00d290d49e1_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {
@@ -15,26 +15,26 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_850ed283c53cc0e9(const se
       const idx_t i2 = seam_fast_mod(seam_fast_div(chunk0, seam_k.d[3]), seam_k.d[4]);
       const idx_t i3 = seam_fast_div(chunk0, seam_k.d[5]);
       alignas(16) seam_bf16 v4[8];
-      seam_load<8>(in0 + (((i3 * ((idx_t)seam_k.v[6])) + (i1 * ((idx_t)seam_k.v[5]))) + (((q0 * ((idx_t)seam_k.v[4])) + ((idx_t)seam_k.v[3])) + (i2 * ((idx_t)seam_k.v[2])))), v4);
-      const idx_t e5 = ((((q0 * ((idx_t)seam_k.v[11])) + (i1 * ((idx_t)seam_k.v[10]))) + ((i2 * ((idx_t)seam_k.v[9])) * ((idx_t)seam_k.v[8]))) + (i3 * ((idx_t)seam_k.v[7])));
+      seam_load<8>(in0 + (((i3 * ((idx_t)seam_k.v[5])) + (i1 * ((idx_t)seam_k.v[4]))) + (((q0 * 8) + ((idx_t)seam_k.v[3])) + (i2 * ((idx_t)seam_k.v[2])))), v4);
+      const idx_t e5 = ((((q0 * 8) + (i1 * ((idx_t)seam_k.v[8]))) + ((i2 * 4) * ((idx_t)seam_k.v[7]))) + (i3 * ((idx_t)seam_k.v[6])));
       seam_store<8>(out0 + e5, v4);
-      seam_store<8>(out0 + (e5 + ((idx_t)seam_k.v[12])), v4);
-      seam_store<8>(out0 + (e5 + ((idx_t)seam_k.v[13])), v4);
-      seam_store<8>(out0 + (e5 + ((idx_t)seam_k.v[14])), v4);
-    } else if (g < ((idx_t)seam_k.v[15])) {
-      const idx_t chunk1 = g - ((idx_t)seam_k.v[16]);
+      seam_store<8>(out0 + (e5 + ((idx_t)seam_k.v[9])), v4);
+      seam_store<8>(out0 + (e5 + ((idx_t)seam_k.v[10])), v4);
+      seam_store<8>(out0 + (e5 + ((idx_t)seam_k.v[11])), v4);
+    } else if (g < ((idx_t)seam_k.v[12])) {
+      const idx_t chunk1 = g - ((idx_t)seam_k.v[13]);
       const idx_t q6 = seam_fast_mod(chunk1, seam_k.d[6]);
       const idx_t i7 = seam_fast_mod(seam_fast_div(chunk1, seam_k.d[7]), seam_k.d[8]);
       const idx_t i8 = seam_fast_mod(seam_fast_div(chunk1, seam_k.d[9]), seam_k.d[10]);
       const idx_t i9 = seam_fast_div(chunk1, seam_k.d[11]);
       alignas(16) seam_bf16 v10[8];
-      seam_load<8>(in0 + (((i9 * ((idx_t)seam_k.v[21])) + (i7 * ((idx_t)seam_k.v[20]))) + (((q6 * ((idx_t)seam_k.v[19])) + (seam_fast_mod(i8, seam_k.d[13]) * ((idx_t)seam_k.v[18]))) + (seam_fast_div(i8, seam_k.d[12]) * ((idx_t)seam_k.v[17])))), v10);
+      seam_load<8>(in0 + (((i9 * ((idx_t)seam_k.v[17])) + (i7 * ((idx_t)seam_k.v[16]))) + (((q6 * 8) + (seam_fast_mod(i8, seam_k.d[13]) * ((idx_t)seam_k.v[15]))) + (seam_fast_div(i8, seam_k.d[12]) * ((idx_t)seam_k.v[14])))), v10);
       alignas(16) seam_bf16 v12[8];
-      seam_load_keep<8>(in1 + ((i7 * ((idx_t)seam_k.v[23])) + (q6 * ((idx_t)seam_k.v[22]))), v12);
+      seam_load_keep<8>(in1 + ((i7 * ((idx_t)seam_k.v[18])) + (q6 * 8)), v12);
       alignas(16) seam_bf16 v19[8];
-      seam_load<8>(in0 + ((q6 * ((idx_t)seam_k.v[37])) < ((idx_t)seam_k.v[36]) ? (((i9 * ((idx_t)seam_k.v[35])) + (i7 * ((idx_t)seam_k.v[34]))) + ((((q6 * ((idx_t)seam_k.v[33])) + ((idx_t)seam_k.v[32])) + (seam_fast_mod(i8, seam_k.d[17]) * ((idx_t)seam_k.v[31]))) + (seam_fast_div(i8, seam_k.d[16]) * ((idx_t)seam_k.v[30])))) : (((i9 * ((idx_t)seam_k.v[29])) + (i7 * ((idx_t)seam_k.v[28]))) + ((((q6 * ((idx_t)seam_k.v[27])) + ((idx_t)seam_k.v[26])) + (seam_fast_mod(i8, seam_k.d[15]) * ((idx_t)seam_k.v[25]))) + (seam_fast_div(i8, seam_k.d[14]) * ((idx_t)seam_k.v[24]))))), v19);
+      seam_load<8>(in0 + ((q6 * 8) < ((idx_t)seam_k.v[29]) ? (((i9 * ((idx_t)seam_k.v[28])) + (i7 * ((idx_t)seam_k.v[27]))) + ((((q6 * 8) + ((idx_t)seam_k.v[26])) + (seam_fast_mod(i8, seam_k.d[17]) * ((idx_t)seam_k.v[25]))) + (seam_fast_div(i8, seam_k.d[16]) * ((idx_t)seam_k.v[24])))) : (((i9 * ((idx_t)seam_k.v[23])) + (i7 * ((idx_t)seam_k.v[22]))) + ((((q6 * 8) + ((idx_t)seam_k.v[21])) + (seam_fast_mod(i8, seam_k.d[15]) * ((idx_t)seam_k.v[20]))) + (seam_fast_div(i8, seam_k.d[14]) * ((idx_t)seam_k.v[19]))))), v19);
       alignas(16) seam_bf16 v23[8];
-      seam_load_keep<8>(in2 + ((i7 * ((idx_t)seam_k.v[39])) + (q6 * ((idx_t)seam_k.v[38]))), v23);
+      seam_load_keep<8>(in2 + ((i7 * ((idx_t)seam_k.v[30])) + (q6 * 8)), v23);
       float v11_0 = seam_convert<float>(v10[0]);
       float v11_1 = seam_convert<float>(v10[1]);
       float v11_2 = seam_convert<float>(v10[2]);
@@ -75,7 +75,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_850ed283c53cc0e9(const se
       float v18_5 = (-v17_5);
       float v18_6 = (-v17_6);
       float v18_7 = (-v17_7);
-      bool v21_0 = (q6 * ((idx_t)seam_k.v[40])) < ((idx_t)seam_k.v[41]);
+      bool v21_0 = (q6 * 8) < ((idx_t)seam_k.v[31]);
       float v22_0 = (v21_0 ? v18_0 : v17_0);
       float v22_1 = (v21_0 ? v18_1 : v17_1);
       float v22_2 = (v21_0 ? v18_2 : v17_2);
@@ -117,22 +117,22 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_850ed283c53cc0e9(const se
       v27[5] = seam_convert<seam_bf16>(v26_5);
       v27[6] = seam_convert<seam_bf16>(v26_6);
       v27[7] = seam_convert<seam_bf16>(v26_7);
-      seam_store<8>(out1 + (chunk1 * ((idx_t)seam_k.v[42])), v27);
-    } else if (g < ((idx_t)seam_k.v[43])) {
-      const idx_t chunk2 = g - ((idx_t)seam_k.v[44]);
+      seam_store<8>(out1 + (chunk1 * 8), v27);
+    } else if (g < ((idx_t)seam_k.v[32])) {
+      const idx_t chunk2 = g - ((idx_t)seam_k.v[33]);
       const idx_t q28 = seam_fast_mod(chunk2, seam_k.d[18]);
       const idx_t i29 = seam_fast_mod(seam_fast_div(chunk2, seam_k.d[19]), seam_k.d[20]);
       const idx_t i30 = seam_fast_mod(seam_fast_div(chunk2, seam_k.d[21]), seam_k.d[22]);
       const idx_t i31 = seam_fast_div(chunk2, seam_k.d[23]);
       alignas(16) seam_bf16 v32[8];
-      seam_load<8>(in0 + (((i31 * ((idx_t)seam_k.v[49])) + (i29 * ((idx_t)seam_k.v[48]))) + (((q28 * ((idx_t)seam_k.v[47])) + ((idx_t)seam_k.v[46])) + (i30 * ((idx_t)seam_k.v[45])))), v32);
+      seam_load<8>(in0 + (((i31 * ((idx_t)seam_k.v[37])) + (i29 * ((idx_t)seam_k.v[36]))) + (((q28 * 8) + ((idx_t)seam_k.v[35])) + (i30 * ((idx_t)seam_k.v[34])))), v32);
       alignas(16) seam_bf16 v34[8];
-      seam_load_keep<8>(in1 + ((i29 * ((idx_t)seam_k.v[51])) + (q28 * ((idx_t)seam_k.v[50]))), v34);
+      seam_load_keep<8>(in1 + ((i29 * ((idx_t)seam_k.v[38])) + (q28 * 8)), v34);
       alignas(16) seam_bf16 v41[8];
-      seam_load<8>(in0 + ((q28 * ((idx_t)seam_k.v[63])) < ((idx_t)seam_k.v[62]) ? (((i31 * ((idx_t)seam_k.v[61])) + (i29 * ((idx_t)seam_k.v[60]))) + (((q28 * ((idx_t)seam_k.v[59])) + ((idx_t)seam_k.v[58])) + (i30 * ((idx_t)seam_k.v[57])))) : (((i31 * ((idx_t)seam_k.v[56])) + (i29 * ((idx_t)seam_k.v[55]))) + (((q28 * ((idx_t)seam_k.v[54])) + ((idx_t)seam_k.v[53])) + (i30 * ((idx_t)seam_k.v[52]))))), v41);
+      seam_load<8>(in0 + ((q28 * 8) < ((idx_t)seam_k.v[47]) ? (((i31 * ((idx_t)seam_k.v[46])) + (i29 * ((idx_t)seam_k.v[45]))) + (((q28 * 8) + ((idx_t)seam_k.v[44])) + (i30 * ((idx_t)seam_k.v[43])))) : (((i31 * ((idx_t)seam_k.v[42])) + (i29 * ((idx_t)seam_k.v[41]))) + (((q28 * 8) + ((idx_t)seam_k.v[40])) + (i30 * ((idx_t)seam_k.v[39]))))), v41);
       alignas(16) seam_bf16 v45[8];
-      seam_load_keep<8>(in2 + ((i29 * ((idx_t)seam_k.v[65])) + (q28 * ((idx_t)seam_k.v[64]))), v45);
-      const idx_t e50 = ((((q28 * ((idx_t)seam_k.v[70])) + (i29 * ((idx_t)seam_k.v[69]))) + ((i30 * ((idx_t)seam_k.v[68])) * ((idx_t)seam_k.v[67]))) + (i31 * ((idx_t)seam_k.v[66])));
+      seam_load_keep<8>(in2 + ((i29 * ((idx_t)seam_k.v[48])) + (q28 * 8)), v45);
+      const idx_t e50 = ((((q28 * 8) + (i29 * ((idx_t)seam_k.v[51]))) + ((i30 * 4) * ((idx_t)seam_k.v[50]))) + (i31 * ((idx_t)seam_k.v[49])));
       float v33_0 = seam_convert<float>(v32[0]);
       float v33_1 = seam_convert<float>(v32[1]);
       float v33_2 = seam_convert<float>(v32[2]);
@@ -173,7 +173,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_850ed283c53cc0e9(const se
       float v40_5 = (-v39_5);
       float v40_6 = (-v39_6);
       float v40_7 = (-v39_7);
-      bool v43_0 = (q28 * ((idx_t)seam_k.v[71])) < ((idx_t)seam_k.v[72]);
+      bool v43_0 = (q28 * 8) < ((idx_t)seam_k.v[52]);
       float v44_0 = (v43_0 ? v40_0 : v39_0);
       float v44_1 = (v43_0 ? v40_1 : v39_1);
       float v44_2 = (v43_0 ? v40_2 : v39_2);
@@ -216,9 +216,9 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_850ed283c53cc0e9(const se
       v49[6] = seam_convert<seam_bf16>(v48_6);
       v49[7] = seam_convert<seam_bf16>(v48_7);
       seam_store<8>(out2 + e50, v49);
-      seam_store<8>(out2 + (e50 + ((idx_t)seam_k.v[73])), v49);
-      seam_store<8>(out2 + (e50 + ((idx_t)seam_k.v[74])), v49);
-      seam_store<8>(out2 + (e50 + ((idx_t)seam_k.v[75])), v49);
+      seam_store<8>(out2 + (e50 + ((idx_t)seam_k.v[53])), v49);
+      seam_store<8>(out2 + (e50 + ((idx_t)seam_k.v[54])), v49);
+      seam_store<8>(out2 + (e50 + ((idx_t)seam_k.v[55])), v49);
     }
   }
 }

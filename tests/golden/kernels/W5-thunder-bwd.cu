@@ -4,8 +4,8 @@
 // launch: block 128, chunks/thread 2, grid uncapped, registers for 9 blocks/SM, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, groups <= 2 (chunks loading <= 224 B), reused loads kept in L2
 #include "seam_device.cuh"
 
-struct seam_pointwise_0c282c32cbc858f4_consts { long long v[323]; seam_divisor d[48]; };
-SEAM_KERNEL void __launch_bounds__(128, 9) seam_pointwise_0c282c32cbc858f4(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, const seam_bf16* __restrict__ in3, const seam_bf16* __restrict__ in4, seam_bf16* __restrict__ out0, const seam_pointwise_0c282c32cbc858f4_consts seam_k) {
+struct seam_pointwise_4a333f38181c5403_consts { long long v[226]; seam_divisor d[48]; };
+SEAM_KERNEL void __launch_bounds__(128, 9) seam_pointwise_4a333f38181c5403(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, const seam_bf16* __restrict__ in3, const seam_bf16* __restrict__ in4, seam_bf16* __restrict__ out0, const seam_pointwise_4a333f38181c5403_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {
@@ -26,13 +26,13 @@ SEAM_KERNEL void __launch_bounds__(128, 9) seam_pointwise_0c282c32cbc858f4(const
       v5[7] = seam_convert<seam_bf16>(((seam_i64)0LL));
       if (seam_fast_mod(i2, seam_k.d[8]) < ((idx_t)seam_k.v[2])) {
         alignas(16) seam_bf16 v207[8];
-        seam_load<8>(in0 + ((((i3 * ((idx_t)seam_k.v[8])) + ((seam_fast_mod(i2, seam_k.d[10]) + (seam_fast_div(i2, seam_k.d[9]) * ((idx_t)seam_k.v[7]))) * ((idx_t)seam_k.v[6]))) + ((i1 + (i4 * ((idx_t)seam_k.v[5]))) * ((idx_t)seam_k.v[4]))) + (q0 * ((idx_t)seam_k.v[3]))), v207);
+        seam_load<8>(in0 + ((((i3 * ((idx_t)seam_k.v[6])) + ((seam_fast_mod(i2, seam_k.d[10]) + (seam_fast_div(i2, seam_k.d[9]) * 8)) * ((idx_t)seam_k.v[5]))) + ((i1 + (i4 * ((idx_t)seam_k.v[4]))) * ((idx_t)seam_k.v[3]))) + (q0 * 8)), v207);
         alignas(16) seam_bf16 v209[8];
-        seam_load_keep<8>(in3 + (((i1 + (i4 * ((idx_t)seam_k.v[11]))) * ((idx_t)seam_k.v[10])) + (q0 * ((idx_t)seam_k.v[9]))), v209);
+        seam_load_keep<8>(in3 + (((i1 + (i4 * ((idx_t)seam_k.v[8]))) * ((idx_t)seam_k.v[7])) + (q0 * 8)), v209);
         alignas(16) seam_bf16 v218[8];
-        seam_load<8>(in0 + ((q0 * ((idx_t)seam_k.v[27])) < ((idx_t)seam_k.v[26]) ? ((((i3 * ((idx_t)seam_k.v[25])) + ((seam_fast_mod(i2, seam_k.d[14]) + (seam_fast_div(i2, seam_k.d[13]) * ((idx_t)seam_k.v[24]))) * ((idx_t)seam_k.v[23]))) + ((i1 + (i4 * ((idx_t)seam_k.v[22]))) * ((idx_t)seam_k.v[21]))) + ((q0 * ((idx_t)seam_k.v[20])) + ((idx_t)seam_k.v[19]))) : ((((i3 * ((idx_t)seam_k.v[18])) + ((seam_fast_mod(i2, seam_k.d[12]) + (seam_fast_div(i2, seam_k.d[11]) * ((idx_t)seam_k.v[17]))) * ((idx_t)seam_k.v[16]))) + ((i1 + (i4 * ((idx_t)seam_k.v[15]))) * ((idx_t)seam_k.v[14]))) + ((q0 * ((idx_t)seam_k.v[13])) + ((idx_t)seam_k.v[12])))), v218);
+        seam_load<8>(in0 + ((q0 * 8) < ((idx_t)seam_k.v[19]) ? ((((i3 * ((idx_t)seam_k.v[18])) + ((seam_fast_mod(i2, seam_k.d[14]) + (seam_fast_div(i2, seam_k.d[13]) * 8)) * ((idx_t)seam_k.v[17]))) + ((i1 + (i4 * ((idx_t)seam_k.v[16]))) * ((idx_t)seam_k.v[15]))) + ((q0 * 8) + ((idx_t)seam_k.v[14]))) : ((((i3 * ((idx_t)seam_k.v[13])) + ((seam_fast_mod(i2, seam_k.d[12]) + (seam_fast_div(i2, seam_k.d[11]) * 8)) * ((idx_t)seam_k.v[12]))) + ((i1 + (i4 * ((idx_t)seam_k.v[11]))) * ((idx_t)seam_k.v[10]))) + ((q0 * 8) + ((idx_t)seam_k.v[9])))), v218);
         alignas(16) seam_bf16 v220[8];
-        seam_load_keep<8>(in4 + ((q0 * ((idx_t)seam_k.v[37])) < ((idx_t)seam_k.v[36]) ? (((i1 + (i4 * ((idx_t)seam_k.v[35]))) * ((idx_t)seam_k.v[34])) + ((q0 * ((idx_t)seam_k.v[33])) + ((idx_t)seam_k.v[32]))) : (((i1 + (i4 * ((idx_t)seam_k.v[31]))) * ((idx_t)seam_k.v[30])) + ((q0 * ((idx_t)seam_k.v[29])) + ((idx_t)seam_k.v[28])))), v220);
+        seam_load_keep<8>(in4 + ((q0 * 8) < ((idx_t)seam_k.v[26]) ? (((i1 + (i4 * ((idx_t)seam_k.v[25]))) * ((idx_t)seam_k.v[24])) + ((q0 * 8) + ((idx_t)seam_k.v[23]))) : (((i1 + (i4 * ((idx_t)seam_k.v[22]))) * ((idx_t)seam_k.v[21])) + ((q0 * 8) + ((idx_t)seam_k.v[20])))), v220);
         float v227_0 = seam_convert<float>(((seam_i64)0LL));
         float v208_0 = seam_convert<float>(v207[0]);
         float v208_1 = seam_convert<float>(v207[1]);
@@ -90,7 +90,7 @@ SEAM_KERNEL void __launch_bounds__(128, 9) seam_pointwise_0c282c32cbc858f4(const
         float v223_5 = (-v217_5);
         float v223_6 = (-v217_6);
         float v223_7 = (-v217_7);
-        bool v224_0 = (q0 * ((idx_t)seam_k.v[38])) < ((idx_t)seam_k.v[39]);
+        bool v224_0 = (q0 * 8) < ((idx_t)seam_k.v[27]);
         float v225_0 = (v224_0 ? v217_0 : v223_0);
         float v225_1 = (v224_0 ? v217_1 : v223_1);
         float v225_2 = (v224_0 ? v217_2 : v223_2);
@@ -132,44 +132,44 @@ SEAM_KERNEL void __launch_bounds__(128, 9) seam_pointwise_0c282c32cbc858f4(const
         v5[6] = v229_6;
         v5[7] = v229_7;
       } else {
-        if (seam_fast_mod(i2, seam_k.d[15]) < ((idx_t)seam_k.v[40])) {
+        if (seam_fast_mod(i2, seam_k.d[15]) < ((idx_t)seam_k.v[28])) {
           alignas(16) seam_bf16 v30[8];
-          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[46])) + ((seam_fast_div(i2, seam_k.d[16]) * ((idx_t)seam_k.v[45])) * ((idx_t)seam_k.v[44]))) + ((i1 + (i4 * ((idx_t)seam_k.v[43]))) * ((idx_t)seam_k.v[42]))) + (q0 * ((idx_t)seam_k.v[41]))), v30);
+          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[32])) + ((seam_fast_div(i2, seam_k.d[16]) * 8) * ((idx_t)seam_k.v[31]))) + ((i1 + (i4 * ((idx_t)seam_k.v[30]))) * ((idx_t)seam_k.v[29]))) + (q0 * 8)), v30);
           alignas(16) seam_bf16 v32[8];
-          seam_load_keep<8>(in3 + (((i1 + (i4 * ((idx_t)seam_k.v[49]))) * ((idx_t)seam_k.v[48])) + (q0 * ((idx_t)seam_k.v[47]))), v32);
+          seam_load_keep<8>(in3 + (((i1 + (i4 * ((idx_t)seam_k.v[34]))) * ((idx_t)seam_k.v[33])) + (q0 * 8)), v32);
           alignas(16) seam_bf16 v41[8];
-          seam_load<8>(in1 + ((q0 * ((idx_t)seam_k.v[65])) < ((idx_t)seam_k.v[64]) ? ((((i3 * ((idx_t)seam_k.v[63])) + ((seam_fast_div(i2, seam_k.d[18]) * ((idx_t)seam_k.v[62])) * ((idx_t)seam_k.v[61]))) + ((i1 + (i4 * ((idx_t)seam_k.v[60]))) * ((idx_t)seam_k.v[59]))) + ((q0 * ((idx_t)seam_k.v[58])) + ((idx_t)seam_k.v[57]))) : ((((i3 * ((idx_t)seam_k.v[56])) + ((seam_fast_div(i2, seam_k.d[17]) * ((idx_t)seam_k.v[55])) * ((idx_t)seam_k.v[54]))) + ((i1 + (i4 * ((idx_t)seam_k.v[53]))) * ((idx_t)seam_k.v[52]))) + ((q0 * ((idx_t)seam_k.v[51])) + ((idx_t)seam_k.v[50])))), v41);
+          seam_load<8>(in1 + ((q0 * 8) < ((idx_t)seam_k.v[45]) ? ((((i3 * ((idx_t)seam_k.v[44])) + ((seam_fast_div(i2, seam_k.d[18]) * 8) * ((idx_t)seam_k.v[43]))) + ((i1 + (i4 * ((idx_t)seam_k.v[42]))) * ((idx_t)seam_k.v[41]))) + ((q0 * 8) + ((idx_t)seam_k.v[40]))) : ((((i3 * ((idx_t)seam_k.v[39])) + ((seam_fast_div(i2, seam_k.d[17]) * 8) * ((idx_t)seam_k.v[38]))) + ((i1 + (i4 * ((idx_t)seam_k.v[37]))) * ((idx_t)seam_k.v[36]))) + ((q0 * 8) + ((idx_t)seam_k.v[35])))), v41);
           alignas(16) seam_bf16 v43[8];
-          seam_load_keep<8>(in4 + ((q0 * ((idx_t)seam_k.v[75])) < ((idx_t)seam_k.v[74]) ? (((i1 + (i4 * ((idx_t)seam_k.v[73]))) * ((idx_t)seam_k.v[72])) + ((q0 * ((idx_t)seam_k.v[71])) + ((idx_t)seam_k.v[70]))) : (((i1 + (i4 * ((idx_t)seam_k.v[69]))) * ((idx_t)seam_k.v[68])) + ((q0 * ((idx_t)seam_k.v[67])) + ((idx_t)seam_k.v[66])))), v43);
+          seam_load_keep<8>(in4 + ((q0 * 8) < ((idx_t)seam_k.v[52]) ? (((i1 + (i4 * ((idx_t)seam_k.v[51]))) * ((idx_t)seam_k.v[50])) + ((q0 * 8) + ((idx_t)seam_k.v[49]))) : (((i1 + (i4 * ((idx_t)seam_k.v[48]))) * ((idx_t)seam_k.v[47])) + ((q0 * 8) + ((idx_t)seam_k.v[46])))), v43);
           float v50_0 = seam_convert<float>(((seam_i64)0LL));
           alignas(16) seam_bf16 v52[8];
-          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[81])) + (((seam_fast_div(i2, seam_k.d[19]) * ((idx_t)seam_k.v[80])) + 1) * ((idx_t)seam_k.v[79]))) + ((i1 + (i4 * ((idx_t)seam_k.v[78]))) * ((idx_t)seam_k.v[77]))) + (q0 * ((idx_t)seam_k.v[76]))), v52);
+          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[56])) + (((seam_fast_div(i2, seam_k.d[19]) * 8) + 1) * ((idx_t)seam_k.v[55]))) + ((i1 + (i4 * ((idx_t)seam_k.v[54]))) * ((idx_t)seam_k.v[53]))) + (q0 * 8)), v52);
           alignas(16) seam_bf16 v62[8];
-          seam_load<8>(in1 + ((q0 * ((idx_t)seam_k.v[97])) < ((idx_t)seam_k.v[96]) ? ((((i3 * ((idx_t)seam_k.v[95])) + (((seam_fast_div(i2, seam_k.d[21]) * ((idx_t)seam_k.v[94])) + 1) * ((idx_t)seam_k.v[93]))) + ((i1 + (i4 * ((idx_t)seam_k.v[92]))) * ((idx_t)seam_k.v[91]))) + ((q0 * ((idx_t)seam_k.v[90])) + ((idx_t)seam_k.v[89]))) : ((((i3 * ((idx_t)seam_k.v[88])) + (((seam_fast_div(i2, seam_k.d[20]) * ((idx_t)seam_k.v[87])) + 1) * ((idx_t)seam_k.v[86]))) + ((i1 + (i4 * ((idx_t)seam_k.v[85]))) * ((idx_t)seam_k.v[84]))) + ((q0 * ((idx_t)seam_k.v[83])) + ((idx_t)seam_k.v[82])))), v62);
+          seam_load<8>(in1 + ((q0 * 8) < ((idx_t)seam_k.v[67]) ? ((((i3 * ((idx_t)seam_k.v[66])) + (((seam_fast_div(i2, seam_k.d[21]) * 8) + 1) * ((idx_t)seam_k.v[65]))) + ((i1 + (i4 * ((idx_t)seam_k.v[64]))) * ((idx_t)seam_k.v[63]))) + ((q0 * 8) + ((idx_t)seam_k.v[62]))) : ((((i3 * ((idx_t)seam_k.v[61])) + (((seam_fast_div(i2, seam_k.d[20]) * 8) + 1) * ((idx_t)seam_k.v[60]))) + ((i1 + (i4 * ((idx_t)seam_k.v[59]))) * ((idx_t)seam_k.v[58]))) + ((q0 * 8) + ((idx_t)seam_k.v[57])))), v62);
           alignas(16) seam_bf16 v74[8];
-          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[104])) + (((seam_fast_div(i2, seam_k.d[22]) * ((idx_t)seam_k.v[103])) + ((idx_t)seam_k.v[102])) * ((idx_t)seam_k.v[101]))) + ((i1 + (i4 * ((idx_t)seam_k.v[100]))) * ((idx_t)seam_k.v[99]))) + (q0 * ((idx_t)seam_k.v[98]))), v74);
+          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[72])) + (((seam_fast_div(i2, seam_k.d[22]) * 8) + ((idx_t)seam_k.v[71])) * ((idx_t)seam_k.v[70]))) + ((i1 + (i4 * ((idx_t)seam_k.v[69]))) * ((idx_t)seam_k.v[68]))) + (q0 * 8)), v74);
           alignas(16) seam_bf16 v84[8];
-          seam_load<8>(in1 + ((q0 * ((idx_t)seam_k.v[122])) < ((idx_t)seam_k.v[121]) ? ((((i3 * ((idx_t)seam_k.v[120])) + (((seam_fast_div(i2, seam_k.d[24]) * ((idx_t)seam_k.v[119])) + ((idx_t)seam_k.v[118])) * ((idx_t)seam_k.v[117]))) + ((i1 + (i4 * ((idx_t)seam_k.v[116]))) * ((idx_t)seam_k.v[115]))) + ((q0 * ((idx_t)seam_k.v[114])) + ((idx_t)seam_k.v[113]))) : ((((i3 * ((idx_t)seam_k.v[112])) + (((seam_fast_div(i2, seam_k.d[23]) * ((idx_t)seam_k.v[111])) + ((idx_t)seam_k.v[110])) * ((idx_t)seam_k.v[109]))) + ((i1 + (i4 * ((idx_t)seam_k.v[108]))) * ((idx_t)seam_k.v[107]))) + ((q0 * ((idx_t)seam_k.v[106])) + ((idx_t)seam_k.v[105])))), v84);
+          seam_load<8>(in1 + ((q0 * 8) < ((idx_t)seam_k.v[85]) ? ((((i3 * ((idx_t)seam_k.v[84])) + (((seam_fast_div(i2, seam_k.d[24]) * 8) + ((idx_t)seam_k.v[83])) * ((idx_t)seam_k.v[82]))) + ((i1 + (i4 * ((idx_t)seam_k.v[81]))) * ((idx_t)seam_k.v[80]))) + ((q0 * 8) + ((idx_t)seam_k.v[79]))) : ((((i3 * ((idx_t)seam_k.v[78])) + (((seam_fast_div(i2, seam_k.d[23]) * 8) + ((idx_t)seam_k.v[77])) * ((idx_t)seam_k.v[76]))) + ((i1 + (i4 * ((idx_t)seam_k.v[75]))) * ((idx_t)seam_k.v[74]))) + ((q0 * 8) + ((idx_t)seam_k.v[73])))), v84);
           alignas(16) seam_bf16 v96[8];
-          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[129])) + (((seam_fast_div(i2, seam_k.d[25]) * ((idx_t)seam_k.v[128])) + ((idx_t)seam_k.v[127])) * ((idx_t)seam_k.v[126]))) + ((i1 + (i4 * ((idx_t)seam_k.v[125]))) * ((idx_t)seam_k.v[124]))) + (q0 * ((idx_t)seam_k.v[123]))), v96);
+          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[90])) + (((seam_fast_div(i2, seam_k.d[25]) * 8) + ((idx_t)seam_k.v[89])) * ((idx_t)seam_k.v[88]))) + ((i1 + (i4 * ((idx_t)seam_k.v[87]))) * ((idx_t)seam_k.v[86]))) + (q0 * 8)), v96);
           alignas(16) seam_bf16 v106[8];
-          seam_load<8>(in1 + ((q0 * ((idx_t)seam_k.v[147])) < ((idx_t)seam_k.v[146]) ? ((((i3 * ((idx_t)seam_k.v[145])) + (((seam_fast_div(i2, seam_k.d[27]) * ((idx_t)seam_k.v[144])) + ((idx_t)seam_k.v[143])) * ((idx_t)seam_k.v[142]))) + ((i1 + (i4 * ((idx_t)seam_k.v[141]))) * ((idx_t)seam_k.v[140]))) + ((q0 * ((idx_t)seam_k.v[139])) + ((idx_t)seam_k.v[138]))) : ((((i3 * ((idx_t)seam_k.v[137])) + (((seam_fast_div(i2, seam_k.d[26]) * ((idx_t)seam_k.v[136])) + ((idx_t)seam_k.v[135])) * ((idx_t)seam_k.v[134]))) + ((i1 + (i4 * ((idx_t)seam_k.v[133]))) * ((idx_t)seam_k.v[132]))) + ((q0 * ((idx_t)seam_k.v[131])) + ((idx_t)seam_k.v[130])))), v106);
+          seam_load<8>(in1 + ((q0 * 8) < ((idx_t)seam_k.v[103]) ? ((((i3 * ((idx_t)seam_k.v[102])) + (((seam_fast_div(i2, seam_k.d[27]) * 8) + ((idx_t)seam_k.v[101])) * ((idx_t)seam_k.v[100]))) + ((i1 + (i4 * ((idx_t)seam_k.v[99]))) * ((idx_t)seam_k.v[98]))) + ((q0 * 8) + ((idx_t)seam_k.v[97]))) : ((((i3 * ((idx_t)seam_k.v[96])) + (((seam_fast_div(i2, seam_k.d[26]) * 8) + ((idx_t)seam_k.v[95])) * ((idx_t)seam_k.v[94]))) + ((i1 + (i4 * ((idx_t)seam_k.v[93]))) * ((idx_t)seam_k.v[92]))) + ((q0 * 8) + ((idx_t)seam_k.v[91])))), v106);
           alignas(16) seam_bf16 v118[8];
-          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[154])) + (((seam_fast_div(i2, seam_k.d[28]) * ((idx_t)seam_k.v[153])) + ((idx_t)seam_k.v[152])) * ((idx_t)seam_k.v[151]))) + ((i1 + (i4 * ((idx_t)seam_k.v[150]))) * ((idx_t)seam_k.v[149]))) + (q0 * ((idx_t)seam_k.v[148]))), v118);
+          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[108])) + (((seam_fast_div(i2, seam_k.d[28]) * 8) + ((idx_t)seam_k.v[107])) * ((idx_t)seam_k.v[106]))) + ((i1 + (i4 * ((idx_t)seam_k.v[105]))) * ((idx_t)seam_k.v[104]))) + (q0 * 8)), v118);
           alignas(16) seam_bf16 v128[8];
-          seam_load<8>(in1 + ((q0 * ((idx_t)seam_k.v[172])) < ((idx_t)seam_k.v[171]) ? ((((i3 * ((idx_t)seam_k.v[170])) + (((seam_fast_div(i2, seam_k.d[30]) * ((idx_t)seam_k.v[169])) + ((idx_t)seam_k.v[168])) * ((idx_t)seam_k.v[167]))) + ((i1 + (i4 * ((idx_t)seam_k.v[166]))) * ((idx_t)seam_k.v[165]))) + ((q0 * ((idx_t)seam_k.v[164])) + ((idx_t)seam_k.v[163]))) : ((((i3 * ((idx_t)seam_k.v[162])) + (((seam_fast_div(i2, seam_k.d[29]) * ((idx_t)seam_k.v[161])) + ((idx_t)seam_k.v[160])) * ((idx_t)seam_k.v[159]))) + ((i1 + (i4 * ((idx_t)seam_k.v[158]))) * ((idx_t)seam_k.v[157]))) + ((q0 * ((idx_t)seam_k.v[156])) + ((idx_t)seam_k.v[155])))), v128);
+          seam_load<8>(in1 + ((q0 * 8) < ((idx_t)seam_k.v[121]) ? ((((i3 * ((idx_t)seam_k.v[120])) + (((seam_fast_div(i2, seam_k.d[30]) * 8) + ((idx_t)seam_k.v[119])) * ((idx_t)seam_k.v[118]))) + ((i1 + (i4 * ((idx_t)seam_k.v[117]))) * ((idx_t)seam_k.v[116]))) + ((q0 * 8) + ((idx_t)seam_k.v[115]))) : ((((i3 * ((idx_t)seam_k.v[114])) + (((seam_fast_div(i2, seam_k.d[29]) * 8) + ((idx_t)seam_k.v[113])) * ((idx_t)seam_k.v[112]))) + ((i1 + (i4 * ((idx_t)seam_k.v[111]))) * ((idx_t)seam_k.v[110]))) + ((q0 * 8) + ((idx_t)seam_k.v[109])))), v128);
           alignas(16) seam_bf16 v140[8];
-          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[179])) + (((seam_fast_div(i2, seam_k.d[31]) * ((idx_t)seam_k.v[178])) + ((idx_t)seam_k.v[177])) * ((idx_t)seam_k.v[176]))) + ((i1 + (i4 * ((idx_t)seam_k.v[175]))) * ((idx_t)seam_k.v[174]))) + (q0 * ((idx_t)seam_k.v[173]))), v140);
+          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[126])) + (((seam_fast_div(i2, seam_k.d[31]) * 8) + ((idx_t)seam_k.v[125])) * ((idx_t)seam_k.v[124]))) + ((i1 + (i4 * ((idx_t)seam_k.v[123]))) * ((idx_t)seam_k.v[122]))) + (q0 * 8)), v140);
           alignas(16) seam_bf16 v150[8];
-          seam_load<8>(in1 + ((q0 * ((idx_t)seam_k.v[197])) < ((idx_t)seam_k.v[196]) ? ((((i3 * ((idx_t)seam_k.v[195])) + (((seam_fast_div(i2, seam_k.d[33]) * ((idx_t)seam_k.v[194])) + ((idx_t)seam_k.v[193])) * ((idx_t)seam_k.v[192]))) + ((i1 + (i4 * ((idx_t)seam_k.v[191]))) * ((idx_t)seam_k.v[190]))) + ((q0 * ((idx_t)seam_k.v[189])) + ((idx_t)seam_k.v[188]))) : ((((i3 * ((idx_t)seam_k.v[187])) + (((seam_fast_div(i2, seam_k.d[32]) * ((idx_t)seam_k.v[186])) + ((idx_t)seam_k.v[185])) * ((idx_t)seam_k.v[184]))) + ((i1 + (i4 * ((idx_t)seam_k.v[183]))) * ((idx_t)seam_k.v[182]))) + ((q0 * ((idx_t)seam_k.v[181])) + ((idx_t)seam_k.v[180])))), v150);
+          seam_load<8>(in1 + ((q0 * 8) < ((idx_t)seam_k.v[139]) ? ((((i3 * ((idx_t)seam_k.v[138])) + (((seam_fast_div(i2, seam_k.d[33]) * 8) + ((idx_t)seam_k.v[137])) * ((idx_t)seam_k.v[136]))) + ((i1 + (i4 * ((idx_t)seam_k.v[135]))) * ((idx_t)seam_k.v[134]))) + ((q0 * 8) + ((idx_t)seam_k.v[133]))) : ((((i3 * ((idx_t)seam_k.v[132])) + (((seam_fast_div(i2, seam_k.d[32]) * 8) + ((idx_t)seam_k.v[131])) * ((idx_t)seam_k.v[130]))) + ((i1 + (i4 * ((idx_t)seam_k.v[129]))) * ((idx_t)seam_k.v[128]))) + ((q0 * 8) + ((idx_t)seam_k.v[127])))), v150);
           alignas(16) seam_bf16 v162[8];
-          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[204])) + (((seam_fast_div(i2, seam_k.d[34]) * ((idx_t)seam_k.v[203])) + ((idx_t)seam_k.v[202])) * ((idx_t)seam_k.v[201]))) + ((i1 + (i4 * ((idx_t)seam_k.v[200]))) * ((idx_t)seam_k.v[199]))) + (q0 * ((idx_t)seam_k.v[198]))), v162);
+          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[144])) + (((seam_fast_div(i2, seam_k.d[34]) * 8) + ((idx_t)seam_k.v[143])) * ((idx_t)seam_k.v[142]))) + ((i1 + (i4 * ((idx_t)seam_k.v[141]))) * ((idx_t)seam_k.v[140]))) + (q0 * 8)), v162);
           alignas(16) seam_bf16 v172[8];
-          seam_load<8>(in1 + ((q0 * ((idx_t)seam_k.v[222])) < ((idx_t)seam_k.v[221]) ? ((((i3 * ((idx_t)seam_k.v[220])) + (((seam_fast_div(i2, seam_k.d[36]) * ((idx_t)seam_k.v[219])) + ((idx_t)seam_k.v[218])) * ((idx_t)seam_k.v[217]))) + ((i1 + (i4 * ((idx_t)seam_k.v[216]))) * ((idx_t)seam_k.v[215]))) + ((q0 * ((idx_t)seam_k.v[214])) + ((idx_t)seam_k.v[213]))) : ((((i3 * ((idx_t)seam_k.v[212])) + (((seam_fast_div(i2, seam_k.d[35]) * ((idx_t)seam_k.v[211])) + ((idx_t)seam_k.v[210])) * ((idx_t)seam_k.v[209]))) + ((i1 + (i4 * ((idx_t)seam_k.v[208]))) * ((idx_t)seam_k.v[207]))) + ((q0 * ((idx_t)seam_k.v[206])) + ((idx_t)seam_k.v[205])))), v172);
+          seam_load<8>(in1 + ((q0 * 8) < ((idx_t)seam_k.v[157]) ? ((((i3 * ((idx_t)seam_k.v[156])) + (((seam_fast_div(i2, seam_k.d[36]) * 8) + ((idx_t)seam_k.v[155])) * ((idx_t)seam_k.v[154]))) + ((i1 + (i4 * ((idx_t)seam_k.v[153]))) * ((idx_t)seam_k.v[152]))) + ((q0 * 8) + ((idx_t)seam_k.v[151]))) : ((((i3 * ((idx_t)seam_k.v[150])) + (((seam_fast_div(i2, seam_k.d[35]) * 8) + ((idx_t)seam_k.v[149])) * ((idx_t)seam_k.v[148]))) + ((i1 + (i4 * ((idx_t)seam_k.v[147]))) * ((idx_t)seam_k.v[146]))) + ((q0 * 8) + ((idx_t)seam_k.v[145])))), v172);
           alignas(16) seam_bf16 v184[8];
-          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[229])) + (((seam_fast_div(i2, seam_k.d[37]) * ((idx_t)seam_k.v[228])) + ((idx_t)seam_k.v[227])) * ((idx_t)seam_k.v[226]))) + ((i1 + (i4 * ((idx_t)seam_k.v[225]))) * ((idx_t)seam_k.v[224]))) + (q0 * ((idx_t)seam_k.v[223]))), v184);
+          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[162])) + (((seam_fast_div(i2, seam_k.d[37]) * 8) + ((idx_t)seam_k.v[161])) * ((idx_t)seam_k.v[160]))) + ((i1 + (i4 * ((idx_t)seam_k.v[159]))) * ((idx_t)seam_k.v[158]))) + (q0 * 8)), v184);
           alignas(16) seam_bf16 v194[8];
-          seam_load<8>(in1 + ((q0 * ((idx_t)seam_k.v[247])) < ((idx_t)seam_k.v[246]) ? ((((i3 * ((idx_t)seam_k.v[245])) + (((seam_fast_div(i2, seam_k.d[39]) * ((idx_t)seam_k.v[244])) + ((idx_t)seam_k.v[243])) * ((idx_t)seam_k.v[242]))) + ((i1 + (i4 * ((idx_t)seam_k.v[241]))) * ((idx_t)seam_k.v[240]))) + ((q0 * ((idx_t)seam_k.v[239])) + ((idx_t)seam_k.v[238]))) : ((((i3 * ((idx_t)seam_k.v[237])) + (((seam_fast_div(i2, seam_k.d[38]) * ((idx_t)seam_k.v[236])) + ((idx_t)seam_k.v[235])) * ((idx_t)seam_k.v[234]))) + ((i1 + (i4 * ((idx_t)seam_k.v[233]))) * ((idx_t)seam_k.v[232]))) + ((q0 * ((idx_t)seam_k.v[231])) + ((idx_t)seam_k.v[230])))), v194);
+          seam_load<8>(in1 + ((q0 * 8) < ((idx_t)seam_k.v[175]) ? ((((i3 * ((idx_t)seam_k.v[174])) + (((seam_fast_div(i2, seam_k.d[39]) * 8) + ((idx_t)seam_k.v[173])) * ((idx_t)seam_k.v[172]))) + ((i1 + (i4 * ((idx_t)seam_k.v[171]))) * ((idx_t)seam_k.v[170]))) + ((q0 * 8) + ((idx_t)seam_k.v[169]))) : ((((i3 * ((idx_t)seam_k.v[168])) + (((seam_fast_div(i2, seam_k.d[38]) * 8) + ((idx_t)seam_k.v[167])) * ((idx_t)seam_k.v[166]))) + ((i1 + (i4 * ((idx_t)seam_k.v[165]))) * ((idx_t)seam_k.v[164]))) + ((q0 * 8) + ((idx_t)seam_k.v[163])))), v194);
           float v31_0 = seam_convert<float>(v30[0]);
           float v31_1 = seam_convert<float>(v30[1]);
           float v31_2 = seam_convert<float>(v30[2]);
@@ -226,7 +226,7 @@ SEAM_KERNEL void __launch_bounds__(128, 9) seam_pointwise_0c282c32cbc858f4(const
           float v46_5 = (-v40_5);
           float v46_6 = (-v40_6);
           float v46_7 = (-v40_7);
-          bool v47_0 = (q0 * ((idx_t)seam_k.v[248])) < ((idx_t)seam_k.v[249]);
+          bool v47_0 = (q0 * 8) < ((idx_t)seam_k.v[176]);
           float v48_0 = (v47_0 ? v40_0 : v46_0);
           float v48_1 = (v47_0 ? v40_1 : v46_1);
           float v48_2 = (v47_0 ? v40_2 : v46_2);
@@ -291,7 +291,7 @@ SEAM_KERNEL void __launch_bounds__(128, 9) seam_pointwise_0c282c32cbc858f4(const
           float v67_5 = (-v61_5);
           float v67_6 = (-v61_6);
           float v67_7 = (-v61_7);
-          bool v68_0 = (q0 * ((idx_t)seam_k.v[250])) < ((idx_t)seam_k.v[251]);
+          bool v68_0 = (q0 * 8) < ((idx_t)seam_k.v[177]);
           float v69_0 = (v68_0 ? v61_0 : v67_0);
           float v69_1 = (v68_0 ? v61_1 : v67_1);
           float v69_2 = (v68_0 ? v61_2 : v67_2);
@@ -364,7 +364,7 @@ SEAM_KERNEL void __launch_bounds__(128, 9) seam_pointwise_0c282c32cbc858f4(const
           float v89_5 = (-v83_5);
           float v89_6 = (-v83_6);
           float v89_7 = (-v83_7);
-          bool v90_0 = (q0 * ((idx_t)seam_k.v[252])) < ((idx_t)seam_k.v[253]);
+          bool v90_0 = (q0 * 8) < ((idx_t)seam_k.v[178]);
           float v91_0 = (v90_0 ? v83_0 : v89_0);
           float v91_1 = (v90_0 ? v83_1 : v89_1);
           float v91_2 = (v90_0 ? v83_2 : v89_2);
@@ -437,7 +437,7 @@ SEAM_KERNEL void __launch_bounds__(128, 9) seam_pointwise_0c282c32cbc858f4(const
           float v111_5 = (-v105_5);
           float v111_6 = (-v105_6);
           float v111_7 = (-v105_7);
-          bool v112_0 = (q0 * ((idx_t)seam_k.v[254])) < ((idx_t)seam_k.v[255]);
+          bool v112_0 = (q0 * 8) < ((idx_t)seam_k.v[179]);
           float v113_0 = (v112_0 ? v105_0 : v111_0);
           float v113_1 = (v112_0 ? v105_1 : v111_1);
           float v113_2 = (v112_0 ? v105_2 : v111_2);
@@ -510,7 +510,7 @@ SEAM_KERNEL void __launch_bounds__(128, 9) seam_pointwise_0c282c32cbc858f4(const
           float v133_5 = (-v127_5);
           float v133_6 = (-v127_6);
           float v133_7 = (-v127_7);
-          bool v134_0 = (q0 * ((idx_t)seam_k.v[256])) < ((idx_t)seam_k.v[257]);
+          bool v134_0 = (q0 * 8) < ((idx_t)seam_k.v[180]);
           float v135_0 = (v134_0 ? v127_0 : v133_0);
           float v135_1 = (v134_0 ? v127_1 : v133_1);
           float v135_2 = (v134_0 ? v127_2 : v133_2);
@@ -583,7 +583,7 @@ SEAM_KERNEL void __launch_bounds__(128, 9) seam_pointwise_0c282c32cbc858f4(const
           float v155_5 = (-v149_5);
           float v155_6 = (-v149_6);
           float v155_7 = (-v149_7);
-          bool v156_0 = (q0 * ((idx_t)seam_k.v[258])) < ((idx_t)seam_k.v[259]);
+          bool v156_0 = (q0 * 8) < ((idx_t)seam_k.v[181]);
           float v157_0 = (v156_0 ? v149_0 : v155_0);
           float v157_1 = (v156_0 ? v149_1 : v155_1);
           float v157_2 = (v156_0 ? v149_2 : v155_2);
@@ -656,7 +656,7 @@ SEAM_KERNEL void __launch_bounds__(128, 9) seam_pointwise_0c282c32cbc858f4(const
           float v177_5 = (-v171_5);
           float v177_6 = (-v171_6);
           float v177_7 = (-v171_7);
-          bool v178_0 = (q0 * ((idx_t)seam_k.v[260])) < ((idx_t)seam_k.v[261]);
+          bool v178_0 = (q0 * 8) < ((idx_t)seam_k.v[182]);
           float v179_0 = (v178_0 ? v171_0 : v177_0);
           float v179_1 = (v178_0 ? v171_1 : v177_1);
           float v179_2 = (v178_0 ? v171_2 : v177_2);
@@ -729,7 +729,7 @@ SEAM_KERNEL void __launch_bounds__(128, 9) seam_pointwise_0c282c32cbc858f4(const
           float v199_5 = (-v193_5);
           float v199_6 = (-v193_6);
           float v199_7 = (-v193_7);
-          bool v200_0 = (q0 * ((idx_t)seam_k.v[262])) < ((idx_t)seam_k.v[263]);
+          bool v200_0 = (q0 * 8) < ((idx_t)seam_k.v[183]);
           float v201_0 = (v200_0 ? v193_0 : v199_0);
           float v201_1 = (v200_0 ? v193_1 : v199_1);
           float v201_2 = (v200_0 ? v193_2 : v199_2);
@@ -780,21 +780,21 @@ SEAM_KERNEL void __launch_bounds__(128, 9) seam_pointwise_0c282c32cbc858f4(const
           v5[7] = v206_7;
         } else {
           alignas(16) seam_bf16 v6[8];
-          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[269])) + ((seam_fast_div(i2, seam_k.d[40]) * ((idx_t)seam_k.v[268])) * ((idx_t)seam_k.v[267]))) + ((i1 + (i4 * ((idx_t)seam_k.v[266]))) * ((idx_t)seam_k.v[265]))) + (q0 * ((idx_t)seam_k.v[264]))), v6);
+          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[187])) + ((seam_fast_div(i2, seam_k.d[40]) * 8) * ((idx_t)seam_k.v[186]))) + ((i1 + (i4 * ((idx_t)seam_k.v[185]))) * ((idx_t)seam_k.v[184]))) + (q0 * 8)), v6);
           alignas(16) seam_bf16 v8[8];
-          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[275])) + (((seam_fast_div(i2, seam_k.d[41]) * ((idx_t)seam_k.v[274])) + 1) * ((idx_t)seam_k.v[273]))) + ((i1 + (i4 * ((idx_t)seam_k.v[272]))) * ((idx_t)seam_k.v[271]))) + (q0 * ((idx_t)seam_k.v[270]))), v8);
+          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[191])) + (((seam_fast_div(i2, seam_k.d[41]) * 8) + 1) * ((idx_t)seam_k.v[190]))) + ((i1 + (i4 * ((idx_t)seam_k.v[189]))) * ((idx_t)seam_k.v[188]))) + (q0 * 8)), v8);
           alignas(16) seam_bf16 v11[8];
-          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[282])) + (((seam_fast_div(i2, seam_k.d[42]) * ((idx_t)seam_k.v[281])) + ((idx_t)seam_k.v[280])) * ((idx_t)seam_k.v[279]))) + ((i1 + (i4 * ((idx_t)seam_k.v[278]))) * ((idx_t)seam_k.v[277]))) + (q0 * ((idx_t)seam_k.v[276]))), v11);
+          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[196])) + (((seam_fast_div(i2, seam_k.d[42]) * 8) + ((idx_t)seam_k.v[195])) * ((idx_t)seam_k.v[194]))) + ((i1 + (i4 * ((idx_t)seam_k.v[193]))) * ((idx_t)seam_k.v[192]))) + (q0 * 8)), v11);
           alignas(16) seam_bf16 v14[8];
-          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[289])) + (((seam_fast_div(i2, seam_k.d[43]) * ((idx_t)seam_k.v[288])) + ((idx_t)seam_k.v[287])) * ((idx_t)seam_k.v[286]))) + ((i1 + (i4 * ((idx_t)seam_k.v[285]))) * ((idx_t)seam_k.v[284]))) + (q0 * ((idx_t)seam_k.v[283]))), v14);
+          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[201])) + (((seam_fast_div(i2, seam_k.d[43]) * 8) + ((idx_t)seam_k.v[200])) * ((idx_t)seam_k.v[199]))) + ((i1 + (i4 * ((idx_t)seam_k.v[198]))) * ((idx_t)seam_k.v[197]))) + (q0 * 8)), v14);
           alignas(16) seam_bf16 v17[8];
-          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[296])) + (((seam_fast_div(i2, seam_k.d[44]) * ((idx_t)seam_k.v[295])) + ((idx_t)seam_k.v[294])) * ((idx_t)seam_k.v[293]))) + ((i1 + (i4 * ((idx_t)seam_k.v[292]))) * ((idx_t)seam_k.v[291]))) + (q0 * ((idx_t)seam_k.v[290]))), v17);
+          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[206])) + (((seam_fast_div(i2, seam_k.d[44]) * 8) + ((idx_t)seam_k.v[205])) * ((idx_t)seam_k.v[204]))) + ((i1 + (i4 * ((idx_t)seam_k.v[203]))) * ((idx_t)seam_k.v[202]))) + (q0 * 8)), v17);
           alignas(16) seam_bf16 v20[8];
-          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[303])) + (((seam_fast_div(i2, seam_k.d[45]) * ((idx_t)seam_k.v[302])) + ((idx_t)seam_k.v[301])) * ((idx_t)seam_k.v[300]))) + ((i1 + (i4 * ((idx_t)seam_k.v[299]))) * ((idx_t)seam_k.v[298]))) + (q0 * ((idx_t)seam_k.v[297]))), v20);
+          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[211])) + (((seam_fast_div(i2, seam_k.d[45]) * 8) + ((idx_t)seam_k.v[210])) * ((idx_t)seam_k.v[209]))) + ((i1 + (i4 * ((idx_t)seam_k.v[208]))) * ((idx_t)seam_k.v[207]))) + (q0 * 8)), v20);
           alignas(16) seam_bf16 v23[8];
-          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[310])) + (((seam_fast_div(i2, seam_k.d[46]) * ((idx_t)seam_k.v[309])) + ((idx_t)seam_k.v[308])) * ((idx_t)seam_k.v[307]))) + ((i1 + (i4 * ((idx_t)seam_k.v[306]))) * ((idx_t)seam_k.v[305]))) + (q0 * ((idx_t)seam_k.v[304]))), v23);
+          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[216])) + (((seam_fast_div(i2, seam_k.d[46]) * 8) + ((idx_t)seam_k.v[215])) * ((idx_t)seam_k.v[214]))) + ((i1 + (i4 * ((idx_t)seam_k.v[213]))) * ((idx_t)seam_k.v[212]))) + (q0 * 8)), v23);
           alignas(16) seam_bf16 v26[8];
-          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[317])) + (((seam_fast_div(i2, seam_k.d[47]) * ((idx_t)seam_k.v[316])) + ((idx_t)seam_k.v[315])) * ((idx_t)seam_k.v[314]))) + ((i1 + (i4 * ((idx_t)seam_k.v[313]))) * ((idx_t)seam_k.v[312]))) + (q0 * ((idx_t)seam_k.v[311]))), v26);
+          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[221])) + (((seam_fast_div(i2, seam_k.d[47]) * 8) + ((idx_t)seam_k.v[220])) * ((idx_t)seam_k.v[219]))) + ((i1 + (i4 * ((idx_t)seam_k.v[218]))) * ((idx_t)seam_k.v[217]))) + (q0 * 8)), v26);
           float v7_0 = seam_convert<float>(v6[0]);
           float v7_1 = seam_convert<float>(v6[1]);
           float v7_2 = seam_convert<float>(v6[2]);
@@ -933,7 +933,7 @@ SEAM_KERNEL void __launch_bounds__(128, 9) seam_pointwise_0c282c32cbc858f4(const
           v5[7] = v29_7;
         }
       }
-      seam_store<8>(out0 + ((((q0 * ((idx_t)seam_k.v[322])) + (i2 * ((idx_t)seam_k.v[321]))) + ((i1 + (i4 * ((idx_t)seam_k.v[320]))) * ((idx_t)seam_k.v[319]))) + (i3 * ((idx_t)seam_k.v[318]))), v5);
+      seam_store<8>(out0 + ((((q0 * 8) + (i2 * ((idx_t)seam_k.v[225]))) + ((i1 + (i4 * ((idx_t)seam_k.v[224]))) * ((idx_t)seam_k.v[223]))) + (i3 * ((idx_t)seam_k.v[222]))), v5);
     }
   }
 }

@@ -4,8 +4,8 @@
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-struct seam_pointwise_df75823526e201f2_consts { long long v[97]; seam_divisor d[17]; };
-SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_df75823526e201f2(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, const seam_bf16* __restrict__ in3, const seam_bf16* __restrict__ in4, seam_bf16* __restrict__ out0, const seam_pointwise_df75823526e201f2_consts seam_k) {
+struct seam_pointwise_54bda81eea678737_consts { long long v[69]; seam_divisor d[17]; };
+SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_54bda81eea678737(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, const seam_bf16* __restrict__ in3, const seam_bf16* __restrict__ in4, seam_bf16* __restrict__ out0, const seam_pointwise_54bda81eea678737_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {
@@ -26,17 +26,17 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_df75823526e201f2(const se
       v5[7] = seam_convert<seam_bf16>(((seam_i64)0LL));
       if (seam_fast_mod(i2, seam_k.d[8]) < 1) {
         alignas(16) seam_bf16 v37[8];
-        if ((q0 * ((idx_t)seam_k.v[5])) < ((idx_t)seam_k.v[6])) seam_load_keep<8>(in3 + (((i1 + (i4 * ((idx_t)seam_k.v[4]))) * ((idx_t)seam_k.v[3])) + (q0 * ((idx_t)seam_k.v[2]))), v37);
+        if ((q0 * 8) < ((idx_t)seam_k.v[4])) seam_load_keep<8>(in3 + (((i1 + (i4 * ((idx_t)seam_k.v[3]))) * ((idx_t)seam_k.v[2])) + (q0 * 8)), v37);
         else seam_zero<8>(v37);
         alignas(16) seam_bf16 v46[8];
-        if ((q0 * ((idx_t)seam_k.v[21])) < ((idx_t)seam_k.v[22])) seam_load<8>(in0 + ((q0 * ((idx_t)seam_k.v[20])) < ((idx_t)seam_k.v[19]) ? ((((i3 * ((idx_t)seam_k.v[18])) + (seam_fast_div(i2, seam_k.d[10]) * ((idx_t)seam_k.v[17]))) + ((i1 + (i4 * ((idx_t)seam_k.v[16]))) * ((idx_t)seam_k.v[15]))) + ((q0 * ((idx_t)seam_k.v[14])) + ((idx_t)seam_k.v[13]))) : ((((i3 * ((idx_t)seam_k.v[12])) + (seam_fast_div(i2, seam_k.d[9]) * ((idx_t)seam_k.v[11]))) + ((i1 + (i4 * ((idx_t)seam_k.v[10]))) * ((idx_t)seam_k.v[9]))) + ((q0 * ((idx_t)seam_k.v[8])) + ((idx_t)seam_k.v[7])))), v46);
+        if ((q0 * 8) < ((idx_t)seam_k.v[16])) seam_load<8>(in0 + ((q0 * 8) < ((idx_t)seam_k.v[15]) ? ((((i3 * ((idx_t)seam_k.v[14])) + (seam_fast_div(i2, seam_k.d[10]) * ((idx_t)seam_k.v[13]))) + ((i1 + (i4 * ((idx_t)seam_k.v[12]))) * ((idx_t)seam_k.v[11]))) + ((q0 * 8) + ((idx_t)seam_k.v[10]))) : ((((i3 * ((idx_t)seam_k.v[9])) + (seam_fast_div(i2, seam_k.d[9]) * ((idx_t)seam_k.v[8]))) + ((i1 + (i4 * ((idx_t)seam_k.v[7]))) * ((idx_t)seam_k.v[6]))) + ((q0 * 8) + ((idx_t)seam_k.v[5])))), v46);
         else seam_zero<8>(v46);
         alignas(16) seam_bf16 v48[8];
-        if ((q0 * ((idx_t)seam_k.v[33])) < ((idx_t)seam_k.v[34])) seam_load_keep<8>(in4 + ((q0 * ((idx_t)seam_k.v[32])) < ((idx_t)seam_k.v[31]) ? (((i1 + (i4 * ((idx_t)seam_k.v[30]))) * ((idx_t)seam_k.v[29])) + ((q0 * ((idx_t)seam_k.v[28])) + ((idx_t)seam_k.v[27]))) : (((i1 + (i4 * ((idx_t)seam_k.v[26]))) * ((idx_t)seam_k.v[25])) + ((q0 * ((idx_t)seam_k.v[24])) + ((idx_t)seam_k.v[23])))), v48);
+        if ((q0 * 8) < ((idx_t)seam_k.v[24])) seam_load_keep<8>(in4 + ((q0 * 8) < ((idx_t)seam_k.v[23]) ? (((i1 + (i4 * ((idx_t)seam_k.v[22]))) * ((idx_t)seam_k.v[21])) + ((q0 * 8) + ((idx_t)seam_k.v[20]))) : (((i1 + (i4 * ((idx_t)seam_k.v[19]))) * ((idx_t)seam_k.v[18])) + ((q0 * 8) + ((idx_t)seam_k.v[17])))), v48);
         else seam_zero<8>(v48);
         float v55_0 = seam_convert<float>(((seam_i64)0LL));
         alignas(16) seam_bf16 v58[8];
-        seam_load<8>(in0 + ((((i3 * ((idx_t)seam_k.v[39])) + (seam_fast_div(i2, seam_k.d[11]) * ((idx_t)seam_k.v[38]))) + ((i1 + (i4 * ((idx_t)seam_k.v[37]))) * ((idx_t)seam_k.v[36]))) + (q0 * ((idx_t)seam_k.v[35]))), v58);
+        seam_load<8>(in0 + ((((i3 * ((idx_t)seam_k.v[28])) + (seam_fast_div(i2, seam_k.d[11]) * ((idx_t)seam_k.v[27]))) + ((i1 + (i4 * ((idx_t)seam_k.v[26]))) * ((idx_t)seam_k.v[25]))) + (q0 * 8)), v58);
         float v36_0 = seam_convert<float>(v58[0]);
         float v36_1 = seam_convert<float>(v58[1]);
         float v36_2 = seam_convert<float>(v58[2]);
@@ -93,7 +93,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_df75823526e201f2(const se
         float v51_5 = (-v45_5);
         float v51_6 = (-v45_6);
         float v51_7 = (-v45_7);
-        bool v52_0 = (q0 * ((idx_t)seam_k.v[40])) < ((idx_t)seam_k.v[41]);
+        bool v52_0 = (q0 * 8) < ((idx_t)seam_k.v[29]);
         float v53_0 = (v52_0 ? v45_0 : v51_0);
         float v53_1 = (v52_0 ? v45_1 : v51_1);
         float v53_2 = (v52_0 ? v45_2 : v51_2);
@@ -126,7 +126,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_df75823526e201f2(const se
         seam_bf16 v57_5 = seam_convert<seam_bf16>(v56_5);
         seam_bf16 v57_6 = seam_convert<seam_bf16>(v56_6);
         seam_bf16 v57_7 = seam_convert<seam_bf16>(v56_7);
-        bool v59_0 = (q0 * ((idx_t)seam_k.v[42])) < ((idx_t)seam_k.v[43]);
+        bool v59_0 = (q0 * 8) < ((idx_t)seam_k.v[30]);
         seam_bf16 v60_0 = (v59_0 ? v57_0 : v58[0]);
         seam_bf16 v60_1 = (v59_0 ? v57_1 : v58[1]);
         seam_bf16 v60_2 = (v59_0 ? v57_2 : v58[2]);
@@ -144,19 +144,19 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_df75823526e201f2(const se
         v5[6] = v60_6;
         v5[7] = v60_7;
       } else {
-        if (seam_fast_mod(i2, seam_k.d[12]) < ((idx_t)seam_k.v[44])) {
+        if (seam_fast_mod(i2, seam_k.d[12]) < ((idx_t)seam_k.v[31])) {
           alignas(16) seam_bf16 v10[8];
-          if ((q0 * ((idx_t)seam_k.v[48])) < ((idx_t)seam_k.v[49])) seam_load_keep<8>(in3 + (((i1 + (i4 * ((idx_t)seam_k.v[47]))) * ((idx_t)seam_k.v[46])) + (q0 * ((idx_t)seam_k.v[45]))), v10);
+          if ((q0 * 8) < ((idx_t)seam_k.v[34])) seam_load_keep<8>(in3 + (((i1 + (i4 * ((idx_t)seam_k.v[33]))) * ((idx_t)seam_k.v[32])) + (q0 * 8)), v10);
           else seam_zero<8>(v10);
           alignas(16) seam_bf16 v19[8];
-          if ((q0 * ((idx_t)seam_k.v[64])) < ((idx_t)seam_k.v[65])) seam_load<8>(in1 + ((q0 * ((idx_t)seam_k.v[63])) < ((idx_t)seam_k.v[62]) ? ((((i3 * ((idx_t)seam_k.v[61])) + (seam_fast_div(i2, seam_k.d[14]) * ((idx_t)seam_k.v[60]))) + ((i1 + (i4 * ((idx_t)seam_k.v[59]))) * ((idx_t)seam_k.v[58]))) + ((q0 * ((idx_t)seam_k.v[57])) + ((idx_t)seam_k.v[56]))) : ((((i3 * ((idx_t)seam_k.v[55])) + (seam_fast_div(i2, seam_k.d[13]) * ((idx_t)seam_k.v[54]))) + ((i1 + (i4 * ((idx_t)seam_k.v[53]))) * ((idx_t)seam_k.v[52]))) + ((q0 * ((idx_t)seam_k.v[51])) + ((idx_t)seam_k.v[50])))), v19);
+          if ((q0 * 8) < ((idx_t)seam_k.v[46])) seam_load<8>(in1 + ((q0 * 8) < ((idx_t)seam_k.v[45]) ? ((((i3 * ((idx_t)seam_k.v[44])) + (seam_fast_div(i2, seam_k.d[14]) * ((idx_t)seam_k.v[43]))) + ((i1 + (i4 * ((idx_t)seam_k.v[42]))) * ((idx_t)seam_k.v[41]))) + ((q0 * 8) + ((idx_t)seam_k.v[40]))) : ((((i3 * ((idx_t)seam_k.v[39])) + (seam_fast_div(i2, seam_k.d[13]) * ((idx_t)seam_k.v[38]))) + ((i1 + (i4 * ((idx_t)seam_k.v[37]))) * ((idx_t)seam_k.v[36]))) + ((q0 * 8) + ((idx_t)seam_k.v[35])))), v19);
           else seam_zero<8>(v19);
           alignas(16) seam_bf16 v21[8];
-          if ((q0 * ((idx_t)seam_k.v[76])) < ((idx_t)seam_k.v[77])) seam_load_keep<8>(in4 + ((q0 * ((idx_t)seam_k.v[75])) < ((idx_t)seam_k.v[74]) ? (((i1 + (i4 * ((idx_t)seam_k.v[73]))) * ((idx_t)seam_k.v[72])) + ((q0 * ((idx_t)seam_k.v[71])) + ((idx_t)seam_k.v[70]))) : (((i1 + (i4 * ((idx_t)seam_k.v[69]))) * ((idx_t)seam_k.v[68])) + ((q0 * ((idx_t)seam_k.v[67])) + ((idx_t)seam_k.v[66])))), v21);
+          if ((q0 * 8) < ((idx_t)seam_k.v[54])) seam_load_keep<8>(in4 + ((q0 * 8) < ((idx_t)seam_k.v[53]) ? (((i1 + (i4 * ((idx_t)seam_k.v[52]))) * ((idx_t)seam_k.v[51])) + ((q0 * 8) + ((idx_t)seam_k.v[50]))) : (((i1 + (i4 * ((idx_t)seam_k.v[49]))) * ((idx_t)seam_k.v[48])) + ((q0 * 8) + ((idx_t)seam_k.v[47])))), v21);
           else seam_zero<8>(v21);
           float v28_0 = seam_convert<float>(((seam_i64)0LL));
           alignas(16) seam_bf16 v31[8];
-          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[82])) + (seam_fast_div(i2, seam_k.d[15]) * ((idx_t)seam_k.v[81]))) + ((i1 + (i4 * ((idx_t)seam_k.v[80]))) * ((idx_t)seam_k.v[79]))) + (q0 * ((idx_t)seam_k.v[78]))), v31);
+          seam_load<8>(in1 + ((((i3 * ((idx_t)seam_k.v[58])) + (seam_fast_div(i2, seam_k.d[15]) * ((idx_t)seam_k.v[57]))) + ((i1 + (i4 * ((idx_t)seam_k.v[56]))) * ((idx_t)seam_k.v[55]))) + (q0 * 8)), v31);
           float v9_0 = seam_convert<float>(v31[0]);
           float v9_1 = seam_convert<float>(v31[1]);
           float v9_2 = seam_convert<float>(v31[2]);
@@ -213,7 +213,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_df75823526e201f2(const se
           float v24_5 = (-v18_5);
           float v24_6 = (-v18_6);
           float v24_7 = (-v18_7);
-          bool v25_0 = (q0 * ((idx_t)seam_k.v[83])) < ((idx_t)seam_k.v[84]);
+          bool v25_0 = (q0 * 8) < ((idx_t)seam_k.v[59]);
           float v26_0 = (v25_0 ? v18_0 : v24_0);
           float v26_1 = (v25_0 ? v18_1 : v24_1);
           float v26_2 = (v25_0 ? v18_2 : v24_2);
@@ -246,7 +246,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_df75823526e201f2(const se
           seam_bf16 v30_5 = seam_convert<seam_bf16>(v29_5);
           seam_bf16 v30_6 = seam_convert<seam_bf16>(v29_6);
           seam_bf16 v30_7 = seam_convert<seam_bf16>(v29_7);
-          bool v32_0 = (q0 * ((idx_t)seam_k.v[85])) < ((idx_t)seam_k.v[86]);
+          bool v32_0 = (q0 * 8) < ((idx_t)seam_k.v[60]);
           seam_bf16 v33_0 = (v32_0 ? v30_0 : v31[0]);
           seam_bf16 v33_1 = (v32_0 ? v30_1 : v31[1]);
           seam_bf16 v33_2 = (v32_0 ? v30_2 : v31[2]);
@@ -265,7 +265,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_df75823526e201f2(const se
           v5[7] = v33_7;
         } else {
           alignas(16) seam_bf16 v6[8];
-          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[91])) + (seam_fast_div(i2, seam_k.d[16]) * ((idx_t)seam_k.v[90]))) + ((i1 + (i4 * ((idx_t)seam_k.v[89]))) * ((idx_t)seam_k.v[88]))) + (q0 * ((idx_t)seam_k.v[87]))), v6);
+          seam_load<8>(in2 + ((((i3 * ((idx_t)seam_k.v[64])) + (seam_fast_div(i2, seam_k.d[16]) * ((idx_t)seam_k.v[63]))) + ((i1 + (i4 * ((idx_t)seam_k.v[62]))) * ((idx_t)seam_k.v[61]))) + (q0 * 8)), v6);
           v5[0] = v6[0];
           v5[1] = v6[1];
           v5[2] = v6[2];
@@ -276,7 +276,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_df75823526e201f2(const se
           v5[7] = v6[7];
         }
       }
-      seam_store<8>(out0 + ((((q0 * ((idx_t)seam_k.v[96])) + (i2 * ((idx_t)seam_k.v[95]))) + ((i1 + (i4 * ((idx_t)seam_k.v[94]))) * ((idx_t)seam_k.v[93]))) + (i3 * ((idx_t)seam_k.v[92]))), v5);
+      seam_store<8>(out0 + ((((q0 * 8) + (i2 * ((idx_t)seam_k.v[68]))) + ((i1 + (i4 * ((idx_t)seam_k.v[67]))) * ((idx_t)seam_k.v[66]))) + (i3 * ((idx_t)seam_k.v[65]))), v5);
     }
   }
 }

@@ -4,8 +4,8 @@
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-struct seam_pointwise_a138cacaa214b498_consts { long long v[69]; seam_divisor d[16]; };
-SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_a138cacaa214b498(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, const seam_pointwise_a138cacaa214b498_consts seam_k) {
+struct seam_pointwise_5b96e227d57600b5_consts { long long v[41]; seam_divisor d[16]; };
+SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_5b96e227d57600b5(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, const seam_pointwise_5b96e227d57600b5_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {
@@ -16,13 +16,13 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_a138cacaa214b498(const se
       const idx_t i3 = seam_fast_mod(seam_fast_div(chunk0, seam_k.d[5]), seam_k.d[6]);
       const idx_t i4 = seam_fast_div(chunk0, seam_k.d[7]);
       alignas(16) seam_bf16 v5[8];
-      seam_load<8>(in0 + (((i3 * ((idx_t)seam_k.v[6])) + ((i1 + (i4 * ((idx_t)seam_k.v[5]))) * ((idx_t)seam_k.v[4]))) + ((q0 * ((idx_t)seam_k.v[3])) + (i2 * ((idx_t)seam_k.v[2])))), v5);
+      seam_load<8>(in0 + (((i3 * ((idx_t)seam_k.v[4])) + ((i1 + (i4 * 2)) * ((idx_t)seam_k.v[3]))) + ((q0 * 8) + (i2 * ((idx_t)seam_k.v[2])))), v5);
       alignas(16) seam_bf16 v7[8];
-      seam_load_keep<8>(in1 + (((i1 + (i4 * ((idx_t)seam_k.v[9]))) * ((idx_t)seam_k.v[8])) + (q0 * ((idx_t)seam_k.v[7]))), v7);
+      seam_load_keep<8>(in1 + (((i1 + (i4 * 2)) * ((idx_t)seam_k.v[5])) + (q0 * 8)), v7);
       alignas(16) seam_bf16 v14[8];
-      seam_load<8>(in0 + ((q0 * ((idx_t)seam_k.v[23])) < ((idx_t)seam_k.v[22]) ? (((i3 * ((idx_t)seam_k.v[21])) + ((i1 + (i4 * ((idx_t)seam_k.v[20]))) * ((idx_t)seam_k.v[19]))) + (((q0 * ((idx_t)seam_k.v[18])) + ((idx_t)seam_k.v[17])) + (i2 * ((idx_t)seam_k.v[16])))) : (((i3 * ((idx_t)seam_k.v[15])) + ((i1 + (i4 * ((idx_t)seam_k.v[14]))) * ((idx_t)seam_k.v[13]))) + (((q0 * ((idx_t)seam_k.v[12])) + ((idx_t)seam_k.v[11])) + (i2 * ((idx_t)seam_k.v[10]))))), v14);
+      seam_load<8>(in0 + ((q0 * 8) < ((idx_t)seam_k.v[14]) ? (((i3 * ((idx_t)seam_k.v[13])) + ((i1 + (i4 * 2)) * ((idx_t)seam_k.v[12]))) + (((q0 * 8) + ((idx_t)seam_k.v[11])) + (i2 * ((idx_t)seam_k.v[10])))) : (((i3 * ((idx_t)seam_k.v[9])) + ((i1 + (i4 * 2)) * ((idx_t)seam_k.v[8]))) + (((q0 * 8) + ((idx_t)seam_k.v[7])) + (i2 * ((idx_t)seam_k.v[6]))))), v14);
       alignas(16) seam_bf16 v18[8];
-      seam_load_keep<8>(in2 + (((i1 + (i4 * ((idx_t)seam_k.v[26]))) * ((idx_t)seam_k.v[25])) + (q0 * ((idx_t)seam_k.v[24]))), v18);
+      seam_load_keep<8>(in2 + (((i1 + (i4 * 2)) * ((idx_t)seam_k.v[15])) + (q0 * 8)), v18);
       float v6_0 = seam_convert<float>(v5[0]);
       float v6_1 = seam_convert<float>(v5[1]);
       float v6_2 = seam_convert<float>(v5[2]);
@@ -63,7 +63,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_a138cacaa214b498(const se
       float v13_5 = (-v12_5);
       float v13_6 = (-v12_6);
       float v13_7 = (-v12_7);
-      bool v16_0 = (q0 * ((idx_t)seam_k.v[27])) < ((idx_t)seam_k.v[28]);
+      bool v16_0 = (q0 * 8) < ((idx_t)seam_k.v[16]);
       float v17_0 = (v16_0 ? v13_0 : v12_0);
       float v17_1 = (v16_0 ? v13_1 : v12_1);
       float v17_2 = (v16_0 ? v13_2 : v12_2);
@@ -105,22 +105,22 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_a138cacaa214b498(const se
       v22[5] = seam_convert<seam_bf16>(v21_5);
       v22[6] = seam_convert<seam_bf16>(v21_6);
       v22[7] = seam_convert<seam_bf16>(v21_7);
-      seam_store<8>(out0 + ((((q0 * ((idx_t)seam_k.v[33])) + ((i1 + (i4 * ((idx_t)seam_k.v[32]))) * ((idx_t)seam_k.v[31]))) + (i2 * ((idx_t)seam_k.v[30]))) + (i3 * ((idx_t)seam_k.v[29]))), v22);
-    } else if (g < ((idx_t)seam_k.v[34])) {
-      const idx_t chunk1 = g - ((idx_t)seam_k.v[35]);
+      seam_store<8>(out0 + ((((q0 * 8) + ((i1 + (i4 * 2)) * ((idx_t)seam_k.v[19]))) + (i2 * ((idx_t)seam_k.v[18]))) + (i3 * ((idx_t)seam_k.v[17]))), v22);
+    } else if (g < ((idx_t)seam_k.v[20])) {
+      const idx_t chunk1 = g - ((idx_t)seam_k.v[21]);
       const idx_t q23 = seam_fast_mod(chunk1, seam_k.d[8]);
       const idx_t i24 = seam_fast_mod(seam_fast_div(chunk1, seam_k.d[9]), seam_k.d[10]);
       const idx_t i25 = seam_fast_mod(seam_fast_div(chunk1, seam_k.d[11]), seam_k.d[12]);
       const idx_t i26 = seam_fast_mod(seam_fast_div(chunk1, seam_k.d[13]), seam_k.d[14]);
       const idx_t i27 = seam_fast_div(chunk1, seam_k.d[15]);
       alignas(16) seam_bf16 v28[8];
-      seam_load<8>(in0 + (((i26 * ((idx_t)seam_k.v[41])) + ((i24 + (i27 * ((idx_t)seam_k.v[40]))) * ((idx_t)seam_k.v[39]))) + (((q23 * ((idx_t)seam_k.v[38])) + ((idx_t)seam_k.v[37])) + (i25 * ((idx_t)seam_k.v[36])))), v28);
+      seam_load<8>(in0 + (((i26 * ((idx_t)seam_k.v[25])) + ((i24 + (i27 * 2)) * ((idx_t)seam_k.v[24]))) + (((q23 * 8) + ((idx_t)seam_k.v[23])) + (i25 * ((idx_t)seam_k.v[22])))), v28);
       alignas(16) seam_bf16 v30[8];
-      seam_load_keep<8>(in1 + (((i24 + (i27 * ((idx_t)seam_k.v[44]))) * ((idx_t)seam_k.v[43])) + (q23 * ((idx_t)seam_k.v[42]))), v30);
+      seam_load_keep<8>(in1 + (((i24 + (i27 * 2)) * ((idx_t)seam_k.v[26])) + (q23 * 8)), v30);
       alignas(16) seam_bf16 v37[8];
-      seam_load<8>(in0 + ((q23 * ((idx_t)seam_k.v[58])) < ((idx_t)seam_k.v[57]) ? (((i26 * ((idx_t)seam_k.v[56])) + ((i24 + (i27 * ((idx_t)seam_k.v[55]))) * ((idx_t)seam_k.v[54]))) + (((q23 * ((idx_t)seam_k.v[53])) + ((idx_t)seam_k.v[52])) + (i25 * ((idx_t)seam_k.v[51])))) : (((i26 * ((idx_t)seam_k.v[50])) + ((i24 + (i27 * ((idx_t)seam_k.v[49]))) * ((idx_t)seam_k.v[48]))) + (((q23 * ((idx_t)seam_k.v[47])) + ((idx_t)seam_k.v[46])) + (i25 * ((idx_t)seam_k.v[45]))))), v37);
+      seam_load<8>(in0 + ((q23 * 8) < ((idx_t)seam_k.v[35]) ? (((i26 * ((idx_t)seam_k.v[34])) + ((i24 + (i27 * 2)) * ((idx_t)seam_k.v[33]))) + (((q23 * 8) + ((idx_t)seam_k.v[32])) + (i25 * ((idx_t)seam_k.v[31])))) : (((i26 * ((idx_t)seam_k.v[30])) + ((i24 + (i27 * 2)) * ((idx_t)seam_k.v[29]))) + (((q23 * 8) + ((idx_t)seam_k.v[28])) + (i25 * ((idx_t)seam_k.v[27]))))), v37);
       alignas(16) seam_bf16 v41[8];
-      seam_load_keep<8>(in2 + (((i24 + (i27 * ((idx_t)seam_k.v[61]))) * ((idx_t)seam_k.v[60])) + (q23 * ((idx_t)seam_k.v[59]))), v41);
+      seam_load_keep<8>(in2 + (((i24 + (i27 * 2)) * ((idx_t)seam_k.v[36])) + (q23 * 8)), v41);
       float v29_0 = seam_convert<float>(v28[0]);
       float v29_1 = seam_convert<float>(v28[1]);
       float v29_2 = seam_convert<float>(v28[2]);
@@ -161,7 +161,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_a138cacaa214b498(const se
       float v36_5 = (-v35_5);
       float v36_6 = (-v35_6);
       float v36_7 = (-v35_7);
-      bool v39_0 = (q23 * ((idx_t)seam_k.v[62])) < ((idx_t)seam_k.v[63]);
+      bool v39_0 = (q23 * 8) < ((idx_t)seam_k.v[37]);
       float v40_0 = (v39_0 ? v36_0 : v35_0);
       float v40_1 = (v39_0 ? v36_1 : v35_1);
       float v40_2 = (v39_0 ? v36_2 : v35_2);
@@ -203,7 +203,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_a138cacaa214b498(const se
       v45[5] = seam_convert<seam_bf16>(v44_5);
       v45[6] = seam_convert<seam_bf16>(v44_6);
       v45[7] = seam_convert<seam_bf16>(v44_7);
-      seam_store<8>(out1 + ((((q23 * ((idx_t)seam_k.v[68])) + ((i24 + (i27 * ((idx_t)seam_k.v[67]))) * ((idx_t)seam_k.v[66]))) + (i25 * ((idx_t)seam_k.v[65]))) + (i26 * ((idx_t)seam_k.v[64]))), v45);
+      seam_store<8>(out1 + ((((q23 * 8) + ((i24 + (i27 * 2)) * ((idx_t)seam_k.v[40]))) + (i25 * ((idx_t)seam_k.v[39]))) + (i26 * ((idx_t)seam_k.v[38]))), v45);
     }
   }
 }

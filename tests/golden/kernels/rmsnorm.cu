@@ -4,7 +4,8 @@
 // launch: row kernel: block 512 (1 rows x 512 threads), grid 64 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(512) seam_rows_f82416783298cc8e(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0) {
+struct seam_rows_5b376f7a62e76084_consts { long long v[5]; };
+SEAM_KERNEL void __launch_bounds__(512) seam_rows_5b376f7a62e76084(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_5b376f7a62e76084_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[4096];
   const seam_rows<1, 512, true> seam_row_ctx(seam_scratch);
@@ -12,9 +13,9 @@ SEAM_KERNEL void __launch_bounds__(512) seam_rows_f82416783298cc8e(const seam_bf
   const int seam_lanes = 512;
   constexpr int seam_row_iterations = 1;
   alignas(16) seam_bf16 seam_cache0[1][8];
-  for (long long seam_first_row = (long long)blockIdx.x * 1; seam_first_row < (long long)64; seam_first_row += (long long)gridDim.x * 1) {
+  for (long long seam_first_row = (long long)blockIdx.x * 1; seam_first_row < (long long)((idx_t)seam_k.v[0]); seam_first_row += (long long)gridDim.x * 1) {
     const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);
-    const idx_t seam_row_extent = row < 64 ? 512 : 0;
+    const idx_t seam_row_extent = row < ((idx_t)seam_k.v[1]) ? ((idx_t)seam_k.v[2]) : 0;
     (void)seam_row_extent;
     float v1_0 = seam_convert<float>(((seam_i64)0LL));
     float v1_1 = seam_convert<float>(((seam_i64)0LL));
@@ -28,7 +29,7 @@ SEAM_KERNEL void __launch_bounds__(512) seam_rows_f82416783298cc8e(const seam_bf
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        seam_load<8>(in0 + ((row * 4096) + (k * 8)), seam_cache0[seam_it]);
+        seam_load<8>(in0 + ((row * ((idx_t)seam_k.v[3])) + (k * 8)), seam_cache0[seam_it]);
       }
     }
     SEAM_UNROLL(1)
@@ -140,7 +141,7 @@ SEAM_KERNEL void __launch_bounds__(512) seam_rows_f82416783298cc8e(const seam_bf
         v18[5] = seam_convert<seam_bf16>(v17_5);
         v18[6] = seam_convert<seam_bf16>(v17_6);
         v18[7] = seam_convert<seam_bf16>(v17_7);
-        seam_store<8>(out0 + ((k * 8) + (row * 4096)), v18);
+        seam_store<8>(out0 + ((k * 8) + (row * ((idx_t)seam_k.v[4]))), v18);
       }
     }
   }

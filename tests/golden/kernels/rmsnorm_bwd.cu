@@ -4,7 +4,8 @@
 // launch: row kernel: block 256 (2 rows x 128 threads), grid 264 blocks, launch bounds for 2 blocks/SM, lanes contiguous
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(256, 2) seam_rows_164f8e273048f197(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, const float* __restrict__ in3, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, float* __restrict__ seam_workspace) {
+struct seam_rows_ebe1f563847a5db4_consts { long long v[6]; };
+SEAM_KERNEL void __launch_bounds__(256, 2) seam_rows_ebe1f563847a5db4(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, const float* __restrict__ in3, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, float* __restrict__ seam_workspace, const seam_rows_ebe1f563847a5db4_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<2, 128, true> seam_row_ctx(seam_scratch);
@@ -16,9 +17,9 @@ SEAM_KERNEL void __launch_bounds__(256, 2) seam_rows_164f8e273048f197(const seam
   alignas(16) float seam_cache2[1];
   float seam_outer0[4][8];
   seam_outer_zero(seam_outer0);
-  for (long long seam_first_row = (long long)blockIdx.x * 2; seam_first_row < (long long)16384; seam_first_row += (long long)gridDim.x * 2) {
+  for (long long seam_first_row = (long long)blockIdx.x * 2; seam_first_row < (long long)((idx_t)seam_k.v[0]); seam_first_row += (long long)gridDim.x * 2) {
     const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);
-    const idx_t seam_row_extent = row < 16384 ? 512 : 0;
+    const idx_t seam_row_extent = row < ((idx_t)seam_k.v[1]) ? ((idx_t)seam_k.v[2]) : 0;
     (void)seam_row_extent;
     float v1_0 = seam_convert<float>(((seam_i64)0LL));
     float v1_1 = seam_convert<float>(((seam_i64)0LL));
@@ -33,8 +34,8 @@ SEAM_KERNEL void __launch_bounds__(256, 2) seam_rows_164f8e273048f197(const seam
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        seam_load<8>(in2 + ((row * 4096) + (k * 8)), seam_cache0[seam_it]);
-        seam_load<8>(in0 + ((row * 4096) + (k * 8)), seam_cache1[seam_it]);
+        seam_load<8>(in2 + ((row * ((idx_t)seam_k.v[3])) + (k * 8)), seam_cache0[seam_it]);
+        seam_load<8>(in0 + ((row * ((idx_t)seam_k.v[4])) + (k * 8)), seam_cache1[seam_it]);
       }
     }
     SEAM_UNROLL(4)
@@ -229,7 +230,7 @@ SEAM_KERNEL void __launch_bounds__(256, 2) seam_rows_164f8e273048f197(const seam
         v28[5] = seam_convert<seam_bf16>(v27_5);
         v28[6] = seam_convert<seam_bf16>(v27_6);
         v28[7] = seam_convert<seam_bf16>(v27_7);
-        seam_store<8>(out0 + ((k * 8) + (row * 4096)), v28);
+        seam_store<8>(out0 + ((k * 8) + (row * ((idx_t)seam_k.v[5]))), v28);
         float v29_0 = (v16_0 * v22_0);
         float v29_1 = (v16_1 * v22_1);
         float v29_2 = (v16_2 * v22_2);

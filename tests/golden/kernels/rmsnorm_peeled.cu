@@ -4,7 +4,8 @@
 // launch: row kernel: block 1024 (1 rows x 1024 threads), grid 64 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(1024) seam_rows_af76001748860bba(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0) {
+struct seam_rows_ee04db74582e980f_consts { long long v[9]; };
+SEAM_KERNEL void __launch_bounds__(1024) seam_rows_ee04db74582e980f(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_ee04db74582e980f_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[8192];
   const seam_rows<1, 1024, true> seam_row_ctx(seam_scratch);
@@ -12,10 +13,10 @@ SEAM_KERNEL void __launch_bounds__(1024) seam_rows_af76001748860bba(const seam_b
   const int seam_lanes = 1024;
   constexpr int seam_row_iterations = 1;
   alignas(16) seam_bf16 seam_cache0[1][8];
-  for (long long seam_first_row = (long long)blockIdx.x * 1; seam_first_row < (long long)64; seam_first_row += (long long)gridDim.x * 1) {
+  for (long long seam_first_row = (long long)blockIdx.x * 1; seam_first_row < (long long)((idx_t)seam_k.v[0]); seam_first_row += (long long)gridDim.x * 1) {
     const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);
-    const idx_t seam_row_shift = (idx_t)((long long)row * (long long)4097 % 8);
-    const idx_t seam_row_extent = row < 64 ? (4104 + seam_row_shift) / 8 : 0;
+    const idx_t seam_row_shift = (idx_t)((long long)row * (long long)((idx_t)seam_k.v[1]) % 8);
+    const idx_t seam_row_extent = row < ((idx_t)seam_k.v[2]) ? (((idx_t)seam_k.v[3]) + seam_row_shift) / 8 : 0;
     (void)seam_row_extent;
     float v1_0 = seam_convert<float>(((seam_i64)0LL));
     float v1_1 = seam_convert<float>(((seam_i64)0LL));
@@ -29,16 +30,16 @@ SEAM_KERNEL void __launch_bounds__(1024) seam_rows_af76001748860bba(const seam_b
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        const unsigned seam_in_row = seam_row_lanes<8>(k * 8 - seam_row_shift, (long long)4097);
+        const unsigned seam_in_row = seam_row_lanes<8>(k * 8 - seam_row_shift, (long long)((idx_t)seam_k.v[4]));
         (void)seam_in_row;
-        seam_load_edge<8, true>(in0 + ((row * 4097) + ((k * 8) + (seam_row_shift * -1))), seam_cache0[seam_it], seam_in_row);
+        seam_load_edge<8, true>(in0 + ((row * ((idx_t)seam_k.v[5])) + ((k * 8) + (seam_row_shift * -1))), seam_cache0[seam_it], seam_in_row);
       }
     }
     SEAM_UNROLL(1)
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        const unsigned seam_in_row = seam_row_lanes<8>(k * 8 - seam_row_shift, (long long)4097);
+        const unsigned seam_in_row = seam_row_lanes<8>(k * 8 - seam_row_shift, (long long)((idx_t)seam_k.v[6]));
         (void)seam_in_row;
         alignas(16) seam_bf16 v2[8];
         v2[0] = seam_cache0[seam_it][0];
@@ -96,7 +97,7 @@ SEAM_KERNEL void __launch_bounds__(1024) seam_rows_af76001748860bba(const seam_b
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        const unsigned seam_in_row = seam_row_lanes<8>(k * 8 - seam_row_shift, (long long)4097);
+        const unsigned seam_in_row = seam_row_lanes<8>(k * 8 - seam_row_shift, (long long)((idx_t)seam_k.v[7]));
         (void)seam_in_row;
         alignas(16) seam_bf16 v8[8];
         v8[0] = seam_cache0[seam_it][0];
@@ -155,7 +156,7 @@ SEAM_KERNEL void __launch_bounds__(1024) seam_rows_af76001748860bba(const seam_b
         v19[5] = seam_convert<seam_bf16>(v18_5);
         v19[6] = seam_convert<seam_bf16>(v18_6);
         v19[7] = seam_convert<seam_bf16>(v18_7);
-        seam_store_edge<8, false>(out0 + (((k * 8) + (seam_row_shift * -1)) + (row * 4097)), v19, seam_in_row);
+        seam_store_edge<8, false>(out0 + (((k * 8) + (seam_row_shift * -1)) + (row * ((idx_t)seam_k.v[8]))), v19, seam_in_row);
       }
     }
   }

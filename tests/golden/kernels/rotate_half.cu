@@ -4,8 +4,8 @@
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-struct seam_pointwise_088a676146af5fd9_consts { long long v[53]; seam_divisor d[12]; };
-SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_088a676146af5fd9(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, const seam_pointwise_088a676146af5fd9_consts seam_k) {
+struct seam_pointwise_41bee2a556a3f950_consts { long long v[37]; seam_divisor d[12]; };
+SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_41bee2a556a3f950(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, const seam_pointwise_41bee2a556a3f950_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {
@@ -15,13 +15,13 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_088a676146af5fd9(const se
       const idx_t i2 = seam_fast_mod(seam_fast_div(chunk0, seam_k.d[3]), seam_k.d[4]);
       const idx_t i3 = seam_fast_div(chunk0, seam_k.d[5]);
       alignas(16) seam_bf16 v4[8];
-      seam_load<8>(in0 + ((((i3 * ((idx_t)seam_k.v[5])) + (i2 * ((idx_t)seam_k.v[4]))) + (i1 * ((idx_t)seam_k.v[3]))) + (q0 * ((idx_t)seam_k.v[2]))), v4);
+      seam_load<8>(in0 + ((((i3 * ((idx_t)seam_k.v[4])) + (i2 * ((idx_t)seam_k.v[3]))) + (i1 * ((idx_t)seam_k.v[2]))) + (q0 * 8)), v4);
       alignas(16) seam_bf16 v6[8];
-      seam_load_keep<8>(in1 + ((i2 * ((idx_t)seam_k.v[7])) + (q0 * ((idx_t)seam_k.v[6]))), v6);
+      seam_load_keep<8>(in1 + ((i2 * ((idx_t)seam_k.v[5])) + (q0 * 8)), v6);
       alignas(16) seam_bf16 v16[8];
-      seam_load<8>(in0 + ((q0 * ((idx_t)seam_k.v[19])) < ((idx_t)seam_k.v[18]) ? ((((i3 * ((idx_t)seam_k.v[17])) + (i2 * ((idx_t)seam_k.v[16]))) + (i1 * ((idx_t)seam_k.v[15]))) + ((q0 * ((idx_t)seam_k.v[14])) + ((idx_t)seam_k.v[13]))) : ((((i3 * ((idx_t)seam_k.v[12])) + (i2 * ((idx_t)seam_k.v[11]))) + (i1 * ((idx_t)seam_k.v[10]))) + ((q0 * ((idx_t)seam_k.v[9])) + ((idx_t)seam_k.v[8])))), v16);
+      seam_load<8>(in0 + ((q0 * 8) < ((idx_t)seam_k.v[14]) ? ((((i3 * ((idx_t)seam_k.v[13])) + (i2 * ((idx_t)seam_k.v[12]))) + (i1 * ((idx_t)seam_k.v[11]))) + ((q0 * 8) + ((idx_t)seam_k.v[10]))) : ((((i3 * ((idx_t)seam_k.v[9])) + (i2 * ((idx_t)seam_k.v[8]))) + (i1 * ((idx_t)seam_k.v[7]))) + ((q0 * 8) + ((idx_t)seam_k.v[6])))), v16);
       alignas(16) seam_bf16 v20[8];
-      seam_load_keep<8>(in2 + ((i2 * ((idx_t)seam_k.v[21])) + (q0 * ((idx_t)seam_k.v[20]))), v20);
+      seam_load_keep<8>(in2 + ((i2 * ((idx_t)seam_k.v[15])) + (q0 * 8)), v20);
       float v5_0 = seam_convert<float>(v4[0]);
       float v5_1 = seam_convert<float>(v4[1]);
       float v5_2 = seam_convert<float>(v4[2]);
@@ -86,7 +86,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_088a676146af5fd9(const se
       seam_bf16 v15_5 = seam_convert<seam_bf16>(v14_5);
       seam_bf16 v15_6 = seam_convert<seam_bf16>(v14_6);
       seam_bf16 v15_7 = seam_convert<seam_bf16>(v14_7);
-      bool v17_0 = (q0 * ((idx_t)seam_k.v[22])) < ((idx_t)seam_k.v[23]);
+      bool v17_0 = (q0 * 8) < ((idx_t)seam_k.v[16]);
       seam_bf16 v18_0 = (v17_0 ? v15_0 : v16[0]);
       seam_bf16 v18_1 = (v17_0 ? v15_1 : v16[1]);
       seam_bf16 v18_2 = (v17_0 ? v15_2 : v16[2]);
@@ -152,21 +152,21 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_088a676146af5fd9(const se
       v26[5] = seam_convert<seam_bf16>(v25_5);
       v26[6] = seam_convert<seam_bf16>(v25_6);
       v26[7] = seam_convert<seam_bf16>(v25_7);
-      seam_store<8>(out0 + (chunk0 * ((idx_t)seam_k.v[24])), v26);
-    } else if (g < ((idx_t)seam_k.v[25])) {
-      const idx_t chunk1 = g - ((idx_t)seam_k.v[26]);
+      seam_store<8>(out0 + (chunk0 * 8), v26);
+    } else if (g < ((idx_t)seam_k.v[17])) {
+      const idx_t chunk1 = g - ((idx_t)seam_k.v[18]);
       const idx_t q27 = seam_fast_mod(chunk1, seam_k.d[6]);
       const idx_t i28 = seam_fast_mod(seam_fast_div(chunk1, seam_k.d[7]), seam_k.d[8]);
       const idx_t i29 = seam_fast_mod(seam_fast_div(chunk1, seam_k.d[9]), seam_k.d[10]);
       const idx_t i30 = seam_fast_div(chunk1, seam_k.d[11]);
       alignas(16) seam_bf16 v31[8];
-      seam_load<8>(in0 + (((((i30 * ((idx_t)seam_k.v[31])) + (i29 * ((idx_t)seam_k.v[30]))) + ((idx_t)seam_k.v[29])) + (i28 * ((idx_t)seam_k.v[28]))) + (q27 * ((idx_t)seam_k.v[27]))), v31);
+      seam_load<8>(in0 + (((((i30 * ((idx_t)seam_k.v[22])) + (i29 * ((idx_t)seam_k.v[21]))) + ((idx_t)seam_k.v[20])) + (i28 * ((idx_t)seam_k.v[19]))) + (q27 * 8)), v31);
       alignas(16) seam_bf16 v33[8];
-      seam_load_keep<8>(in1 + ((i29 * ((idx_t)seam_k.v[33])) + (q27 * ((idx_t)seam_k.v[32]))), v33);
+      seam_load_keep<8>(in1 + ((i29 * ((idx_t)seam_k.v[23])) + (q27 * 8)), v33);
       alignas(16) seam_bf16 v43[8];
-      seam_load<8>(in0 + ((q27 * ((idx_t)seam_k.v[47])) < ((idx_t)seam_k.v[46]) ? (((((i30 * ((idx_t)seam_k.v[45])) + (i29 * ((idx_t)seam_k.v[44]))) + ((idx_t)seam_k.v[43])) + (i28 * ((idx_t)seam_k.v[42]))) + ((q27 * ((idx_t)seam_k.v[41])) + ((idx_t)seam_k.v[40]))) : (((((i30 * ((idx_t)seam_k.v[39])) + (i29 * ((idx_t)seam_k.v[38]))) + ((idx_t)seam_k.v[37])) + (i28 * ((idx_t)seam_k.v[36]))) + ((q27 * ((idx_t)seam_k.v[35])) + ((idx_t)seam_k.v[34])))), v43);
+      seam_load<8>(in0 + ((q27 * 8) < ((idx_t)seam_k.v[34]) ? (((((i30 * ((idx_t)seam_k.v[33])) + (i29 * ((idx_t)seam_k.v[32]))) + ((idx_t)seam_k.v[31])) + (i28 * ((idx_t)seam_k.v[30]))) + ((q27 * 8) + ((idx_t)seam_k.v[29]))) : (((((i30 * ((idx_t)seam_k.v[28])) + (i29 * ((idx_t)seam_k.v[27]))) + ((idx_t)seam_k.v[26])) + (i28 * ((idx_t)seam_k.v[25]))) + ((q27 * 8) + ((idx_t)seam_k.v[24])))), v43);
       alignas(16) seam_bf16 v47[8];
-      seam_load_keep<8>(in2 + ((i29 * ((idx_t)seam_k.v[49])) + (q27 * ((idx_t)seam_k.v[48]))), v47);
+      seam_load_keep<8>(in2 + ((i29 * ((idx_t)seam_k.v[35])) + (q27 * 8)), v47);
       float v32_0 = seam_convert<float>(v31[0]);
       float v32_1 = seam_convert<float>(v31[1]);
       float v32_2 = seam_convert<float>(v31[2]);
@@ -231,7 +231,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_088a676146af5fd9(const se
       seam_bf16 v42_5 = seam_convert<seam_bf16>(v41_5);
       seam_bf16 v42_6 = seam_convert<seam_bf16>(v41_6);
       seam_bf16 v42_7 = seam_convert<seam_bf16>(v41_7);
-      bool v44_0 = (q27 * ((idx_t)seam_k.v[50])) < ((idx_t)seam_k.v[51]);
+      bool v44_0 = (q27 * 8) < ((idx_t)seam_k.v[36]);
       seam_bf16 v45_0 = (v44_0 ? v42_0 : v43[0]);
       seam_bf16 v45_1 = (v44_0 ? v42_1 : v43[1]);
       seam_bf16 v45_2 = (v44_0 ? v42_2 : v43[2]);
@@ -297,7 +297,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_088a676146af5fd9(const se
       v53[5] = seam_convert<seam_bf16>(v52_5);
       v53[6] = seam_convert<seam_bf16>(v52_6);
       v53[7] = seam_convert<seam_bf16>(v52_7);
-      seam_store<8>(out1 + (chunk1 * ((idx_t)seam_k.v[52])), v53);
+      seam_store<8>(out1 + (chunk1 * 8), v53);
     }
   }
 }

@@ -4,7 +4,8 @@
 // launch: row kernel: block 256 (1 rows x 256 threads), grid 32 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(256) seam_rows_3f06320b63992866(const float* __restrict__ in0, float* __restrict__ out0) {
+struct seam_rows_19b4b96d999bb556_consts { long long v[5]; };
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_19b4b96d999bb556(const float* __restrict__ in0, float* __restrict__ out0, const seam_rows_19b4b96d999bb556_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<1, 256, true> seam_row_ctx(seam_scratch);
@@ -12,9 +13,9 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_3f06320b63992866(const float* 
   const int seam_lanes = 256;
   constexpr int seam_row_iterations = 1;
   alignas(16) float seam_cache0[1][4];
-  for (long long seam_first_row = (long long)blockIdx.x * 1; seam_first_row < (long long)32; seam_first_row += (long long)gridDim.x * 1) {
+  for (long long seam_first_row = (long long)blockIdx.x * 1; seam_first_row < (long long)((idx_t)seam_k.v[0]); seam_first_row += (long long)gridDim.x * 1) {
     const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);
-    const idx_t seam_row_extent = row < 32 ? 256 : 0;
+    const idx_t seam_row_extent = row < ((idx_t)seam_k.v[1]) ? ((idx_t)seam_k.v[2]) : 0;
     (void)seam_row_extent;
     float v1_0 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
     float v1_1 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
@@ -28,7 +29,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_3f06320b63992866(const float* 
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        seam_load<4>(in0 + ((row * 1024) + (k * 4)), seam_cache0[seam_it]);
+        seam_load<4>(in0 + ((row * ((idx_t)seam_k.v[3])) + (k * 4)), seam_cache0[seam_it]);
       }
     }
     SEAM_UNROLL(1)
@@ -120,7 +121,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_3f06320b63992866(const float* 
         v22[1] = (v21_1 * v18_rcp0_0);
         v22[2] = (v21_2 * v18_rcp0_0);
         v22[3] = (v21_3 * v18_rcp0_0);
-        seam_store<4>(out0 + ((k * 4) + (row * 1024)), v22);
+        seam_store<4>(out0 + ((k * 4) + (row * ((idx_t)seam_k.v[4]))), v22);
       }
     }
   }

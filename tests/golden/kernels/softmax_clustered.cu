@@ -4,7 +4,8 @@
 // launch: row kernel: block 256 (1 rows x 256 threads), grid 256 blocks in clusters of 4, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(256) __cluster_dims__(4, 1, 1) seam_rows_e072dd35097af6ed(const seam_bf16* __restrict__ in0, seam_bf16* __restrict__ out0) {
+struct seam_rows_02016a753b7ffc15_consts { long long v[5]; };
+SEAM_KERNEL void __launch_bounds__(256) __cluster_dims__(4, 1, 1) seam_rows_02016a753b7ffc15(const seam_bf16* __restrict__ in0, seam_bf16* __restrict__ out0, const seam_rows_02016a753b7ffc15_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<1, 256, true, 4> seam_row_ctx(seam_scratch);
@@ -12,9 +13,9 @@ SEAM_KERNEL void __launch_bounds__(256) __cluster_dims__(4, 1, 1) seam_rows_e072
   const int seam_lanes = 1024;
   constexpr int seam_row_iterations = 8;
   alignas(16) seam_bf16 seam_cache0[8][8];
-  for (long long seam_first_row = (long long)(blockIdx.x / 4) * 1; seam_first_row < (long long)64; seam_first_row += (long long)(gridDim.x / 4) * 1) {
+  for (long long seam_first_row = (long long)(blockIdx.x / 4) * 1; seam_first_row < (long long)((idx_t)seam_k.v[0]); seam_first_row += (long long)(gridDim.x / 4) * 1) {
     const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);
-    const idx_t seam_row_extent = row < 64 ? 8192 : 0;
+    const idx_t seam_row_extent = row < ((idx_t)seam_k.v[1]) ? ((idx_t)seam_k.v[2]) : 0;
     (void)seam_row_extent;
     float v1_0 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
     float v1_1 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
@@ -36,7 +37,7 @@ SEAM_KERNEL void __launch_bounds__(256) __cluster_dims__(4, 1, 1) seam_rows_e072
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        seam_load<8>(in0 + ((row * 65536) + (k * 8)), seam_cache0[seam_it]);
+        seam_load<8>(in0 + ((row * ((idx_t)seam_k.v[3])) + (k * 8)), seam_cache0[seam_it]);
       }
     }
     SEAM_UNROLL(8)
@@ -220,7 +221,7 @@ SEAM_KERNEL void __launch_bounds__(256) __cluster_dims__(4, 1, 1) seam_rows_e072
         v26[5] = seam_convert<seam_bf16>(v25_5);
         v26[6] = seam_convert<seam_bf16>(v25_6);
         v26[7] = seam_convert<seam_bf16>(v25_7);
-        seam_store<8>(out0 + ((k * 8) + (row * 65536)), v26);
+        seam_store<8>(out0 + ((k * 8) + (row * ((idx_t)seam_k.v[4]))), v26);
       }
     }
   }

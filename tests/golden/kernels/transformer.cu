@@ -4,7 +4,8 @@
 // launch: row kernel: block 256 (8 rows x 32 threads), grid 8 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(256) seam_rows_f1d392e8d19b3f8f(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0) {
+struct seam_rows_70a07ddffc6b8696_consts { long long v[5]; };
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_70a07ddffc6b8696(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_70a07ddffc6b8696_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<8, 32, true> seam_row_ctx(seam_scratch);
@@ -12,9 +13,9 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_f1d392e8d19b3f8f(const seam_bf
   const int seam_lanes = 32;
   constexpr int seam_row_iterations = 1;
   alignas(16) seam_bf16 seam_cache0[1][8];
-  for (long long seam_first_row = (long long)blockIdx.x * 8; seam_first_row < (long long)64; seam_first_row += (long long)gridDim.x * 8) {
+  for (long long seam_first_row = (long long)blockIdx.x * 8; seam_first_row < (long long)((idx_t)seam_k.v[0]); seam_first_row += (long long)gridDim.x * 8) {
     const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);
-    const idx_t seam_row_extent = row < 64 ? 32 : 0;
+    const idx_t seam_row_extent = row < ((idx_t)seam_k.v[1]) ? ((idx_t)seam_k.v[2]) : 0;
     (void)seam_row_extent;
     float v2_0 = seam_convert<float>(((seam_i64)0LL));
     float v2_1 = seam_convert<float>(((seam_i64)0LL));
@@ -28,7 +29,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_f1d392e8d19b3f8f(const seam_bf
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        seam_load<8>(in0 + ((row * 256) + (k * 8)), seam_cache0[seam_it]);
+        seam_load<8>(in0 + ((row * ((idx_t)seam_k.v[3])) + (k * 8)), seam_cache0[seam_it]);
       }
     }
     SEAM_UNROLL(1)
@@ -142,7 +143,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_f1d392e8d19b3f8f(const seam_bf
         v21[5] = seam_convert<seam_bf16>(v20_5);
         v21[6] = seam_convert<seam_bf16>(v20_6);
         v21[7] = seam_convert<seam_bf16>(v20_7);
-        seam_store<8>(out0 + ((k * 8) + (row * 256)), v21);
+        seam_store<8>(out0 + ((k * 8) + (row * ((idx_t)seam_k.v[4]))), v21);
       }
     }
   }
@@ -154,8 +155,8 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_f1d392e8d19b3f8f(const seam_bf
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-struct seam_pointwise_8a6771fb2482f5ab_consts { long long v[94]; seam_divisor d[22]; };
-SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_8a6771fb2482f5ab(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, seam_bf16* __restrict__ out2, bool* __restrict__ out3, const seam_pointwise_8a6771fb2482f5ab_consts seam_k) {
+struct seam_pointwise_f3577710548719fa_consts { long long v[59]; seam_divisor d[22]; };
+SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_f3577710548719fa(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, seam_bf16* __restrict__ out2, bool* __restrict__ out3, const seam_pointwise_f3577710548719fa_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {
@@ -164,26 +165,26 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_8a6771fb2482f5ab(const se
       const idx_t i1 = seam_fast_mod(seam_fast_div(chunk0, seam_k.d[1]), seam_k.d[2]);
       const idx_t i2 = seam_fast_div(chunk0, seam_k.d[3]);
       alignas(16) seam_bf16 v4[8];
-      seam_load<8>(in2 + ((i1 * ((idx_t)seam_k.v[5])) + (((q0 * ((idx_t)seam_k.v[4])) + ((idx_t)seam_k.v[3])) + (i2 * ((idx_t)seam_k.v[2])))), v4);
-      const idx_t e5 = (((q0 * ((idx_t)seam_k.v[9])) + (i1 * ((idx_t)seam_k.v[8]))) + ((i2 * ((idx_t)seam_k.v[7])) * ((idx_t)seam_k.v[6])));
+      seam_load<8>(in2 + ((i1 * ((idx_t)seam_k.v[4])) + (((q0 * 8) + ((idx_t)seam_k.v[3])) + (i2 * ((idx_t)seam_k.v[2])))), v4);
+      const idx_t e5 = (((q0 * 8) + (i1 * ((idx_t)seam_k.v[6]))) + ((i2 * 4) * ((idx_t)seam_k.v[5])));
       seam_store<8>(out0 + e5, v4);
-      seam_store<8>(out0 + (e5 + ((idx_t)seam_k.v[10])), v4);
-      seam_store<8>(out0 + (e5 + ((idx_t)seam_k.v[11])), v4);
-      seam_store<8>(out0 + (e5 + ((idx_t)seam_k.v[12])), v4);
-    } else if (g < ((idx_t)seam_k.v[13])) {
-      const idx_t chunk1 = g - ((idx_t)seam_k.v[14]);
+      seam_store<8>(out0 + (e5 + ((idx_t)seam_k.v[7])), v4);
+      seam_store<8>(out0 + (e5 + ((idx_t)seam_k.v[8])), v4);
+      seam_store<8>(out0 + (e5 + ((idx_t)seam_k.v[9])), v4);
+    } else if (g < ((idx_t)seam_k.v[10])) {
+      const idx_t chunk1 = g - ((idx_t)seam_k.v[11]);
       const idx_t q6 = seam_fast_mod(chunk1, seam_k.d[4]);
       const idx_t i7 = seam_fast_mod(seam_fast_div(chunk1, seam_k.d[5]), seam_k.d[6]);
       const idx_t i8 = seam_fast_mod(seam_fast_div(chunk1, seam_k.d[7]), seam_k.d[8]);
       const idx_t i10 = seam_fast_div(chunk1, seam_k.d[9]);
       alignas(16) seam_bf16 v11[8];
-      seam_load<8>(in2 + (((i7 + (i10 * ((idx_t)seam_k.v[19]))) * ((idx_t)seam_k.v[18])) + (((q6 * ((idx_t)seam_k.v[17])) + (seam_fast_mod(i8, seam_k.d[11]) * ((idx_t)seam_k.v[16]))) + (seam_fast_div(i8, seam_k.d[10]) * ((idx_t)seam_k.v[15])))), v11);
+      seam_load<8>(in2 + (((i7 + (i10 * 2)) * ((idx_t)seam_k.v[14])) + (((q6 * 8) + (seam_fast_mod(i8, seam_k.d[11]) * ((idx_t)seam_k.v[13]))) + (seam_fast_div(i8, seam_k.d[10]) * ((idx_t)seam_k.v[12])))), v11);
       alignas(16) seam_bf16 v13[8];
-      seam_load_keep<8>(in0 + (((i7 + (i10 * ((idx_t)seam_k.v[22]))) * ((idx_t)seam_k.v[21])) + (q6 * ((idx_t)seam_k.v[20]))), v13);
+      seam_load_keep<8>(in0 + (((i7 + (i10 * 2)) * ((idx_t)seam_k.v[15])) + (q6 * 8)), v13);
       alignas(16) seam_bf16 v20[8];
-      seam_load<8>(in2 + ((q6 * ((idx_t)seam_k.v[36])) < ((idx_t)seam_k.v[35]) ? (((i7 + (i10 * ((idx_t)seam_k.v[34]))) * ((idx_t)seam_k.v[33])) + ((((q6 * ((idx_t)seam_k.v[32])) + ((idx_t)seam_k.v[31])) + (seam_fast_mod(i8, seam_k.d[15]) * ((idx_t)seam_k.v[30]))) + (seam_fast_div(i8, seam_k.d[14]) * ((idx_t)seam_k.v[29])))) : (((i7 + (i10 * ((idx_t)seam_k.v[28]))) * ((idx_t)seam_k.v[27])) + ((((q6 * ((idx_t)seam_k.v[26])) + ((idx_t)seam_k.v[25])) + (seam_fast_mod(i8, seam_k.d[13]) * ((idx_t)seam_k.v[24]))) + (seam_fast_div(i8, seam_k.d[12]) * ((idx_t)seam_k.v[23]))))), v20);
+      seam_load<8>(in2 + ((q6 * 8) < ((idx_t)seam_k.v[24]) ? (((i7 + (i10 * 2)) * ((idx_t)seam_k.v[23])) + ((((q6 * 8) + ((idx_t)seam_k.v[22])) + (seam_fast_mod(i8, seam_k.d[15]) * ((idx_t)seam_k.v[21]))) + (seam_fast_div(i8, seam_k.d[14]) * ((idx_t)seam_k.v[20])))) : (((i7 + (i10 * 2)) * ((idx_t)seam_k.v[19])) + ((((q6 * 8) + ((idx_t)seam_k.v[18])) + (seam_fast_mod(i8, seam_k.d[13]) * ((idx_t)seam_k.v[17]))) + (seam_fast_div(i8, seam_k.d[12]) * ((idx_t)seam_k.v[16]))))), v20);
       alignas(16) seam_bf16 v24[8];
-      seam_load_keep<8>(in1 + (((i7 + (i10 * ((idx_t)seam_k.v[39]))) * ((idx_t)seam_k.v[38])) + (q6 * ((idx_t)seam_k.v[37]))), v24);
+      seam_load_keep<8>(in1 + (((i7 + (i10 * 2)) * ((idx_t)seam_k.v[25])) + (q6 * 8)), v24);
       float v12_0 = seam_convert<float>(v11[0]);
       float v12_1 = seam_convert<float>(v11[1]);
       float v12_2 = seam_convert<float>(v11[2]);
@@ -224,7 +225,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_8a6771fb2482f5ab(const se
       float v19_5 = (-v18_5);
       float v19_6 = (-v18_6);
       float v19_7 = (-v18_7);
-      bool v22_0 = (q6 * ((idx_t)seam_k.v[40])) < ((idx_t)seam_k.v[41]);
+      bool v22_0 = (q6 * 8) < ((idx_t)seam_k.v[26]);
       float v23_0 = (v22_0 ? v19_0 : v18_0);
       float v23_1 = (v22_0 ? v19_1 : v18_1);
       float v23_2 = (v22_0 ? v19_2 : v18_2);
@@ -266,54 +267,54 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_8a6771fb2482f5ab(const se
       v28[5] = seam_convert<seam_bf16>(v27_5);
       v28[6] = seam_convert<seam_bf16>(v27_6);
       v28[7] = seam_convert<seam_bf16>(v27_7);
-      seam_store<8>(out1 + (((q6 * ((idx_t)seam_k.v[45])) + ((i7 + (i10 * ((idx_t)seam_k.v[44]))) * ((idx_t)seam_k.v[43]))) + (i8 * ((idx_t)seam_k.v[42]))), v28);
-    } else if (g < ((idx_t)seam_k.v[46])) {
-      const idx_t chunk2 = g - ((idx_t)seam_k.v[47]);
+      seam_store<8>(out1 + (((q6 * 8) + ((i7 + (i10 * 2)) * ((idx_t)seam_k.v[28]))) + (i8 * ((idx_t)seam_k.v[27]))), v28);
+    } else if (g < ((idx_t)seam_k.v[29])) {
+      const idx_t chunk2 = g - ((idx_t)seam_k.v[30]);
       const idx_t i29 = seam_fast_mod(chunk2, seam_k.d[16]);
       const idx_t i30 = seam_fast_mod(seam_fast_div(chunk2, seam_k.d[17]), seam_k.d[18]);
       const idx_t i31 = seam_fast_div(chunk2, seam_k.d[19]);
-      seam_bf16 v33_0 = *(in2 + ((i29 * ((idx_t)seam_k.v[50])) + ((i30 + ((idx_t)seam_k.v[49])) + (i31 * ((idx_t)seam_k.v[48])))));
-      seam_bf16 v35_0 = *(in0 + ((i29 * ((idx_t)seam_k.v[51])) + i30));
-      seam_bf16 v42_0 = *(in2 + (i30 < ((idx_t)seam_k.v[58]) ? ((i29 * ((idx_t)seam_k.v[57])) + ((i30 + ((idx_t)seam_k.v[56])) + (i31 * ((idx_t)seam_k.v[55])))) : ((i29 * ((idx_t)seam_k.v[54])) + ((i30 + ((idx_t)seam_k.v[53])) + (i31 * ((idx_t)seam_k.v[52]))))));
-      seam_bf16 v46_0 = *(in1 + ((i29 * ((idx_t)seam_k.v[59])) + i30));
-      const idx_t e51 = ((i29 + (i30 * ((idx_t)seam_k.v[62]))) + ((i31 * ((idx_t)seam_k.v[61])) * ((idx_t)seam_k.v[60])));
+      seam_bf16 v33_0 = *(in2 + ((i29 * ((idx_t)seam_k.v[33])) + ((i30 + ((idx_t)seam_k.v[32])) + (i31 * ((idx_t)seam_k.v[31])))));
+      seam_bf16 v35_0 = *(in0 + ((i29 * ((idx_t)seam_k.v[34])) + i30));
+      seam_bf16 v42_0 = *(in2 + (i30 < ((idx_t)seam_k.v[41]) ? ((i29 * ((idx_t)seam_k.v[40])) + ((i30 + ((idx_t)seam_k.v[39])) + (i31 * ((idx_t)seam_k.v[38])))) : ((i29 * ((idx_t)seam_k.v[37])) + ((i30 + ((idx_t)seam_k.v[36])) + (i31 * ((idx_t)seam_k.v[35]))))));
+      seam_bf16 v46_0 = *(in1 + ((i29 * ((idx_t)seam_k.v[42])) + i30));
+      const idx_t e51 = ((i29 + (i30 * ((idx_t)seam_k.v[44]))) + ((i31 * 4) * ((idx_t)seam_k.v[43])));
       float v34_0 = seam_convert<float>(v33_0);
       float v36_0 = seam_convert<float>(v35_0);
       float v37_0 = (v34_0 * v36_0);
       float v40_0 = seam_convert<float>(v42_0);
       float v41_0 = (-v40_0);
-      bool v44_0 = i30 < ((idx_t)seam_k.v[63]);
+      bool v44_0 = i30 < ((idx_t)seam_k.v[45]);
       float v45_0 = (v44_0 ? v41_0 : v40_0);
       float v47_0 = seam_convert<float>(v46_0);
       float v48_0 = (v45_0 * v47_0);
       float v49_0 = (v37_0 + v48_0);
       seam_bf16 v50_0 = seam_convert<seam_bf16>(v49_0);
       out2[e51] = v50_0;
-      out2[(e51 + ((idx_t)seam_k.v[64]))] = v50_0;
-      out2[(e51 + ((idx_t)seam_k.v[65]))] = v50_0;
-      out2[(e51 + ((idx_t)seam_k.v[66]))] = v50_0;
-    } else if (g < ((idx_t)seam_k.v[67])) {
-      const idx_t chunk3 = g - ((idx_t)seam_k.v[68]);
+      out2[(e51 + ((idx_t)seam_k.v[46]))] = v50_0;
+      out2[(e51 + ((idx_t)seam_k.v[47]))] = v50_0;
+      out2[(e51 + ((idx_t)seam_k.v[48]))] = v50_0;
+    } else if (g < ((idx_t)seam_k.v[49])) {
+      const idx_t chunk3 = g - ((idx_t)seam_k.v[50]);
       const idx_t q52 = seam_fast_mod(chunk3, seam_k.d[20]);
       const idx_t i53 = seam_fast_div(chunk3, seam_k.d[21]);
-      const idx_t e59 = ((q52 * ((idx_t)seam_k.v[70])) + (i53 * ((idx_t)seam_k.v[69])));
+      const idx_t e59 = ((q52 * 16) + (i53 * ((idx_t)seam_k.v[51])));
       seam_i64 v56_0 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)(i53) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_0 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[71])) + 0) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_1 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[72])) + 1) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_2 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[73])) + 2) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_3 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[74])) + 3) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_4 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[75])) + 4) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_5 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[76])) + 5) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_6 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[77])) + 6) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_7 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[78])) + 7) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_8 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[79])) + 8) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_9 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[80])) + 9) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_10 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[81])) + 10) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_11 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[82])) + 11) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_12 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[83])) + 12) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_13 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[84])) + 13) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_14 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[85])) + 14) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_15 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * ((idx_t)seam_k.v[86])) + 15) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_0 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 0) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_1 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 1) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_2 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 2) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_3 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 3) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_4 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 4) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_5 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 5) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_6 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 6) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_7 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 7) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_8 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 8) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_9 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 9) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_10 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 10) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_11 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 11) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_12 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 12) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_13 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 13) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_14 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 14) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v57_15 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 15) * (seam_i64)((seam_i64)1LL));
       alignas(16) bool v58[16];
       v58[0] = seam_ge(v56_0, v57_0);
       v58[1] = seam_ge(v56_0, v57_1);
@@ -332,13 +333,13 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_8a6771fb2482f5ab(const se
       v58[14] = seam_ge(v56_0, v57_14);
       v58[15] = seam_ge(v56_0, v57_15);
       seam_store<16>(out3 + e59, v58);
-      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[87])), v58);
-      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[88])), v58);
-      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[89])), v58);
-      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[90])), v58);
-      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[91])), v58);
-      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[92])), v58);
-      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[93])), v58);
+      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[52])), v58);
+      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[53])), v58);
+      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[54])), v58);
+      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[55])), v58);
+      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[56])), v58);
+      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[57])), v58);
+      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[58])), v58);
     }
   }
 }
@@ -349,7 +350,8 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_8a6771fb2482f5ab(const se
 // launch: row kernel: block 256 (64 rows x 4 threads), grid 8 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(256) seam_rows_07512871fcbd91b4(const seam_bf16* __restrict__ in0, const bool* __restrict__ in1, seam_bf16* __restrict__ out0) {
+struct seam_rows_2dfda13238a7ca4e_consts { long long v[9]; seam_divisor d[2]; };
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_2dfda13238a7ca4e(const seam_bf16* __restrict__ in0, const bool* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_2dfda13238a7ca4e_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<64, 4, true> seam_row_ctx(seam_scratch);
@@ -358,12 +360,12 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_07512871fcbd91b4(const seam_bf
   constexpr int seam_row_iterations = 1;
   alignas(16) bool seam_cache0[1][16];
   alignas(16) seam_bf16 seam_cache1[1][16];
-  for (long long seam_first_row = (long long)blockIdx.x * 64; seam_first_row < (long long)512; seam_first_row += (long long)gridDim.x * 64) {
+  for (long long seam_first_row = (long long)blockIdx.x * 64; seam_first_row < (long long)((idx_t)seam_k.v[0]); seam_first_row += (long long)gridDim.x * 64) {
     const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);
-    const idx_t seam_row_extent = row < 512 ? 4 : 0;
+    const idx_t seam_row_extent = row < ((idx_t)seam_k.v[1]) ? ((idx_t)seam_k.v[2]) : 0;
     (void)seam_row_extent;
-    const idx_t r0 = (row % 64);
-    const idx_t r1 = (row / 64);
+    const idx_t r0 = seam_fast_mod(row, seam_k.d[0]);
+    const idx_t r1 = seam_fast_div(row, seam_k.d[1]);
     float v3_0 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
     float v3_1 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
     float v3_2 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
@@ -400,8 +402,8 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_07512871fcbd91b4(const seam_bf
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        seam_load<16>(in1 + (((r1 * 4096) + (r0 * 64)) + (k * 16)), seam_cache0[seam_it]);
-        seam_load<16>(in0 + (((r1 * 4096) + (r0 * 64)) + (k * 16)), seam_cache1[seam_it]);
+        seam_load<16>(in1 + (((r1 * ((idx_t)seam_k.v[4])) + (r0 * ((idx_t)seam_k.v[3]))) + (k * 16)), seam_cache0[seam_it]);
+        seam_load<16>(in0 + (((r1 * ((idx_t)seam_k.v[6])) + (r0 * ((idx_t)seam_k.v[5]))) + (k * 16)), seam_cache1[seam_it]);
       }
     }
     SEAM_UNROLL(1)
@@ -896,7 +898,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_07512871fcbd91b4(const seam_bf
         v49[13] = seam_convert<seam_bf16>(v48_13);
         v49[14] = seam_convert<seam_bf16>(v48_14);
         v49[15] = seam_convert<seam_bf16>(v48_15);
-        seam_store<16>(out0 + (((k * 16) + (r0 * 64)) + (r1 * 4096)), v49);
+        seam_store<16>(out0 + (((k * 16) + (r0 * ((idx_t)seam_k.v[8]))) + (r1 * ((idx_t)seam_k.v[7]))), v49);
       }
     }
   }
@@ -908,8 +910,8 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_07512871fcbd91b4(const seam_bf
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-struct seam_pointwise_2ce0569d22297733_consts { long long v[6]; seam_divisor d[4]; };
-SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_2ce0569d22297733(const seam_bf16* __restrict__ in0, seam_bf16* __restrict__ out0, const seam_pointwise_2ce0569d22297733_consts seam_k) {
+struct seam_pointwise_452c7da8f49afb56_consts { long long v[4]; seam_divisor d[4]; };
+SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_452c7da8f49afb56(const seam_bf16* __restrict__ in0, seam_bf16* __restrict__ out0, const seam_pointwise_452c7da8f49afb56_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {
@@ -917,8 +919,8 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_2ce0569d22297733(const se
       const idx_t q0 = seam_fast_mod(chunk0, seam_k.d[0]);
       const idx_t i1 = seam_fast_div(chunk0, seam_k.d[1]);
       alignas(16) seam_bf16 v3[8];
-      seam_load<8>(in0 + (((seam_fast_div(q0, seam_k.d[3]) * ((idx_t)seam_k.v[4])) + (i1 * ((idx_t)seam_k.v[3]))) + seam_fast_mod((q0 * ((idx_t)seam_k.v[2])), seam_k.d[2])), v3);
-      seam_store<8>(out0 + (chunk0 * ((idx_t)seam_k.v[5])), v3);
+      seam_load<8>(in0 + (((seam_fast_div(q0, seam_k.d[3]) * ((idx_t)seam_k.v[3])) + (i1 * ((idx_t)seam_k.v[2]))) + seam_fast_mod((q0 * 8), seam_k.d[2])), v3);
+      seam_store<8>(out0 + (chunk0 * 8), v3);
     }
   }
 }
@@ -929,7 +931,8 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_2ce0569d22297733(const se
 // launch: row kernel: block 256 (8 rows x 32 threads), grid 8 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-SEAM_KERNEL void __launch_bounds__(256) seam_rows_7db00c9e8dc1ef38(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1) {
+struct seam_rows_1bd14dfa064b1144_consts { long long v[7]; };
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_1bd14dfa064b1144(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, const seam_rows_1bd14dfa064b1144_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<8, 32, true> seam_row_ctx(seam_scratch);
@@ -938,9 +941,9 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_7db00c9e8dc1ef38(const seam_bf
   constexpr int seam_row_iterations = 1;
   alignas(16) seam_bf16 seam_cache0[1][8];
   alignas(16) seam_bf16 seam_cache1[1][8];
-  for (long long seam_first_row = (long long)blockIdx.x * 8; seam_first_row < (long long)64; seam_first_row += (long long)gridDim.x * 8) {
+  for (long long seam_first_row = (long long)blockIdx.x * 8; seam_first_row < (long long)((idx_t)seam_k.v[0]); seam_first_row += (long long)gridDim.x * 8) {
     const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);
-    const idx_t seam_row_extent = row < 64 ? 32 : 0;
+    const idx_t seam_row_extent = row < ((idx_t)seam_k.v[1]) ? ((idx_t)seam_k.v[2]) : 0;
     (void)seam_row_extent;
     float v2_0 = seam_convert<float>(((seam_i64)0LL));
     float v2_1 = seam_convert<float>(((seam_i64)0LL));
@@ -954,8 +957,8 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_7db00c9e8dc1ef38(const seam_bf
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        seam_load<8>(in0 + ((row * 256) + (k * 8)), seam_cache0[seam_it]);
-        seam_load<8>(in2 + ((row * 256) + (k * 8)), seam_cache1[seam_it]);
+        seam_load<8>(in0 + ((row * ((idx_t)seam_k.v[3])) + (k * 8)), seam_cache0[seam_it]);
+        seam_load<8>(in2 + ((row * ((idx_t)seam_k.v[4])) + (k * 8)), seam_cache1[seam_it]);
       }
     }
     SEAM_UNROLL(1)
@@ -1102,7 +1105,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_7db00c9e8dc1ef38(const seam_bf
         v18[5] = seam_convert<seam_bf16>(v17_5);
         v18[6] = seam_convert<seam_bf16>(v17_6);
         v18[7] = seam_convert<seam_bf16>(v17_7);
-        seam_store<8>(out0 + ((k * 8) + (row * 256)), v18);
+        seam_store<8>(out0 + ((k * 8) + (row * ((idx_t)seam_k.v[5]))), v18);
         float v19_0 = seam_convert<float>(v18[0]);
         float v19_1 = seam_convert<float>(v18[1]);
         float v19_2 = seam_convert<float>(v18[2]);
@@ -1153,7 +1156,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_7db00c9e8dc1ef38(const seam_bf
         v31[5] = seam_convert<seam_bf16>(v30_5);
         v31[6] = seam_convert<seam_bf16>(v30_6);
         v31[7] = seam_convert<seam_bf16>(v30_7);
-        seam_store<8>(out1 + ((k * 8) + (row * 256)), v31);
+        seam_store<8>(out1 + ((k * 8) + (row * ((idx_t)seam_k.v[6]))), v31);
       }
     }
   }
@@ -1167,8 +1170,8 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_7db00c9e8dc1ef38(const seam_bf
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-struct seam_pointwise_c224d85f5a8a89e0_consts { long long v[7]; seam_divisor d[2]; };
-SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_c224d85f5a8a89e0(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_pointwise_c224d85f5a8a89e0_consts seam_k) {
+struct seam_pointwise_f65ed5ae9d56b153_consts { long long v[4]; seam_divisor d[2]; };
+SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_f65ed5ae9d56b153(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_pointwise_f65ed5ae9d56b153_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {
@@ -1176,9 +1179,9 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_c224d85f5a8a89e0(const se
       const idx_t q0 = seam_fast_mod(chunk0, seam_k.d[0]);
       const idx_t i1 = seam_fast_div(chunk0, seam_k.d[1]);
       alignas(16) seam_bf16 v3[8];
-      seam_load<8>(in0 + ((i1 * ((idx_t)seam_k.v[3])) + (q0 * ((idx_t)seam_k.v[2]))), v3);
+      seam_load<8>(in0 + ((i1 * ((idx_t)seam_k.v[2])) + (q0 * 8)), v3);
       alignas(16) seam_bf16 v7[8];
-      seam_load<8>(in1 + ((i1 * ((idx_t)seam_k.v[5])) + (q0 * ((idx_t)seam_k.v[4]))), v7);
+      seam_load<8>(in1 + ((i1 * ((idx_t)seam_k.v[3])) + (q0 * 8)), v7);
       float v4_0 = seam_convert<float>(v3[0]);
       float v4_1 = seam_convert<float>(v3[1]);
       float v4_2 = seam_convert<float>(v3[2]);
@@ -1228,7 +1231,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_c224d85f5a8a89e0(const se
       v10[5] = seam_convert<seam_bf16>(v9_5);
       v10[6] = seam_convert<seam_bf16>(v9_6);
       v10[7] = seam_convert<seam_bf16>(v9_7);
-      seam_store<8>(out0 + (chunk0 * ((idx_t)seam_k.v[6])), v10);
+      seam_store<8>(out0 + (chunk0 * 8), v10);
     }
   }
 }
@@ -1239,8 +1242,8 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_c224d85f5a8a89e0(const se
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-struct seam_pointwise_b1dc2a36eac87dc8_consts { long long v[7]; seam_divisor d[2]; };
-SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_b1dc2a36eac87dc8(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_pointwise_b1dc2a36eac87dc8_consts seam_k) {
+struct seam_pointwise_c56fb3e464a56b5a_consts { long long v[4]; seam_divisor d[2]; };
+SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_c56fb3e464a56b5a(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_pointwise_c56fb3e464a56b5a_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {
@@ -1248,9 +1251,9 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_b1dc2a36eac87dc8(const se
       const idx_t q0 = seam_fast_mod(chunk0, seam_k.d[0]);
       const idx_t i1 = seam_fast_div(chunk0, seam_k.d[1]);
       alignas(16) seam_bf16 v3[8];
-      seam_load<8>(in0 + ((i1 * ((idx_t)seam_k.v[3])) + (q0 * ((idx_t)seam_k.v[2]))), v3);
+      seam_load<8>(in0 + ((i1 * ((idx_t)seam_k.v[2])) + (q0 * 8)), v3);
       alignas(16) seam_bf16 v5[8];
-      seam_load<8>(in1 + ((i1 * ((idx_t)seam_k.v[5])) + (q0 * ((idx_t)seam_k.v[4]))), v5);
+      seam_load<8>(in1 + ((i1 * ((idx_t)seam_k.v[3])) + (q0 * 8)), v5);
       float v4_0 = seam_convert<float>(v3[0]);
       float v4_1 = seam_convert<float>(v3[1]);
       float v4_2 = seam_convert<float>(v3[2]);
@@ -1284,7 +1287,7 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_b1dc2a36eac87dc8(const se
       v8[5] = seam_convert<seam_bf16>(v7_5);
       v8[6] = seam_convert<seam_bf16>(v7_6);
       v8[7] = seam_convert<seam_bf16>(v7_7);
-      seam_store<8>(out0 + (chunk0 * ((idx_t)seam_k.v[6])), v8);
+      seam_store<8>(out0 + (chunk0 * 8), v8);
     }
   }
 }
