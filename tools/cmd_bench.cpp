@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -67,6 +68,7 @@ void count_floor(FusionSummary& s) {
 // Measured per file on the GPU; -1: not measured (CUPTI off or missing).
 struct Measured {
   double compile_ms = 0;
+  std::string module;  // where its kernels came from (Executable::module_origin): compiled, cache, loaded
   double events_us = 0, kernel_us = -1;
   int kernels_recorded = -1;  // kernels CUPTI saw per run (library calls may launch several)
   double copy_us = 0, copy_kernel_us = -1;
@@ -147,7 +149,7 @@ void print_json(const FusionSummary& s, const Measured* m, int iterations) {
     const bool kernel = m->kernel_us >= 0, copy_kernel = m->copy_kernel_us >= 0;
     const double bytes = static_cast<double>(s.floor_bytes());
     line += ", \"iterations\": " + std::to_string(iterations) +
-            ", \"compile_ms\": " + json_number(m->compile_ms) +
+            ", \"compile_ms\": " + json_number(m->compile_ms) + ", \"module\": " + json_string(m->module) +
             ", \"copy_rate_tbps\": " + json_number(m->copy_rate / 1e12) +
             ", \"floor_us\": " + json_number(m->floor_us) + ", \"events_us\": " + json_number(m->events_us) +
             ", \"kernel_us\": " + json_number(m->kernel_us, kernel) + ", \"kernels_recorded\": " +
@@ -241,6 +243,7 @@ Measured measure(FusionSummary& s, const BenchOptions& options, double copy_rate
   exe->run_device(sets[0], stream.get());
   stream.synchronize();
   m.compile_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  m.module = std::string(module_origin_name(exe->module_origin()));
   s.steps = exe->steps();
 
   size_t next = 0;
@@ -328,10 +331,17 @@ int cmd_bench(Args& args) {
     std::printf("\n");
     print_table_header();
   }
+  // Files of one structure at several sizes share kernels of one size class: what each one compiled.
+  std::map<std::string, int> modules;
   for (FusionSummary& s : summaries) {
     const Measured m = measure(s, run_options, copy_rate);
+    ++modules[m.module];
     options.json ? print_json(s, &m, options.iterations) : print_table_row(s, m);
   }
+  if (!options.json)
+    std::printf(
+        "\nkernels of %zu file(s): %d compiled, %d from the kernel cache, %d shared with an earlier file\n",
+        summaries.size(), modules["compiled"], modules["cache"], modules["loaded"]);
   return kExitOk;
 }
 
