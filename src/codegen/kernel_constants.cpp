@@ -1,6 +1,7 @@
 #include "codegen/kernel_constants.h"
 
 #include <bit>
+#include <cmath>
 
 namespace seam {
 namespace {
@@ -37,6 +38,12 @@ std::vector<uint64_t> KernelConstants::pack() const {
     words.push_back(magic.multiplier);
     words.push_back(static_cast<uint64_t>(magic.shift));
   }
+  for (double f : doubles) words.push_back(std::bit_cast<uint64_t>(f));
+  for (size_t i = 0; i < floats.size(); i += 2) {
+    const uint64_t low = std::bit_cast<uint32_t>(floats[i]);
+    const uint64_t high = i + 1 < floats.size() ? std::bit_cast<uint32_t>(floats[i + 1]) : 0;
+    words.push_back(low | (high << 32));  // little-endian: float i at the lower address
+  }
   return words;
 }
 
@@ -56,6 +63,17 @@ std::string ConstantSpelling::multiplier(int64_t value) {
   return integer(value);
 }
 
+std::string ConstantSpelling::floating(double value, const std::string& literal, DType dtype) {
+  if (mode_ == ExtentSpelling::Literals || !std::isfinite(value) || value == 0 || value == 1 || value == -1)
+    return literal;
+  if (dtype == DType::Float32) {  // what seam_convert<float> of the literal gives, read as a float
+    constants_.floats.push_back(static_cast<float>(value));
+    return "seam_k.f[" + std::to_string(constants_.floats.size() - 1) + "]";
+  }
+  constants_.doubles.push_back(value);
+  return "seam_k.e[" + std::to_string(constants_.doubles.size() - 1) + "]";
+}
+
 std::string ConstantSpelling::quotient(const std::string& numerator, int64_t divisor, bool remainder,
                                        bool nonnegative) {
   if (mode_ == ExtentSpelling::Literals || !nonnegative || divisor <= 1)
@@ -71,6 +89,8 @@ std::string ConstantSpelling::struct_definition(const std::string& kernel_name) 
   if (!constants_.values.empty()) text += " long long v[" + std::to_string(constants_.values.size()) + "];";
   if (!constants_.divisors.empty())
     text += " seam_divisor d[" + std::to_string(constants_.divisors.size()) + "];";
+  if (!constants_.doubles.empty()) text += " double e[" + std::to_string(constants_.doubles.size()) + "];";
+  if (!constants_.floats.empty()) text += " float f[" + std::to_string(constants_.floats.size()) + "];";
   return text + " };\n";
 }
 

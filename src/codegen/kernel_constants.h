@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/dtype.h"
 #include "lower/index_algebra.h"
 
 namespace seam {
@@ -24,9 +25,14 @@ struct KernelConstants {
   bool index64 = false;           // the kernel's idx_t is 64-bit (the magic numbers differ)
   std::vector<int64_t> values;    // seam_k.v[i]
   std::vector<int64_t> divisors;  // seam_k.d[i]
-  bool empty() const { return values.empty() && divisors.empty(); }
+  // Floating constants of the kernel's math (a mean's 1 / N): seam_k.f[i] where the kernel wants a
+  // float (read as one, a double would cost registers to convert), seam_k.e[i] as double elsewhere.
+  std::vector<float> floats;
+  std::vector<double> doubles;
+  bool empty() const { return values.empty() && divisors.empty() && floats.empty() && doubles.empty(); }
   // The argument's bytes as the kernel's `<kernel>_consts` struct lays them out (8-byte words: the
-  // values, then per divisor {divisor, magic, shift}); 8-byte aligned storage.
+  // values, then per divisor {divisor, magic, shift}, the doubles, then the floats two to a word);
+  // 8-byte aligned storage.
   std::vector<uint64_t> pack() const;
 };
 
@@ -37,6 +43,9 @@ class ConstantSpelling final : public kir::IndexSpelling {
   ConstantSpelling(ExtentSpelling mode, bool index64) : mode_(mode) { constants_.index64 = index64; }
   std::string integer(int64_t value) override;
   std::string multiplier(int64_t value) override;
+  // A floating constant of the kernel's math (`literal`: its text as a literal), converted to `dtype`:
+  // an argument unless it is 0, 1, -1 or not finite, which are structure (initial values, identities).
+  std::string floating(double value, const std::string& literal, DType dtype);
   std::string quotient(const std::string& numerator, int64_t divisor, bool remainder,
                        bool nonnegative) override;
   const KernelConstants& constants() const { return constants_; }

@@ -107,6 +107,13 @@ class BodyPrinter {
  private:
   bool is_array(const kir::Var& v) const { return arrays_.count(v.name) > 0; }
   std::string ix(const kir::Index& index) const { return kir::to_string(index, spelling_); }
+  // A constant of the kernel's math: floating ones through the kernel's constants (an argument where
+  // sizes may have made it, a mean's 1 / N), others as literals.
+  std::string literal_value(const Number& n, DType dtype) const {
+    auto* constants = dynamic_cast<ConstantSpelling*>(&spelling_);
+    if (constants == nullptr || n.kind() != Number::Kind::Float) return literal_text(n);
+    return constants->floating(n.as_double(), literal_text(n), dtype);
+  }
   // Element `l` of a value: values of one lane are read as element 0 by every lane.
   std::string lane(const kir::Var& v, int l) const {
     const std::string element = std::to_string(v.lanes == 1 ? 0 : l);
@@ -365,7 +372,8 @@ class BodyPrinter {
         out_ << pad(depth) << define_lane(v, 0, param(e.param).name) << ";\n";
         return;
       case kir::Expr::Kind::Literal:
-        out_ << pad(depth) << define_lane(v, 0, "seam_convert<" + type + ">(" + literal_text(e.literal) + ")")
+        out_ << pad(depth)
+             << define_lane(v, 0, "seam_convert<" + type + ">(" + literal_value(e.literal, v.dtype) + ")")
              << ";\n";
         return;
       case kir::Expr::Kind::InBounds:

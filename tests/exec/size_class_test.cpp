@@ -116,59 +116,110 @@ TEST(SizeClasses, PointwiseClassBoundaries) {
   EXPECT_EQ(distinct_texts(std::vector<Fusion>(fusions.begin(), fusions.begin() + 8), specialized), 8);
 }
 
-// A softmax over rows of 2 to 4097 elements and 2 to 65 rows: row kernels print the rows, the row length
-// and their index arithmetic as arguments, so sizes with the same row layout (vector width, threads and
-// rows per block, a persistent row's iterations, peeling) and more than one row share one text.
+std::string softmax_text(int64_t m, int64_t n) {
+  const std::string shape = "[" + std::to_string(m) + "," + std::to_string(n) + "]";
+  const std::string row = "[" + std::to_string(m) + ",1]";
+  return "fusion softmax {\n"
+         "  %x = input {name=\"x\"} : f32" +
+         shape +
+         "\n"
+         "  %m = max %x {axes=[1], keepdim=true} : f32" +
+         row +
+         "\n"
+         "  %mb = expand %m {shape=" +
+         shape + "} : f32" + shape +
+         "\n"
+         "  %d = sub %x, %mb : f32" +
+         shape +
+         "\n"
+         "  %e = exp %d : f32" +
+         shape +
+         "\n"
+         "  %s = sum %e {axes=[1], keepdim=true} : f32" +
+         row +
+         "\n"
+         "  %sb = expand %s {shape=" +
+         shape + "} : f32" + shape +
+         "\n"
+         "  %y = div %e, %sb : f32" +
+         shape +
+         "\n"
+         "  return y=%y\n"
+         "}\n";
+}
+
+// RMSNorm divides by the row length as a constant of the fusion: a floating constant, which kernels take
+// as an argument too.
+std::string rmsnorm_text(int64_t m, int64_t n) {
+  const std::string shape = "[" + std::to_string(m) + "," + std::to_string(n) + "]";
+  const std::string row = "[" + std::to_string(m) + ",1]";
+  return "fusion rmsnorm {\n"
+         "  %x = input {name=\"x\"} : bf16" +
+         shape +
+         "\n"
+         "  %xf = cast %x {dtype=f32} : f32" +
+         shape +
+         "\n"
+         "  %sq = mul %xf, %xf : f32" +
+         shape +
+         "\n"
+         "  %ss = sum %sq {axes=[1], keepdim=true} : f32" +
+         row +
+         "\n"
+         "  %n = const {value=" +
+         std::to_string(n) +
+         ".0} : f32\n"
+         "  %ms = div %ss, %n : f32" +
+         row +
+         "\n"
+         "  %eps = const {value=1e-05} : f32\n"
+         "  %var = add %ms, %eps : f32" +
+         row +
+         "\n"
+         "  %r = rsqrt %var : f32" +
+         row +
+         "\n"
+         "  %rows = expand %r {shape=" +
+         shape + "} : f32" + shape +
+         "\n"
+         "  %yf = mul %xf, %rows : f32" +
+         shape +
+         "\n"
+         "  %y = cast %yf {dtype=bf16} : bf16" +
+         shape +
+         "\n"
+         "  return y=%y\n"
+         "}\n";
+}
+
+// Softmax and RMSNorm over rows of 2 to 4097 elements and 2 to 65 rows: row kernels print the rows, the
+// row length, their index arithmetic and the fusion's floating constants as arguments, so sizes with the
+// same row layout (vector width, threads and rows per block, a persistent row's iterations, peeling) and
+// more than one row share one text.
 TEST(SizeClasses, RowKernelsShareATextPerLayout) {
-  std::vector<Fusion> fusions;
-  std::vector<std::string> layouts;
-  ExecutableOptions options;
-  options.backend = Backend::Host;
-  for (int64_t m : {2, 3, 65})
-    for (int64_t n : {2, 3, 4, 5, 8, 31, 32, 33, 255, 256, 257, 1000, 1024, 4096, 4097}) {
-      const std::string shape = "[" + std::to_string(m) + "," + std::to_string(n) + "]";
-      const std::string row = "[" + std::to_string(m) + ",1]";
-      Fusion fusion = parse_fusion(
-          "fusion softmax {\n"
-          "  %x = input {name=\"x\"} : f32" +
-          shape +
-          "\n"
-          "  %m = max %x {axes=[1], keepdim=true} : f32" +
-          row +
-          "\n"
-          "  %mb = expand %m {shape=" +
-          shape + "} : f32" + shape +
-          "\n"
-          "  %d = sub %x, %mb : f32" +
-          shape +
-          "\n"
-          "  %e = exp %d : f32" +
-          shape +
-          "\n"
-          "  %s = sum %e {axes=[1], keepdim=true} : f32" +
-          row +
-          "\n"
-          "  %sb = expand %s {shape=" +
-          shape + "} : f32" + shape +
-          "\n"
-          "  %y = div %e, %sb : f32" +
-          shape +
-          "\n"
-          "  return y=%y\n"
-          "}\n");
-      const std::vector<CompiledStep> steps = Executable::compile(fusion, options)->steps();
-      ASSERT_EQ(steps.size(), 1u);
-      if (!steps[0].kernel.rows) continue;  // short rows: reductions written out in a pointwise kernel
-      const kir::RowLaunch& r = *steps[0].kernel.rows;
-      layouts.push_back(std::to_string(r.vector) + " " + std::to_string(r.threads_per_row) + " " +
-                        std::to_string(r.rows_per_block) + " " + std::to_string(r.iterations) + " " +
-                        std::to_string(r.peel) + std::to_string(r.peel_columns) +
-                        std::to_string(r.lanes_contiguous) + " " + std::to_string(r.cluster));
-      fusions.push_back(std::move(fusion));
-    }
-  const int texts = distinct_texts(fusions, options.launch);
-  const int distinct_layouts = static_cast<int>(std::set<std::string>(layouts.begin(), layouts.end()).size());
-  EXPECT_EQ(texts, distinct_layouts) << fusions.size() << " sizes";
+  for (auto* text_of : {&softmax_text, &rmsnorm_text}) {
+    std::vector<Fusion> fusions;
+    std::vector<std::string> layouts;
+    ExecutableOptions options;
+    options.backend = Backend::Host;
+    for (int64_t m : {2, 3, 65})
+      for (int64_t n : {2, 3, 4, 5, 8, 31, 32, 33, 255, 256, 257, 1000, 1024, 4096, 4097}) {
+        Fusion fusion = parse_fusion(text_of(m, n));
+        const std::vector<CompiledStep> steps = Executable::compile(fusion, options)->steps();
+        ASSERT_EQ(steps.size(), 1u);
+        if (!steps[0].kernel.rows) continue;  // short rows: reductions written out in a pointwise kernel
+        const kir::RowLaunch& r = *steps[0].kernel.rows;
+        layouts.push_back(std::to_string(r.vector) + " " + std::to_string(r.threads_per_row) + " " +
+                          std::to_string(r.rows_per_block) + " " + std::to_string(r.iterations) + " " +
+                          std::to_string(r.peel) + std::to_string(r.peel_columns) +
+                          std::to_string(r.lanes_contiguous) + " " + std::to_string(r.cluster));
+        fusions.push_back(std::move(fusion));
+      }
+    const int texts = distinct_texts(fusions, options.launch);
+    const int distinct_layouts =
+        static_cast<int>(std::set<std::string>(layouts.begin(), layouts.end()).size());
+    EXPECT_EQ(texts, distinct_layouts) << fusions.front().name() << ": " << fusions.size() << " sizes";
+  }
 }
 
 // The divisors' magic numbers against plain division, over the ranges the kernels' index types allow.

@@ -4,8 +4,8 @@
 // launch: row kernel: block 512 (1 rows x 512 threads), grid 64 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-struct seam_rows_5b376f7a62e76084_consts { long long v[5]; };
-SEAM_KERNEL void __launch_bounds__(512) seam_rows_5b376f7a62e76084(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_5b376f7a62e76084_consts seam_k) {
+struct seam_rows_096ed596e3056d6c_consts { long long v[5]; float f[2]; };
+SEAM_KERNEL void __launch_bounds__(512) seam_rows_096ed596e3056d6c(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_096ed596e3056d6c_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[4096];
   const seam_rows<1, 512, true> seam_row_ctx(seam_scratch);
@@ -101,9 +101,9 @@ SEAM_KERNEL void __launch_bounds__(512) seam_rows_5b376f7a62e76084(const seam_bf
         float v8_5 = seam_convert<float>(v7[5]);
         float v8_6 = seam_convert<float>(v7[6]);
         float v8_7 = seam_convert<float>(v7[7]);
-        float v9_0 = seam_convert<float>(4096.0);
+        float v9_0 = seam_convert<float>(seam_k.f[0]);
         float v10_0 = seam_div_approx(v6_0, v9_0);
-        float v11_0 = seam_convert<float>(1e-05);
+        float v11_0 = seam_convert<float>(seam_k.f[1]);
         float v12_0 = (v10_0 + v11_0);
         float v13_0 = seam_rsqrt_approx(v12_0);
         float v14_0 = (v8_0 * v13_0);

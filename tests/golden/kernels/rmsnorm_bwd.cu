@@ -4,8 +4,8 @@
 // launch: row kernel: block 256 (2 rows x 128 threads), grid 264 blocks, launch bounds for 2 blocks/SM, lanes contiguous
 #include "seam_device.cuh"
 
-struct seam_rows_ebe1f563847a5db4_consts { long long v[6]; };
-SEAM_KERNEL void __launch_bounds__(256, 2) seam_rows_ebe1f563847a5db4(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, const float* __restrict__ in3, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, float* __restrict__ seam_workspace, const seam_rows_ebe1f563847a5db4_consts seam_k) {
+struct seam_rows_10443672809cb8df_consts { long long v[6]; float f[1]; };
+SEAM_KERNEL void __launch_bounds__(256, 2) seam_rows_10443672809cb8df(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, const float* __restrict__ in3, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, float* __restrict__ seam_workspace, const seam_rows_10443672809cb8df_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<2, 128, true> seam_row_ctx(seam_scratch);
@@ -195,7 +195,7 @@ SEAM_KERNEL void __launch_bounds__(256, 2) seam_rows_ebe1f563847a5db4(const seam
         float v22_5 = (v21_5 * v14_0);
         float v22_6 = (v21_6 * v14_0);
         float v22_7 = (v21_7 * v14_0);
-        float v23_0 = seam_convert<float>(4096.0);
+        float v23_0 = seam_convert<float>(seam_k.f[0]);
         float v24_0 = seam_div_approx(v13_0, v23_0);
         float v25_0 = (v22_0 * v24_0);
         float v25_1 = (v22_1 * v24_0);

@@ -4,8 +4,8 @@
 // launch: row kernel: block 1024 (1 rows x 1024 threads), grid 64 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-struct seam_rows_ee04db74582e980f_consts { long long v[9]; };
-SEAM_KERNEL void __launch_bounds__(1024) seam_rows_ee04db74582e980f(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_ee04db74582e980f_consts seam_k) {
+struct seam_rows_bc682107af078c83_consts { long long v[9]; float f[2]; };
+SEAM_KERNEL void __launch_bounds__(1024) seam_rows_bc682107af078c83(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_bc682107af078c83_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[8192];
   const seam_rows<1, 1024, true> seam_row_ctx(seam_scratch);
@@ -116,9 +116,9 @@ SEAM_KERNEL void __launch_bounds__(1024) seam_rows_ee04db74582e980f(const seam_b
         float v9_5 = seam_convert<float>(v8[5]);
         float v9_6 = seam_convert<float>(v8[6]);
         float v9_7 = seam_convert<float>(v8[7]);
-        float v10_0 = seam_convert<float>(4097.0);
+        float v10_0 = seam_convert<float>(seam_k.f[0]);
         float v11_0 = seam_div_approx(v7_0, v10_0);
-        float v12_0 = seam_convert<float>(1e-06);
+        float v12_0 = seam_convert<float>(seam_k.f[1]);
         float v13_0 = (v11_0 + v12_0);
         float v14_0 = seam_rsqrt_approx(v13_0);
         float v15_0 = (v9_0 * v14_0);

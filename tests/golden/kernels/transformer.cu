@@ -4,8 +4,8 @@
 // launch: row kernel: block 256 (8 rows x 32 threads), grid 8 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-struct seam_rows_70a07ddffc6b8696_consts { long long v[5]; };
-SEAM_KERNEL void __launch_bounds__(256) seam_rows_70a07ddffc6b8696(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_70a07ddffc6b8696_consts seam_k) {
+struct seam_rows_dda4b554d8711c77_consts { long long v[5]; double e[2]; };
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_dda4b554d8711c77(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_dda4b554d8711c77_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<8, 32, true> seam_row_ctx(seam_scratch);
@@ -101,10 +101,10 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_70a07ddffc6b8696(const seam_bf
         float v9_5 = seam_convert<float>(v8[5]);
         float v9_6 = seam_convert<float>(v8[6]);
         float v9_7 = seam_convert<float>(v8[7]);
-        double v10_0 = seam_convert<double>(256.0);
+        double v10_0 = seam_convert<double>(seam_k.e[0]);
         float v11_0 = seam_convert<float>(v10_0);
         float v12_0 = seam_div_approx(v7_0, v11_0);
-        double v13_0 = seam_convert<double>(1e-05);
+        double v13_0 = seam_convert<double>(seam_k.e[1]);
         float v14_0 = seam_convert<float>(v13_0);
         float v15_0 = (v12_0 + v14_0);
         float v16_0 = seam_rsqrt_approx(v15_0);
@@ -350,8 +350,8 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_f3577710548719fa(const se
 // launch: row kernel: block 256 (64 rows x 4 threads), grid 8 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-struct seam_rows_2dfda13238a7ca4e_consts { long long v[9]; seam_divisor d[2]; };
-SEAM_KERNEL void __launch_bounds__(256) seam_rows_2dfda13238a7ca4e(const seam_bf16* __restrict__ in0, const bool* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_2dfda13238a7ca4e_consts seam_k) {
+struct seam_rows_26056e67a2b41e72_consts { long long v[9]; seam_divisor d[2]; double e[3]; };
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_26056e67a2b41e72(const seam_bf16* __restrict__ in0, const bool* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_26056e67a2b41e72_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<64, 4, true> seam_row_ctx(seam_scratch);
@@ -460,7 +460,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_2dfda13238a7ca4e(const seam_bf
         float v7_13 = seam_convert<float>(v6[13]);
         float v7_14 = seam_convert<float>(v6[14]);
         float v7_15 = seam_convert<float>(v6[15]);
-        double v8_0 = seam_convert<double>(0.17677669529663687);
+        double v8_0 = seam_convert<double>(seam_k.e[0]);
         float v9_0 = seam_convert<float>(v8_0);
         float v10_0 = (v7_0 * v9_0);
         float v10_1 = (v7_1 * v9_0);
@@ -584,7 +584,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_2dfda13238a7ca4e(const seam_bf
         float v17_13 = seam_convert<float>(v16[13]);
         float v17_14 = seam_convert<float>(v16[14]);
         float v17_15 = seam_convert<float>(v16[15]);
-        double v18_0 = seam_convert<double>(0.17677669529663687);
+        double v18_0 = seam_convert<double>(seam_k.e[1]);
         float v19_0 = seam_convert<float>(v18_0);
         float v20_0 = (v17_0 * v19_0);
         float v20_1 = (v17_1 * v19_0);
@@ -797,7 +797,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_2dfda13238a7ca4e(const seam_bf
         float v39_13 = seam_convert<float>(v38[13]);
         float v39_14 = seam_convert<float>(v38[14]);
         float v39_15 = seam_convert<float>(v38[15]);
-        double v40_0 = seam_convert<double>(0.17677669529663687);
+        double v40_0 = seam_convert<double>(seam_k.e[2]);
         float v41_0 = seam_convert<float>(v40_0);
         float v42_0 = (v39_0 * v41_0);
         float v42_1 = (v39_1 * v41_0);
@@ -931,8 +931,8 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_452c7da8f49afb56(const se
 // launch: row kernel: block 256 (8 rows x 32 threads), grid 8 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-struct seam_rows_1bd14dfa064b1144_consts { long long v[7]; };
-SEAM_KERNEL void __launch_bounds__(256) seam_rows_1bd14dfa064b1144(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, const seam_rows_1bd14dfa064b1144_consts seam_k) {
+struct seam_rows_ba376d3bbba098a4_consts { long long v[7]; double e[2]; };
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_ba376d3bbba098a4(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, const seam_rows_ba376d3bbba098a4_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<8, 32, true> seam_row_ctx(seam_scratch);
@@ -1114,10 +1114,10 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_1bd14dfa064b1144(const seam_bf
         float v19_5 = seam_convert<float>(v18[5]);
         float v19_6 = seam_convert<float>(v18[6]);
         float v19_7 = seam_convert<float>(v18[7]);
-        double v20_0 = seam_convert<double>(256.0);
+        double v20_0 = seam_convert<double>(seam_k.e[0]);
         float v21_0 = seam_convert<float>(v20_0);
         float v22_0 = seam_div_approx(v12_0, v21_0);
-        double v23_0 = seam_convert<double>(1e-05);
+        double v23_0 = seam_convert<double>(seam_k.e[1]);
         float v24_0 = seam_convert<float>(v23_0);
         float v25_0 = (v22_0 + v24_0);
         float v26_0 = seam_rsqrt_approx(v25_0);
