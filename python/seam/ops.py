@@ -684,6 +684,16 @@ def _linear(ctx, arg1, arg2, bias=None):
     return ctx.op("linear", operands)
 
 
+# --- scans ----------------------------------------------------------------------------------------
+# cumsum along one axis (docs/IR.md, "Scans"), torch.cumsum's dtypes: integer and bool inputs sum in
+# Int (int64), floating ones keep their dtype (Half/BFloat16 accumulate in Float, each output rounded).
+
+@op("cumsum", lambda arg, dim: tensor_of(_ndim(arg)))
+def _cumsum(ctx, arg, dim):
+    x = ctx.tensor(arg)
+    return ctx.op("cumsum", [x], [("axis", ctx.axis(dim, x.rank))])
+
+
 # --- indexing -------------------------------------------------------------------------------------
 # seam's indexing ops (docs/IR.md, "Indexing"): an index in [-n, n) of an axis of extent n reads
 # position i (i < 0: i + n); any other index raises an error naming the op and the index when the fusion

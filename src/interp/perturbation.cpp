@@ -41,7 +41,7 @@ bool has_inexact_floating_result(OpKind op) {
   }
   const OpCategory category = op_info(op).category;
   return category == OpCategory::Unary || category == OpCategory::Binary ||
-         category == OpCategory::Reduction || category == OpCategory::Opaque;
+         category == OpCategory::Reduction || category == OpCategory::Opaque || category == OpCategory::Scan;
 }
 
 }  // namespace seam

@@ -41,9 +41,10 @@ void count_axes_from_start(OpKind op, const std::vector<Type>& operands, Attrs& 
     case OpKind::Prod: fix_list("axes", in_rank); break;
     case OpKind::Permute: fix_list("perm", in_rank); break;
     case OpKind::Cat:
+    case OpKind::Cumsum:  // a rank-0 cumsum scans axis 0 (or -1), as torch allows
       if (const AttrValue* axis = attrs.find("axis"); axis && std::holds_alternative<int64_t>(*axis)) {
         int64_t a = std::get<int64_t>(*axis);
-        fix(a, in_rank);
+        fix(a, op == OpKind::Cumsum ? std::max<int64_t>(in_rank, 1) : in_rank);
         attrs.set("axis", a);
       }
       break;
@@ -253,6 +254,10 @@ Value Builder::reduce(OpKind op, Value x, std::vector<int64_t> axes, bool keepdi
   for (int64_t& a : axes) a = normalize_axis(a, type(x).rank(), "reduction");
   std::sort(axes.begin(), axes.end());
   return add(op, {x}, {{"axes", std::move(axes)}, {"keepdim", keepdim}});
+}
+
+Value Builder::cumsum(Value x, int64_t axis) {
+  return add(OpKind::Cumsum, {x}, {{"axis", axis}});
 }
 
 Value Builder::linear(Value x, Value weight, std::optional<Value> bias) {

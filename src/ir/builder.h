@@ -77,6 +77,9 @@ class Builder {
     return reduce(OpKind::Sum, x, std::move(axes), keepdim);
   }
 
+  // Scans (docs/IR.md, "Scans"); the axis may be negative.
+  Value cumsum(Value x, int64_t axis);
+
   // Random numbers (docs/RANDOM.md): scalar operands, a floating tensor of `shape`.
   Value uniform(Value lo, Value hi, Value seed, Value offset, Shape shape, DType dtype);
   Value normal(Value mean, Value std, Value seed, Value offset, Shape shape, DType dtype);

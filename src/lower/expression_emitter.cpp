@@ -105,6 +105,7 @@ kir::Var ExpressionEmitter::emit_uncached(Value v, const AxisIndex& idx) {
     case OpCategory::Random: return emit_random(node, idx);
     case OpCategory::Indexing: return emit_indexing(v, node, idx);
     case OpCategory::Opaque:
+    case OpCategory::Scan:
       throw Error(
           detail::concat("a pointwise kernel cannot contain '", node.info().keyword, "' (%", v.id, ")"));
   }

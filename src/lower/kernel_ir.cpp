@@ -9,7 +9,7 @@
 namespace seam::kir {
 
 int64_t Kernel::total_chunks() const {
-  int64_t total = rows ? rows->rows : 0;
+  int64_t total = rows ? rows->rows : scan ? scan->lines : 0;
   for (const OutputProgram& o : outputs) total += o.chunks;
   return total;
 }

@@ -15,6 +15,7 @@
 #include "ir/attr.h"
 #include "ir/fusion.h"
 #include "lower/index_algebra.h"
+#include "lower/scan_launch.h"
 
 namespace seam::kir {
 
@@ -309,6 +310,7 @@ struct Kernel {
   std::vector<Param> params;
   std::vector<OutputProgram> outputs;
   std::optional<RowLaunch> rows;  // set for a row kernel; its `outputs` then run after the rows
+  std::optional<ScanLaunch> scan;  // set for a scan kernel (no outputs programs: lower/lower_scan.h)
   bool index64 = false;           // 64-bit index arithmetic needed
   // Cache hints (LoweringOptions): reused loads kept in L2 (evict-last), stores streamed (evict-first).
   bool keep_reused_loads = false;

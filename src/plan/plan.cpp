@@ -6,6 +6,7 @@
 #include "lower/kir_printer.h"
 #include "lower/lower_pointwise.h"
 #include "lower/lower_rows.h"
+#include "lower/lower_scan.h"
 #include "plan/dump.h"
 #include "plan/kernel_knobs.h"
 #include "plan/matmul_plan.h"
@@ -20,6 +21,7 @@ std::string_view step_kind_name(StepKind kind) {
     case StepKind::Pointwise: return "pointwise";
     case StepKind::Rows: return "rows";
     case StepKind::Library: return "library";
+    case StepKind::Scan: return "scan";
   }
   SEAM_ASSERT(false);
 }
@@ -66,6 +68,8 @@ class Planner {
         plan_rows(g);
       } else if (group.kind == SchedulerKind::Matmul) {
         plan_product(g);
+      } else if (group.kind == SchedulerKind::Scan) {
+        plan_scan(g);
       } else {
         SEAM_CHECK(group.kind == SchedulerKind::Pointwise, "group ", g, " needs a ",
                    scheduler_name(group.kind),
@@ -137,6 +141,26 @@ class Planner {
     plan_.steps.push_back(std::move(step));
   }
 
+  // A scan reads its operand from memory: a view of an input or of a kernel output (a value of a no-launch
+  // group) is written out first by a copy kernel of the same group, as a product's operands are.
+  void plan_scan(size_t g) {
+    KernelFusion scan = extract_kernel_fusion(segmented_, g);
+    const Fusion& f = scan.fusion;
+    const Value result = f.outputs().at(0).value;
+    const Value operand = f.node(result).operands.at(0);
+    if (f.node(operand).op != OpKind::Input) {
+      const Value view = scan.sources.at(static_cast<size_t>(operand.id));
+      plan_pointwise(g, extract_view_copy(segmented_, view), view.id);
+      scan = extract_kernel_fusion(segmented_, g, {view.id});
+    }
+    ScanLoweringOptions lowering;
+    lowering.kernel_name = next_name();
+    lowering.max_threads = options_.params.row_block_size;
+    PlannedStep step{g, StepKind::Scan, std::move(scan), {}};
+    step.kernel = lower_scan(step.kernel_fusion.fusion, lowering);
+    plan_.steps.push_back(std::move(step));
+  }
+
   // The segmenter's count of kernels is the plan's: one step per launching group, plus the copies that
   // a product's group plans before its library call.
   void check_launches() const {
@@ -161,6 +185,7 @@ FusionPlan plan_fusion(const SegmentedFusion& segmented, const PlanOptions& opti
 KernelGrid plan_grid(const kir::Kernel& kernel, const LaunchParams& params) {
   int64_t blocks = 0;
   int block = params.block_size;
+  if (kernel.scan) return KernelGrid{kernel.scan->blocks, kernel.scan->block};
   if (kernel.rows && !kernel.rows->outer.empty()) {
     // The workspace holds a row of partials per block, and the last block sums exactly those.
     return KernelGrid{kernel.rows->partial_blocks, kernel.rows->block_size()};
@@ -187,6 +212,14 @@ KernelGrid plan_grid(const kir::Kernel& kernel, const LaunchParams& params) {
 }
 
 std::string launch_summary(const PlannedStep& step) {
+  if (step.kind == StepKind::Scan) {
+    const kir::ScanLaunch& s = *step.kernel.scan;
+    return "scan kernel: " + std::to_string(s.lines) + " lines of " + std::to_string(s.extent) +
+           (s.rows() ? ", a block of " + std::to_string(s.threads) + " threads per line in chunks of " +
+                           std::to_string(s.chunk())
+                     : ", a thread per line") +
+           ", grid " + std::to_string(step.grid.blocks) + " x " + std::to_string(step.grid.block);
+  }
   if (step.kind != StepKind::Rows) return step.params.to_string();
   const kir::RowLaunch& rows = *step.kernel.rows;
   return "row kernel: block " + std::to_string(rows.block_size()) + " (" +
@@ -220,6 +253,7 @@ std::string print_plan(const FusionPlan& plan) {
     }
     out += ", kernel " + step.kernel.name + ", grid " + std::to_string(step.grid.blocks) + " x " +
            std::to_string(step.grid.block) + "\n";
+    if (step.kernel.scan) out += "  " + launch_summary(step) + "\n";
     if (step.kernel.rows)
       out += "  rows " + std::to_string(step.kernel.rows->rows) + " x " +
              std::to_string(step.kernel.rows->reduced) + ", " +

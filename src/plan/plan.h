@@ -28,8 +28,9 @@ enum class StepKind : uint8_t {
   Pointwise,  // a chunk kernel (lower/lower_pointwise.h); also a library step's operand copy
   Rows,       // a row kernel (lower/lower_rows.h): reductions, normalizations
   Library,    // a matrix product run by a vendor library (no generated code)
+  Scan,       // a scan kernel (lower/lower_scan.h): one cumsum
 };
-std::string_view step_kind_name(StepKind kind);  // "pointwise", "rows", "library"
+std::string_view step_kind_name(StepKind kind);  // "pointwise", "rows", "library", "scan"
 
 // The launch of a generated kernel: blocks of `block` threads (one dimension each).
 struct KernelGrid {

@@ -5,6 +5,7 @@
 #include "schedule/normalization_scheduler.h"
 #include "schedule/pointwise_scheduler.h"
 #include "schedule/reduction_scheduler.h"
+#include "schedule/scan_scheduler.h"
 #include "support/error.h"
 
 namespace seam {
@@ -21,6 +22,7 @@ bool can_schedule(SchedulerKind kind, const Fusion& fusion, GroupNodes group, co
     case SchedulerKind::Reduction: return can_schedule_reduction(fusion, group);
     case SchedulerKind::Normalization: return can_schedule_normalization(fusion, group);
     case SchedulerKind::Matmul: return can_schedule_matmul(fusion, group);
+    case SchedulerKind::Scan: return can_schedule_scan(fusion, group);
   }
   SEAM_ASSERT(false, "unknown scheduler kind");
 }

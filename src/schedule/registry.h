@@ -10,7 +10,7 @@
 
 namespace seam {
 
-// NoOp, Pointwise, Reduction, Normalization, Matmul: a group becomes the first kind that accepts it, so
+// NoOp, Pointwise, Reduction, Normalization, Matmul, Scan: a group becomes the first kind that accepts it, so
 // cheaper kinds come first (NoOp launches nothing; Pointwise is the simplest kernel).
 std::span<const SchedulerKind> scheduler_order();
 

@@ -11,6 +11,7 @@ std::string_view scheduler_name(SchedulerKind kind) {
     case SchedulerKind::Reduction: return "reduction";
     case SchedulerKind::Normalization: return "normalization";
     case SchedulerKind::Matmul: return "matmul";
+    case SchedulerKind::Scan: return "scan";
   }
   SEAM_ASSERT(false, "unknown scheduler kind");
 }
@@ -23,14 +24,15 @@ std::string_view scheduler_name(SchedulerKind kind) {
 //   reductions (fewer reductions, weaker bound).
 // - Normalization: as Reduction, with the shapes of the group drawn from a set of at most two that a
 //   subset can only shrink.
-// - Matmul: one opaque op; its only non-empty subset is itself.
+// - Matmul, Scan: one op; its only non-empty subset is itself.
 bool is_hereditary(SchedulerKind kind) {
   switch (kind) {
     case SchedulerKind::NoOp:
     case SchedulerKind::Pointwise:
     case SchedulerKind::Reduction:
     case SchedulerKind::Normalization:
-    case SchedulerKind::Matmul: return true;
+    case SchedulerKind::Matmul:
+    case SchedulerKind::Scan: return true;
   }
   SEAM_ASSERT(false, "unknown scheduler kind");
 }
@@ -39,7 +41,7 @@ bool is_hereditary(SchedulerKind kind) {
 
 namespace seam {
 
-// NoOp and Pointwise are per-node conditions, Matmul allows one node. Reduction's conditions are per
+// NoOp and Pointwise are per-node conditions, Matmul and Scan allow one node. Reduction's conditions are per
 // node, per pair of reductions (one signature), per reading pair (a node reading a reduction of the group,
 // the first link of any longer chain) and per (node, reduction) pair (the element bound). Normalization's
 // "at most two shapes" is not pairwise: three shapes can be pairwise fine.

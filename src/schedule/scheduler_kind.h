@@ -19,12 +19,13 @@ enum class SchedulerKind : uint8_t {
   Reduction,      // pointwise/movement prologue feeding reductions of one shape over the same axes
   Normalization,  // persistent: reductions broadcast back and combined over the same domain (RMSNorm)
   Matmul,         // one opaque op, run by a vendor library
+  Scan,           // one scan op (cumsum), a scan kernel of its own (schedule/scan_scheduler.h)
 };
 
-inline constexpr SchedulerKind kAllSchedulerKinds[] = {SchedulerKind::NoOp, SchedulerKind::Pointwise,
-                                                       SchedulerKind::Reduction, SchedulerKind::Normalization,
-                                                       SchedulerKind::Matmul};
-inline constexpr int kNumSchedulerKinds = 5;
+inline constexpr SchedulerKind kAllSchedulerKinds[] = {SchedulerKind::NoOp,          SchedulerKind::Pointwise,
+                                                       SchedulerKind::Reduction,     SchedulerKind::Normalization,
+                                                       SchedulerKind::Matmul,        SchedulerKind::Scan};
+inline constexpr int kNumSchedulerKinds = 6;
 
 std::string_view scheduler_name(SchedulerKind kind);  // "noop", "pointwise", ...
 

@@ -23,7 +23,7 @@ bool preds_done(const SegmentGraph& graph, int u, const NodeSet& state, const No
 }
 
 // A lower bound on the cost of partitioning `remaining` (the rest of a down-closed target):
-//   launches: an opaque op is always alone, and anything that is not a view of an input needs some
+//   launches: an opaque op or a scan is always alone, and anything that is not a view of an input needs some
 //     launching kernel;
 //   bytes: a node that is not a view of an input lands in a launching group, which reads what the node
 //     reads from outside it: each finished node it reads costs at least one read, each fusion input at
@@ -46,7 +46,7 @@ class LowerBound {
     Cost lb;
     bool needs_kernel = false;
     remaining.for_each([&](int u) {
-      if (graph_.accepts_alone(SchedulerKind::Matmul, u))
+      if (graph_.launches_alone(u))
         ++lb.launches;
       else if (!graph_.accepts_alone(SchedulerKind::NoOp, u))
         needs_kernel = true;
@@ -79,7 +79,7 @@ class LowerBound {
       return false;
     };
     group.for_each([&](int g) {
-      if (graph_.accepts_alone(SchedulerKind::Matmul, g)) --lb.launches;
+      if (graph_.launches_alone(g)) --lb.launches;
       // g is finished now: read once if a remaining node reads it.
       if (read_by_remaining(g, after)) lb.bytes += graph_.value_bytes(graph_.node_id(g));
       if (graph_.accepts_alone(SchedulerKind::NoOp, g)) return;

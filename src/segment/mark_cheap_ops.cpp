@@ -1,7 +1,8 @@
 // The rule: a node is cheap when
 //   1. its op is a cast, broadcast, expand, squeeze, slice, reshape, permute, const, full or iota,
 //   2. every operand is a fusion input or a cheap node, and
-//   3. no consumer is an opaque op (a vendor library call cannot recompute its operand).
+//   3. no consumer is an opaque op or a scan (a vendor library call or a scan kernel reads its operand
+//      from memory, it does not recompute it).
 // Cheap nodes therefore depend on fusion inputs only, so copying one into every kernel that reads it adds
 // no dependency between kernels and never reads more than the one materialized copy would have written
 // and read back: a cast of a bf16 input makes the bf16 input, not the f32 result, cross the boundary.
@@ -40,7 +41,8 @@ std::vector<bool> mark_cheap_ops(const Fusion& fusion) {
       operands_free = operands_free && (fusion.node(operand).op == OpKind::Input || cheap[operand.id]);
     bool feeds_opaque = false;
     for (Value consumer : fusion.consumers(Value{id}))
-      feeds_opaque = feeds_opaque || fusion.node(consumer).category() == OpCategory::Opaque;
+      feeds_opaque = feeds_opaque || fusion.node(consumer).category() == OpCategory::Opaque ||
+                     fusion.node(consumer).category() == OpCategory::Scan;
     cheap[id] = operands_free && !feeds_opaque;
   }
   return cheap;

@@ -113,7 +113,7 @@ SegmentGraph::SegmentGraph(const Fusion& fusion, const SegmentRules& rules)
   input_readers_.resize(static_cast<size_t>(n));
   for (int u = 0; u < m; ++u) {
     if (accepts_alone(SchedulerKind::NoOp, u)) continue;
-    if (!accepts_alone(SchedulerKind::Matmul, u)) needs_kernel_.set(u);
+    if (!launches_alone(u)) needs_kernel_.set(u);
     for (const InputRead& r : input_reads_[u])
       input_readers_[static_cast<size_t>(r.input)].push_back({u, r.bytes});
   }

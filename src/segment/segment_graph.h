@@ -78,7 +78,11 @@ class SegmentGraph {
   const std::vector<InputReader>& input_readers(int32_t input) const {
     return input_readers_[static_cast<size_t>(input)];
   }
-  // Nodes accepted alone by neither NoOp nor Matmul: each needs some launching kernel besides matmuls.
+  // Nodes that launch alone and fuse with nothing (a matmul, a scan): each is a launch of its own.
+  bool launches_alone(int local) const {
+    return accepts_alone(SchedulerKind::Matmul, local) || accepts_alone(SchedulerKind::Scan, local);
+  }
+  // Nodes accepted alone by neither NoOp nor launches_alone: each needs some launching kernel besides those.
   const NodeSet& needs_kernel() const { return needs_kernel_; }
   // Bytes of the union of the views (ids from input_reads, ascending, all of `input`). Memoized.
   int64_t input_bytes(int32_t input, const std::vector<int>& views) const;

@@ -51,6 +51,7 @@ class Generator {
       case OpCategory::Random: return options_.random;
       case OpCategory::Indexing: return options_.indexing;
       case OpCategory::Opaque: return options_.opaque;
+      case OpCategory::Scan: return options_.scans;
     }
     return false;
   }
@@ -323,6 +324,11 @@ class Generator {
       case OpCategory::Random: return make_random(op);
       case OpCategory::Indexing: return make_indexing(op);
       case OpCategory::Opaque: return make_opaque(op);
+      case OpCategory::Scan: {
+        const Value x = pick_tensor();
+        const int64_t rank = std::max(type(x).rank(), 1);
+        return builder_.cumsum(x, uniform(-rank, rank - 1));
+      }
     }
     SEAM_ASSERT(false, "unknown op category");
     return {};

@@ -30,6 +30,8 @@ struct RandomFusionOptions {
   bool random = false;
   // index_select, gather, take_along_axis, select (indices in range).
   bool indexing = true;
+  // cumsum. Off by default so that adding it changed no seed's fusion.
+  bool scans = false;
 
   bool scalar_inputs = true;    // inputs of scalar type
   bool strided_inputs = true;   // inputs with a strides attribute (permuted, padded, broadcast layouts)

@@ -1,0 +1,198 @@
+#include "codegen/scan_kernel_printer.h"
+
+#include <sstream>
+
+#include "support/error.h"
+
+namespace seam {
+namespace {
+
+// The running total's C type: integers add as unsigned 64-bit words, which wrap as torch's int64 sums do
+// (signed overflow is undefined in C++).
+std::string accumulator_type(const kir::ScanLaunch& s) {
+  const DType acc = kir::scan_accumulator(s.input_dtype);
+  return acc == DType::Int64 ? "unsigned long long" : kir::c_type(acc);
+}
+
+// An input element read as the accumulator type, and a total written as the output's dtype.
+std::string load(const kir::ScanLaunch& s, const std::string& element) {
+  const DType acc = kir::scan_accumulator(s.input_dtype);
+  if (acc == DType::Int64) return "(unsigned long long)seam_convert<seam_i64>(" + element + ")";
+  return "seam_convert<" + kir::c_type(acc) + ">(" + element + ")";
+}
+
+std::string store(const kir::ScanLaunch& s, const std::string& total) {
+  if (kir::scan_accumulator(s.input_dtype) == DType::Int64) return "(seam_i64)(" + total + ")";
+  return "seam_convert<" + kir::c_type(s.output_dtype) + ">(" + total + ")";
+}
+
+// `seam_in_base` and `seam_out_base`: where line `seam_line` starts in the input and the output.
+void print_line_bases(const kir::ScanLaunch& s, std::ostringstream& out, const std::string& pad) {
+  out << pad << "const long long seam_out_base = (seam_line / " << s.inner << "LL) * " << s.extent * s.inner
+      << "LL + seam_line % " << s.inner << "LL;\n";
+  if (s.contiguous) {
+    out << pad << "const long long seam_in_base = seam_out_base;\n";
+    return;
+  }
+  out << pad << "long long seam_in_base = 0;\n";
+  out << pad << "{\n" << pad << "  long long seam_rest = seam_line;\n";
+  for (size_t d = s.line_extents.size(); d-- > 0;) {
+    out << pad << "  seam_in_base += (seam_rest % " << s.line_extents[d] << "LL) * " << s.line_strides[d]
+        << "LL;\n";
+    out << pad << "  seam_rest /= " << s.line_extents[d] << "LL;\n";
+  }
+  out << pad << "}\n";
+}
+
+std::string element(const kir::ScanLaunch& s, const std::string& k) {
+  return "in0[seam_in_base + " + k + " * " + std::to_string(s.axis_stride) + "LL]";
+}
+
+// The lines kernel's body for line `seam_line`: the axis walked in order.
+void print_line_walk(const kir::ScanLaunch& s, std::ostringstream& out, const std::string& pad) {
+  print_line_bases(s, out, pad);
+  out << pad << accumulator_type(s) << " seam_total = 0;\n";
+  out << pad << "for (long long k = 0; k < " << s.extent << "LL; ++k) {\n";
+  out << pad << "  seam_total += " << load(s, element(s, "k")) << ";\n";
+  out << pad << "  out0[seam_out_base + k * " << s.inner << "LL] = " << store(s, "seam_total") << ";\n";
+  out << pad << "}\n";
+}
+
+// A thread's share of a chunk of the rows kernel: elements seam_first .. seam_first + items - 1, scanned
+// into seam_v (zero past the row's end), their total in seam_sum.
+void print_thread_share(const kir::ScanLaunch& s, std::ostringstream& out, const std::string& pad,
+                        const std::string& values) {
+  const std::string acc = accumulator_type(s);
+  out << pad << acc << " seam_sum = 0;\n";
+  out << pad << "for (int j = 0; j < " << s.items << "; ++j) {\n";
+  out << pad << "  const long long k = seam_first + j;\n";
+  out << pad << "  if (k < " << s.extent << "LL) seam_sum += " << load(s, element(s, "k")) << ";\n";
+  out << pad << "  " << values << "[j] = seam_sum;\n";
+  out << pad << "}\n";
+}
+
+void print_thread_stores(const kir::ScanLaunch& s, std::ostringstream& out, const std::string& pad,
+                         const std::string& values, const std::string& prefix) {
+  out << pad << "for (int j = 0; j < " << s.items << "; ++j) {\n";
+  out << pad << "  const long long k = seam_first + j;\n";
+  out << pad << "  if (k < " << s.extent << "LL) out0[seam_out_base + k] = " << store(s, prefix + " + " + values + "[j]")
+      << ";\n";
+  out << pad << "}\n";
+}
+
+void print_cuda_rows(const kir::Kernel& kernel, std::ostringstream& out) {
+  const kir::ScanLaunch& s = *kernel.scan;
+  const std::string acc = accumulator_type(s);
+  const int warps = s.threads / 32;
+  out << "  __shared__ " << acc << " seam_warp_totals[" << warps << "];\n";
+  out << "  const int seam_lane = threadIdx.x & 31, seam_warp = threadIdx.x >> 5;\n";
+  out << "  for (long long seam_line = blockIdx.x; seam_line < " << s.lines
+      << "LL; seam_line += gridDim.x) {\n";
+  print_line_bases(s, out, "    ");
+  out << "    " << acc << " seam_carry = 0;  // the total of the row's earlier chunks\n";
+  out << "    for (long long seam_start = 0; seam_start < " << s.extent << "LL; seam_start += " << s.chunk()
+      << "LL) {\n";
+  out << "      const long long seam_first = seam_start + (long long)threadIdx.x * " << s.items << ";\n";
+  out << "      " << acc << " seam_v[" << s.items << "];\n";
+  print_thread_share(s, out, "      ", "seam_v");
+  out << "      // Inclusive scan of the threads' sums across the warp, then of the warps' totals.\n";
+  out << "      " << acc << " seam_incl = seam_sum;\n";
+  out << "#pragma unroll\n";
+  out << "      for (int d = 1; d < 32; d <<= 1) {\n";
+  out << "        const " << acc << " y = __shfl_up_sync(0xffffffffu, seam_incl, d);\n";
+  out << "        if (seam_lane >= d) seam_incl += y;\n";
+  out << "      }\n";
+  out << "      " << acc << " seam_excl = __shfl_up_sync(0xffffffffu, seam_incl, 1);\n";
+  out << "      if (seam_lane == 0) seam_excl = 0;\n";
+  out << "      if (seam_lane == 31) seam_warp_totals[seam_warp] = seam_incl;\n";
+  out << "      __syncthreads();\n";
+  if (warps > 1) {
+    out << "      if (seam_warp == 0) {\n";
+    out << "        " << acc << " w = seam_lane < " << warps << " ? seam_warp_totals[seam_lane] : (" << acc
+        << ")0;\n";
+    out << "#pragma unroll\n";
+    out << "        for (int d = 1; d < " << warps << "; d <<= 1) {\n";
+    out << "          const " << acc << " y = __shfl_up_sync(0xffffffffu, w, d);\n";
+    out << "          if (seam_lane >= d) w += y;\n";
+    out << "        }\n";
+    out << "        if (seam_lane < " << warps << ") seam_warp_totals[seam_lane] = w;\n";
+    out << "      }\n";
+    out << "      __syncthreads();\n";
+  }
+  out << "      const " << acc
+      << " seam_prefix = seam_carry + ((seam_warp > 0 ? seam_warp_totals[seam_warp - 1] : (" << acc
+      << ")0) + seam_excl);\n";
+  print_thread_stores(s, out, "      ", "seam_v", "seam_prefix");
+  out << "      seam_carry += seam_warp_totals[" << warps - 1 << "];\n";
+  out << "      __syncthreads();  // the totals are read before the next chunk writes them\n";
+  out << "    }\n";
+  out << "  }\n";
+}
+
+void print_cuda_lines(const kir::Kernel& kernel, std::ostringstream& out) {
+  const kir::ScanLaunch& s = *kernel.scan;
+  out << "  for (long long seam_line = (long long)blockIdx.x * blockDim.x + threadIdx.x; seam_line < "
+      << s.lines << "LL; seam_line += (long long)gridDim.x * blockDim.x) {\n";
+  print_line_walk(s, out, "    ");
+  out << "  }\n";
+}
+
+std::string params_text(const kir::Kernel& kernel) {
+  const kir::ScanLaunch& s = *kernel.scan;
+  return "const " + kir::c_type(s.input_dtype) + "* __restrict__ in0, " + kir::c_type(s.output_dtype) +
+         "* __restrict__ out0";
+}
+
+}  // namespace
+
+std::string print_cuda_scan_kernel(const kir::Kernel& kernel) {
+  SEAM_ASSERT(kernel.scan && kernel.params.size() == 2, "not a scan kernel: ", kernel.name);
+  const kir::ScanLaunch& s = *kernel.scan;
+  std::ostringstream out;
+  out << "#include \"seam_device.cuh\"\n\n";
+  out << "SEAM_KERNEL void __launch_bounds__(" << s.block << ") " << kernel.name << "(" << params_text(kernel)
+      << ") {\n";
+  if (s.rows())
+    print_cuda_rows(kernel, out);
+  else
+    print_cuda_lines(kernel, out);
+  out << "}\n";
+  return out.str();
+}
+
+std::string print_host_scan_kernel(const kir::Kernel& kernel) {
+  SEAM_ASSERT(kernel.scan && kernel.params.size() == 2, "not a scan kernel: ", kernel.name);
+  const kir::ScanLaunch& s = *kernel.scan;
+  const std::string acc = accumulator_type(s);
+  std::ostringstream out;
+  out << "SEAM_KERNEL void " << kernel.name << "(void** args) {\n";
+  out << "  const " << kir::c_type(s.input_dtype) << "* in0 = static_cast<const " << kir::c_type(s.input_dtype)
+      << "*>(args[0]);\n";
+  out << "  " << kir::c_type(s.output_dtype) << "* out0 = static_cast<" << kir::c_type(s.output_dtype)
+      << "*>(args[1]);\n";
+  out << "  for (long long seam_line = 0; seam_line < " << s.lines << "LL; ++seam_line) {\n";
+  if (!s.rows()) {
+    print_line_walk(s, out, "    ");
+    out << "  }\n}\n";
+    return out.str();
+  }
+  // The GPU's chunks and thread shares, the threads' sums added in thread order.
+  print_line_bases(s, out, "    ");
+  out << "    " << acc << " seam_carry = 0;\n";
+  out << "    for (long long seam_start = 0; seam_start < " << s.extent << "LL; seam_start += " << s.chunk()
+      << "LL) {\n";
+  out << "      " << acc << " seam_prefix = seam_carry;\n";
+  out << "      for (int seam_thread = 0; seam_thread < " << s.threads << "; ++seam_thread) {\n";
+  out << "        const long long seam_first = seam_start + (long long)seam_thread * " << s.items << ";\n";
+  out << "        " << acc << " seam_v[" << s.items << "];\n";
+  print_thread_share(s, out, "        ", "seam_v");
+  print_thread_stores(s, out, "        ", "seam_v", "seam_prefix");
+  out << "        seam_prefix += seam_sum;\n";
+  out << "      }\n";
+  out << "      seam_carry = seam_prefix;\n";
+  out << "    }\n";
+  out << "  }\n}\n";
+  return out.str();
+}
+
+}  // namespace seam

@@ -1,0 +1,124 @@
+// cumsum through segmentation, planning, code generation and the host backend, against the reference
+// interpreter (tests/testing/scan_cases.h), and the scan's place in the plan: a kernel of its own, the
+// rows kernel for long innermost lines, the lines kernel otherwise, views copied first.
+#include <gtest/gtest.h>
+
+#include "exec/executable.h"
+#include "interp/compare.h"
+#include "interp/interpreter.h"
+#include "ir/builder.h"
+#include "support/error.h"
+#include "testing/random_fusion.h"
+#include "testing/scan_cases.h"
+
+namespace seam {
+namespace {
+
+using testing_scan::scan_cases;
+using testing_scan::scan_tolerance;
+
+std::unique_ptr<Executable> compile_host(const Fusion& fusion) {
+  ExecutableOptions options;
+  options.backend = Backend::Host;
+  options.poison_outputs = true;
+  return Executable::compile(fusion, options);
+}
+
+void expect_matches_interpreter(const Fusion& fusion, Executable& exe, int64_t extent, uint64_t seed) {
+  const std::vector<HostTensor> inputs = random_inputs(fusion, seed);
+  const std::vector<HostTensor> expected = interpret(fusion, inputs);
+  const std::vector<HostTensor> actual = exe.run(inputs);
+  const std::vector<Comparison> comparisons =
+      compare_outputs(fusion, inputs, actual, expected, [&](DType d) { return scan_tolerance(d, extent); });
+  for (size_t o = 0; o < comparisons.size(); ++o)
+    EXPECT_TRUE(comparisons[o].ok) << fusion.name() << " output " << o << ": " << comparisons[o].message;
+}
+
+TEST(ScanExecutable, HostBackendMatchesInterpreter) {
+  for (const testing_scan::ScanCase& c : scan_cases()) {
+    SCOPED_TRACE(c.name);
+    auto exe = compile_host(c.fusion);
+    expect_matches_interpreter(c.fusion, *exe, c.extent, 3);
+  }
+}
+
+const kir::ScanLaunch& only_scan(const Executable& exe) {
+  const kir::ScanLaunch* scan = nullptr;
+  for (const CompiledStep& step : exe.steps()) {
+    if (step.kind != StepKind::Scan) continue;
+    EXPECT_EQ(scan, nullptr) << "more than one scan step";
+    scan = &*step.kernel.scan;
+  }
+  SEAM_ASSERT(scan != nullptr, "no scan step");
+  return *scan;
+}
+
+TEST(ScanExecutable, LongInnermostLinesTakeTheRowsKernel) {
+  auto rows = compile_host(testing_scan::cumsum_fusion("rows", DType::Float16, {3, 4097}, -1));
+  EXPECT_EQ(rows->segmented().num_kernels(), 1);
+  const kir::ScanLaunch& r = only_scan(*rows);
+  EXPECT_TRUE(r.rows());
+  EXPECT_EQ(r.items, 8);  // 16 bytes of f16
+  EXPECT_EQ(r.threads, 256);
+  EXPECT_EQ(r.blocks, 3);
+  EXPECT_EQ(r.extent, 4097);
+
+  // Short rows and other axes: a thread per line.
+  const kir::ScanLaunch& s = only_scan(*compile_host(testing_scan::cumsum_fusion("short", DType::Float32, {9, 33}, 1)));
+  EXPECT_FALSE(s.rows());
+  EXPECT_EQ(s.lines, 9);
+  const kir::ScanLaunch& m =
+      only_scan(*compile_host(testing_scan::cumsum_fusion("middle", DType::Int32, {4, 1000, 5}, 1)));
+  EXPECT_FALSE(m.rows());
+  EXPECT_EQ(m.lines, 20);
+  EXPECT_EQ(m.inner, 5);
+  EXPECT_TRUE(m.contiguous);
+}
+
+TEST(ScanExecutable, ScanIsAlonePointwiseNeighboursAndViewsCopiedFirst) {
+  for (const testing_scan::ScanCase& c : scan_cases()) {
+    if (c.name != "around") continue;
+    auto exe = compile_host(c.fusion);
+    int scans = 0, copies = 0;
+    for (const CompiledStep& step : exe->steps()) {
+      scans += step.kind == StepKind::Scan;
+      copies += step.copy_of >= 0;
+      if (step.kind == StepKind::Scan) EXPECT_EQ(step.kernel_fusion.fusion.num_nodes(), 2);  // input, cumsum
+    }
+    EXPECT_EQ(scans, 2);
+    EXPECT_EQ(copies, 1);  // the permuted input the second scan reads
+    EXPECT_EQ(exe->segmented().num_kernels(), 4);  // mul, two scans, exp
+  }
+}
+
+TEST(ScanExecutable, RunIntoCallerBuffersMatchesRun) {
+  const Fusion fusion = testing_scan::cumsum_fusion("into", DType::Int32, {7, 1000}, 1);
+  auto exe = compile_host(fusion);
+  std::vector<HostTensor> inputs = random_inputs(fusion, 5);
+  const std::vector<HostTensor> expected = exe->run(inputs);
+  HostTensor out = HostTensor::zeros(DType::Int64, {7, 1000});
+  auto caller = [](HostTensor& t) {
+    return DeviceTensor{reinterpret_cast<DevicePtr>(t.storage().data()), t.dtype(), t.shape(), t.strides(),
+                        nullptr};
+  };
+  exe->run_into({caller(inputs[0])}, {caller(out)}, nullptr);
+  EXPECT_EQ(out.storage(), expected[0].storage());
+}
+
+TEST(ScanExecutable, RandomFusionsWithScans) {
+  RandomFusionOptions options;
+  options.scans = true;
+  options.opaque = false;
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    const Fusion fusion = random_fusion(seed, options);
+    bool has_scan = false;
+    for (const Node& n : fusion.nodes()) has_scan = has_scan || n.op == OpKind::Cumsum;
+    if (!has_scan) continue;
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    auto exe = compile_host(fusion);
+    expect_matches_interpreter(fusion, *exe, 64, seed);
+  }
+}
+
+}  // namespace
+}  // namespace seam
