@@ -75,8 +75,8 @@ void print_thread_stores(const kir::ScanLaunch& s, std::ostringstream& out, cons
                          const std::string& values, const std::string& prefix) {
   out << pad << "for (int j = 0; j < " << s.items << "; ++j) {\n";
   out << pad << "  const long long k = seam_first + j;\n";
-  out << pad << "  if (k < " << s.extent << "LL) out0[seam_out_base + k] = " << store(s, prefix + " + " + values + "[j]")
-      << ";\n";
+  out << pad << "  if (k < " << s.extent
+      << "LL) out0[seam_out_base + k] = " << store(s, prefix + " + " + values + "[j]") << ";\n";
   out << pad << "}\n";
 }
 
@@ -166,8 +166,8 @@ std::string print_host_scan_kernel(const kir::Kernel& kernel) {
   const std::string acc = accumulator_type(s);
   std::ostringstream out;
   out << "SEAM_KERNEL void " << kernel.name << "(void** args) {\n";
-  out << "  const " << kir::c_type(s.input_dtype) << "* in0 = static_cast<const " << kir::c_type(s.input_dtype)
-      << "*>(args[0]);\n";
+  out << "  const " << kir::c_type(s.input_dtype) << "* in0 = static_cast<const "
+      << kir::c_type(s.input_dtype) << "*>(args[0]);\n";
   out << "  " << kir::c_type(s.output_dtype) << "* out0 = static_cast<" << kir::c_type(s.output_dtype)
       << "*>(args[1]);\n";
   out << "  for (long long seam_line = 0; seam_line < " << s.lines << "LL; ++seam_line) {\n";

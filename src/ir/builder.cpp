@@ -256,9 +256,7 @@ Value Builder::reduce(OpKind op, Value x, std::vector<int64_t> axes, bool keepdi
   return add(op, {x}, {{"axes", std::move(axes)}, {"keepdim", keepdim}});
 }
 
-Value Builder::cumsum(Value x, int64_t axis) {
-  return add(OpKind::Cumsum, {x}, {{"axis", axis}});
-}
+Value Builder::cumsum(Value x, int64_t axis) { return add(OpKind::Cumsum, {x}, {{"axis", axis}}); }
 
 Value Builder::linear(Value x, Value weight, std::optional<Value> bias) {
   std::vector<Value> operands = {x, weight};

@@ -340,8 +340,8 @@ Type infer_scan(OpKind op, const std::vector<Type>& operands, const Attrs& attrs
   std::string_view name = op_name(op);
   const Type& in = tensor_operand(operands, 0, name);
   const int64_t axis = attrs.get_int("axis");
-  SEAM_CHECK(axis >= 0 && axis < std::max(in.rank(), 1), "op '", name, "': axis ", axis,
-             " out of range for ", in.to_string());
+  SEAM_CHECK(axis >= 0 && axis < std::max(in.rank(), 1), "op '", name, "': axis ", axis, " out of range for ",
+             in.to_string());
   return Type::tensor(is_floating(in.dtype) ? in.dtype : DType::Int64, in.shape);
 }
 

@@ -310,12 +310,14 @@ struct Kernel {
   std::vector<Param> params;
   std::vector<OutputProgram> outputs;
   std::optional<RowLaunch> rows;  // set for a row kernel; its `outputs` then run after the rows
-  std::optional<ScanLaunch> scan;  // set for a scan kernel (no outputs programs: lower/lower_scan.h)
   bool index64 = false;           // 64-bit index arithmetic needed
   // Cache hints (LoweringOptions): reused loads kept in L2 (evict-last), stores streamed (evict-first).
   bool keep_reused_loads = false;
   bool streaming_stores = false;
-  int64_t total_chunks() const;  // work items: chunks of the outputs, or the rows of a row kernel
+  // Set for a scan kernel (lower/lower_scan.h), which has no output programs.
+  std::optional<ScanLaunch> scan;
+  int64_t total_chunks()
+      const;  // work items: chunks of the outputs, the rows of a row kernel or the lines of a scan
 };
 
 std::string c_type(DType dtype);  // the storage/compute C type of a dtype in generated code

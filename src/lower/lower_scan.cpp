@@ -26,7 +26,8 @@ int items_per_thread(DType input) {
 
 kir::Kernel lower_scan(const Fusion& kf, const ScanLoweringOptions& options) {
   const std::string& name = options.kernel_name;
-  SEAM_CHECK(kf.outputs().size() == 1, "scan kernel ", name, ": expected one output, got ", kf.outputs().size());
+  SEAM_CHECK(kf.outputs().size() == 1, "scan kernel ", name, ": expected one output, got ",
+             kf.outputs().size());
   const Value result = kf.outputs()[0].value;
   const Node& scan = kf.node(result);
   SEAM_CHECK(scan.category() == OpCategory::Scan, "scan kernel ", name, ": its output is a '",

@@ -22,9 +22,9 @@ enum class SchedulerKind : uint8_t {
   Scan,           // one scan op (cumsum), a scan kernel of its own (schedule/scan_scheduler.h)
 };
 
-inline constexpr SchedulerKind kAllSchedulerKinds[] = {SchedulerKind::NoOp,          SchedulerKind::Pointwise,
-                                                       SchedulerKind::Reduction,     SchedulerKind::Normalization,
-                                                       SchedulerKind::Matmul,        SchedulerKind::Scan};
+inline constexpr SchedulerKind kAllSchedulerKinds[] = {SchedulerKind::NoOp,      SchedulerKind::Pointwise,
+                                                       SchedulerKind::Reduction, SchedulerKind::Normalization,
+                                                       SchedulerKind::Matmul,    SchedulerKind::Scan};
 inline constexpr int kNumSchedulerKinds = 6;
 
 std::string_view scheduler_name(SchedulerKind kind);  // "noop", "pointwise", ...

@@ -64,7 +64,8 @@ TEST(ScanExecutable, LongInnermostLinesTakeTheRowsKernel) {
   EXPECT_EQ(r.extent, 4097);
 
   // Short rows and other axes: a thread per line.
-  const kir::ScanLaunch& s = only_scan(*compile_host(testing_scan::cumsum_fusion("short", DType::Float32, {9, 33}, 1)));
+  const kir::ScanLaunch& s =
+      only_scan(*compile_host(testing_scan::cumsum_fusion("short", DType::Float32, {9, 33}, 1)));
   EXPECT_FALSE(s.rows());
   EXPECT_EQ(s.lines, 9);
   const kir::ScanLaunch& m =
@@ -86,7 +87,7 @@ TEST(ScanExecutable, ScanIsAlonePointwiseNeighboursAndViewsCopiedFirst) {
       if (step.kind == StepKind::Scan) EXPECT_EQ(step.kernel_fusion.fusion.num_nodes(), 2);  // input, cumsum
     }
     EXPECT_EQ(scans, 2);
-    EXPECT_EQ(copies, 1);  // the permuted input the second scan reads
+    EXPECT_EQ(copies, 1);                          // the permuted input the second scan reads
     EXPECT_EQ(exe->segmented().num_kernels(), 4);  // mul, two scans, exp
   }
 }

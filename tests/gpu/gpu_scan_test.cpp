@@ -33,8 +33,9 @@ TEST(GpuSuite, ScanMatchesInterpreter) {
     const std::vector<HostTensor> inputs = random_inputs(c.fusion, 11 + i);
     const std::vector<HostTensor> expected = interpret(c.fusion, inputs);
     const std::vector<HostTensor> actual = exes[i]->run(inputs);
-    const std::vector<Comparison> comparisons = compare_outputs(
-        c.fusion, inputs, actual, expected, [&](DType d) { return testing_scan::scan_tolerance(d, c.extent); });
+    const std::vector<Comparison> comparisons =
+        compare_outputs(c.fusion, inputs, actual, expected,
+                        [&](DType d) { return testing_scan::scan_tolerance(d, c.extent); });
     for (size_t o = 0; o < comparisons.size(); ++o)
       EXPECT_TRUE(comparisons[o].ok) << c.name << " output " << o << ": " << comparisons[o].message;
   }
@@ -61,13 +62,15 @@ TEST(GpuScan, Times) {
     Shape shape;
     int64_t axis;
   };
-  for (const Shape2& s : {Shape2{"rows_4096x4096_f32", {4096, 4096}, 1}, Shape2{"rows_32x1M_f32", {32, 1 << 20}, 1},
-                          Shape2{"rows_65536x128_f32", {65536, 128}, 1}, Shape2{"cols_4096x4096_f32", {4096, 4096}, 0}}) {
+  for (const Shape2& s :
+       {Shape2{"rows_4096x4096_f32", {4096, 4096}, 1}, Shape2{"rows_32x1M_f32", {32, 1 << 20}, 1},
+        Shape2{"rows_65536x128_f32", {65536, 128}, 1}, Shape2{"cols_4096x4096_f32", {4096, 4096}, 0}}) {
     const Fusion fusion = testing_scan::cumsum_fusion(s.name, DType::Float32, s.shape, s.axis);
     auto exe = Executable::compile(fusion, ExecutableOptions{Backend::Cuda});
     const Timing t = exe->time_gpu({random_inputs(fusion, 1)}, 20);
     const double bytes = 8.0 * static_cast<double>(fusion.type(fusion.outputs()[0].value).numel());
-    std::printf("scan %s: median %.1f us, %.0f GB/s\n", s.name, t.median_ms * 1e3, bytes / (t.median_ms * 1e6));
+    std::printf("scan %s: median %.1f us, %.0f GB/s\n", s.name, t.median_ms * 1e3,
+                bytes / (t.median_ms * 1e6));
   }
 }
 

@@ -60,8 +60,8 @@ TEST(Scan, BoolCountsTrueValuesInI64) {
 TEST(Scan, IntegerSumsWrapAround) {
   const int64_t max = std::numeric_limits<int64_t>::max();
   HostTensor in = HostTensor::from_ints(DType::Int64, {3}, {max, 1, 1});
-  EXPECT_EQ(cumsum(in, 0).to_ints(),
-            (std::vector<int64_t>{max, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::min() + 1}));
+  EXPECT_EQ(cumsum(in, 0).to_ints(), (std::vector<int64_t>{max, std::numeric_limits<int64_t>::min(),
+                                                           std::numeric_limits<int64_t>::min() + 1}));
 }
 
 TEST(Scan, HalfOutputsAreRoundedFromAWiderRunningSum) {
@@ -124,10 +124,12 @@ TEST(Scan, TextRoundTripCountsAxesFromTheStart) {
 })");
   EXPECT_EQ(f.node(Value{1}).attrs.get_int("axis"), 1);
   EXPECT_NE(print_fusion(f).find("cumsum %0 {axis=1} : i64[2,3]"), std::string::npos) << print_fusion(f);
-  EXPECT_NE(error_of([] {
-              parse_fusion("fusion f {\n  %0 = input : i32[2,3]\n  %1 = cumsum %0 {axis=1} : i32[2,3]\n  return %1\n}");
-            }).find("i64"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([] {
+        parse_fusion(
+            "fusion f {\n  %0 = input : i32[2,3]\n  %1 = cumsum %0 {axis=1} : i32[2,3]\n  return %1\n}");
+      }).find("i64"),
+      std::string::npos);
 }
 
 }  // namespace

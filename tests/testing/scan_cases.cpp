@@ -43,7 +43,8 @@ std::vector<ScanCase> scan_cases() {
     Builder b("around");
     Value x = b.input(Type::tensor(DType::BFloat16, {300, 7}), "x");
     Value t = b.permute(x, {1, 0});
-    Value y = b.cumsum(b.mul(b.cast(t, DType::Float32), b.constant(Number::of_float(2.0), DType::Float32)), 1);
+    Value y =
+        b.cumsum(b.mul(b.cast(t, DType::Float32), b.constant(Number::of_float(2.0), DType::Float32)), 1);
     Value z = b.cumsum(t, -1);
     add("around", b.finish({b.exp(b.mul(y, b.constant(Number::of_float(0.01), DType::Float32))), z}), 300);
   }
