@@ -316,8 +316,7 @@ struct Kernel {
   bool streaming_stores = false;
   // Set for a scan kernel (lower/lower_scan.h), which has no output programs.
   std::optional<ScanLaunch> scan;
-  int64_t total_chunks()
-      const;  // work items: chunks of the outputs, the rows of a row kernel or the lines of a scan
+  int64_t total_chunks() const;  // work items: chunks of the outputs, rows of a row kernel, lines of a scan
 };
 
 std::string c_type(DType dtype);  // the storage/compute C type of a dtype in generated code
