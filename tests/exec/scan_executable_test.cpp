@@ -110,15 +110,18 @@ TEST(ScanExecutable, RandomFusionsWithScans) {
   RandomFusionOptions options;
   options.scans = true;
   options.opaque = false;
+  int with_scans = 0;
   for (uint64_t seed = 0; seed < 40; ++seed) {
     const Fusion fusion = random_fusion(seed, options);
     bool has_scan = false;
     for (const Node& n : fusion.nodes()) has_scan = has_scan || n.op == OpKind::Cumsum;
     if (!has_scan) continue;
+    ++with_scans;
     SCOPED_TRACE("seed " + std::to_string(seed));
     auto exe = compile_host(fusion);
     expect_matches_interpreter(fusion, *exe, 64, seed);
   }
+  EXPECT_GE(with_scans, 10);
 }
 
 }  // namespace
