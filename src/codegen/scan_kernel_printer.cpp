@@ -61,9 +61,10 @@ void print_line_walk(const kir::ScanLaunch& s, std::ostringstream& out, const st
 // A thread's share of a chunk of the rows kernel: elements seam_first .. seam_first + items - 1, scanned
 // into seam_v (zero past the row's end), their total in seam_sum.
 void print_thread_share(const kir::ScanLaunch& s, std::ostringstream& out, const std::string& pad,
-                        const std::string& values) {
+                        const std::string& values, bool cuda) {
   const std::string acc = accumulator_type(s);
   out << pad << acc << " seam_sum = 0;\n";
+  if (cuda) out << "#pragma unroll\n";  // the values stay in registers
   out << pad << "for (int j = 0; j < " << s.items << "; ++j) {\n";
   out << pad << "  const long long k = seam_first + j;\n";
   out << pad << "  if (k < " << s.extent << "LL) seam_sum += " << load(s, element(s, "k")) << ";\n";
@@ -72,7 +73,8 @@ void print_thread_share(const kir::ScanLaunch& s, std::ostringstream& out, const
 }
 
 void print_thread_stores(const kir::ScanLaunch& s, std::ostringstream& out, const std::string& pad,
-                         const std::string& values, const std::string& prefix) {
+                         const std::string& values, const std::string& prefix, bool cuda) {
+  if (cuda) out << "#pragma unroll\n";
   out << pad << "for (int j = 0; j < " << s.items << "; ++j) {\n";
   out << pad << "  const long long k = seam_first + j;\n";
   out << pad << "  if (k < " << s.extent
@@ -94,7 +96,7 @@ void print_cuda_rows(const kir::Kernel& kernel, std::ostringstream& out) {
       << "LL) {\n";
   out << "      const long long seam_first = seam_start + (long long)threadIdx.x * " << s.items << ";\n";
   out << "      " << acc << " seam_v[" << s.items << "];\n";
-  print_thread_share(s, out, "      ", "seam_v");
+  print_thread_share(s, out, "      ", "seam_v", true);
   out << "      // Inclusive scan of the threads' sums across the warp, then of the warps' totals.\n";
   out << "      " << acc << " seam_incl = seam_sum;\n";
   out << "#pragma unroll\n";
@@ -122,7 +124,7 @@ void print_cuda_rows(const kir::Kernel& kernel, std::ostringstream& out) {
   out << "      const " << acc
       << " seam_prefix = seam_carry + ((seam_warp > 0 ? seam_warp_totals[seam_warp - 1] : (" << acc
       << ")0) + seam_excl);\n";
-  print_thread_stores(s, out, "      ", "seam_v", "seam_prefix");
+  print_thread_stores(s, out, "      ", "seam_v", "seam_prefix", true);
   out << "      seam_carry += seam_warp_totals[" << warps - 1 << "];\n";
   out << "      __syncthreads();  // the totals are read before the next chunk writes them\n";
   out << "    }\n";
@@ -185,8 +187,8 @@ std::string print_host_scan_kernel(const kir::Kernel& kernel) {
   out << "      for (int seam_thread = 0; seam_thread < " << s.threads << "; ++seam_thread) {\n";
   out << "        const long long seam_first = seam_start + (long long)seam_thread * " << s.items << ";\n";
   out << "        " << acc << " seam_v[" << s.items << "];\n";
-  print_thread_share(s, out, "        ", "seam_v");
-  print_thread_stores(s, out, "        ", "seam_v", "seam_prefix");
+  print_thread_share(s, out, "        ", "seam_v", false);
+  print_thread_stores(s, out, "        ", "seam_v", "seam_prefix", false);
   out << "        seam_prefix += seam_sum;\n";
   out << "      }\n";
   out << "      seam_carry = seam_prefix;\n";
