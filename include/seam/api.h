@@ -37,8 +37,9 @@ class InternalError : public std::logic_error {
   explicit InternalError(const std::string& message) : std::logic_error(message) {}
 };
 
-enum class DType { Bool, Int32, Int64, Float16, BFloat16, Float32, Float64 };
-std::string_view dtype_name(DType dtype);  // seam's short names: bool i32 i64 f16 bf16 f32 f64
+enum class DType { Bool, Int32, Int64, Float16, BFloat16, Float32, Float64, Float8E4M3FN, Float8E5M2 };
+std::string_view dtype_name(
+    DType dtype);  // seam's short names: bool i32 i64 f16 bf16 f32 f64 f8e4m3fn f8e5m2
 DType parse_dtype(std::string_view name);  // throws Error for an unknown name
 int dtype_size(DType dtype);               // bytes per element
 

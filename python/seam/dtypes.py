@@ -6,8 +6,9 @@ import torch
 
 
 class DataType(enum.Enum):
-    """The dtypes nvFuser names. seam computes in the first seven; the rest are accepted as names so that
-    scripts import, and raise NotImplementedError where a tensor or scalar would take them."""
+    """The dtypes nvFuser names. seam computes in the first seven and stores Float8_e4m3fn and Float8_e5m2
+    (casts and movement only); the rest are accepted as names so that scripts import, and raise
+    NotImplementedError where a tensor or scalar would take them."""
 
     Double = "Double"
     Float = "Float"
@@ -41,6 +42,8 @@ _TO_SEAM = {
     DataType.Int: "i64",
     DataType.Int32: "i32",
     DataType.Bool: "bool",
+    DataType.Float8_e4m3fn: "f8e4m3fn",
+    DataType.Float8_e5m2: "f8e5m2",
 }
 _FROM_SEAM = {v: k for k, v in _TO_SEAM.items()}
 
@@ -53,6 +56,9 @@ SEAM_TO_TORCH = {
     "i32": torch.int32,
     "bool": torch.bool,
 }
+for _name, _seam in (("float8_e4m3fn", "f8e4m3fn"), ("float8_e5m2", "f8e5m2")):
+    if isinstance(getattr(torch, _name, None), torch.dtype):  # torch 2.1 and later
+        SEAM_TO_TORCH[_seam] = getattr(torch, _name)
 TORCH_TO_SEAM = {v: k for k, v in SEAM_TO_TORCH.items()}
 
 _TORCH_TO_DATATYPE = {
@@ -71,7 +77,8 @@ for _name, _member in (("float8_e4m3fn", DataType.Float8_e4m3fn), ("float8_e5m2"
     if hasattr(torch, _name):
         _TORCH_TO_DATATYPE[getattr(torch, _name)] = _member
 
-FLOATING = ("f16", "bf16", "f32", "f64")
+FLOATING = ("f16", "bf16", "f32", "f64", "f8e4m3fn", "f8e5m2")
+FLOAT8 = ("f8e4m3fn", "f8e5m2")
 HALF = ("f16", "bf16")
 INTEGER = ("i32", "i64")
 
@@ -84,8 +91,17 @@ def to_seam(dtype, what="dtype"):
         raise TypeError(f"{what} must be a DataType, got {dtype!r}")
     if dtype not in _TO_SEAM:
         raise NotImplementedError(
-            f"{what} {dtype!r}: seam computes in Double, Float, Half, BFloat16, Int, Int32 and Bool only")
+            f"{what} {dtype!r}: seam computes in Double, Float, Half, BFloat16, Int, Int32 and Bool and stores "
+            "Float8_e4m3fn and Float8_e5m2 only")
     return _TO_SEAM[dtype]
+
+
+def torch_dtype(name):
+    """The torch dtype of a seam dtype name; NotImplementedError naming the torch that lacks it (f8)."""
+    if name not in SEAM_TO_TORCH:
+        raise NotImplementedError(f"torch {torch.__version__} has no dtype for seam's {name} "
+                                  "(torch.float8_e4m3fn and float8_e5m2 exist from torch 2.1)")
+    return SEAM_TO_TORCH[name]
 
 
 def from_seam(name):
@@ -104,13 +120,16 @@ def category(name):
     return 1 if name in INTEGER else 2
 
 
-_WIDTH = {"bool": 1, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4, "f64": 8}
+_WIDTH = {"bool": 1, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4, "f64": 8, "f8e4m3fn": 1, "f8e5m2": 1}
 
 
 def promote_types(a, b):
     """torch.promote_types on seam's names (docs/IR.md)."""
     if a == b:
         return a
+    if a in FLOAT8 or b in FLOAT8:
+        raise ValueError(f"no type promotion of {a} and {b}: {a if a in FLOAT8 else b} is a storage dtype "
+                         "(cast it to a computing dtype first)")
     ca, cb = category(a), category(b)
     if ca != cb:
         return a if ca > cb else b

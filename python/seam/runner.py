@@ -84,7 +84,7 @@ class Specialization:
                                                 # | ("input", flat input index, None) | ("dense", ...)
         self.aliases = aliases                  # (fusion output, flat input index) written in place
         self.unseeded_random_ops = ctx.unseeded_random_ops  # hidden (seed, offset) inputs after `flat`
-        self.output_types = [(dtypes.SEAM_TO_TORCH[d], tuple(shape)) for d, _, shape in fusion.output_types()]
+        self.output_types = [(dtypes.torch_dtype(d), tuple(shape)) for d, _, shape in fusion.output_types()]
         # A definition whose outputs are all scalars (or that has none) runs nothing.
         started = time.perf_counter()
         self._executable = native.compile(fusion, self.backend) if self.output_types else None
@@ -107,11 +107,11 @@ class Specialization:
         self._converted = []
         for position, (slot, dtype, is_scalar) in enumerate(self.inputs):
             if self.backend == "cuda" and (is_scalar or flat[slot].device != device):
-                self._converted.append((position, is_scalar, dtypes.SEAM_TO_TORCH[dtype]))
+                self._converted.append((position, is_scalar, dtypes.torch_dtype(dtype)))
         self._computed, self._views, self._same = [], [], []
         for o, (kind, dtype, shape, strides, offset, input, earlier) in enumerate(self._executable.output_routes()):
             if kind == "computed":
-                self._computed.append((o, tuple(shape), dtypes.SEAM_TO_TORCH[dtype]))
+                self._computed.append((o, tuple(shape), dtypes.torch_dtype(dtype)))
             elif kind == "view":
                 self._views.append((o, input, tuple(shape), tuple(strides), offset))
             else:
@@ -157,7 +157,7 @@ class Specialization:
             if kind == "tensor":
                 results.append(outs[a].permute(b) if b else outs[a])
             elif kind == "scalar":
-                results.append(torch.tensor(a, dtype=dtypes.SEAM_TO_TORCH[b], device=self.device))
+                results.append(torch.tensor(a, dtype=dtypes.torch_dtype(b), device=self.device))
             elif kind == "input":  # the input an alias_input output was written into
                 results.append(flat[a])
             else:  # "dense": a view of an input, copied into the layout its stride_order asks for
@@ -174,7 +174,7 @@ class Specialization:
         for slot, dtype, is_scalar in self.inputs:
             x = flat[slot]
             if is_scalar:
-                x = torch.tensor(x, dtype=dtypes.SEAM_TO_TORCH[dtype])
+                x = torch.tensor(x, dtype=dtypes.torch_dtype(dtype))
             args.append((x.cpu(), dtype, is_scalar))
         outs = [torch.empty(shape, dtype=tdtype) for tdtype, shape in self.output_types]
         if self._executable is not None:
@@ -188,7 +188,7 @@ class Specialization:
             if kind == "tensor":
                 results.append(outs[a].permute(b) if b else outs[a])
             elif kind == "scalar":
-                results.append(torch.tensor(a, dtype=dtypes.SEAM_TO_TORCH[b]))
+                results.append(torch.tensor(a, dtype=dtypes.torch_dtype(b)))
             elif kind == "input":
                 results.append(outs[written[a]])
             else:

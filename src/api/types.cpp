@@ -12,6 +12,8 @@ seam::DType to_seam(DType dtype) {
     case DType::BFloat16: return seam::DType::BFloat16;
     case DType::Float32: return seam::DType::Float32;
     case DType::Float64: return seam::DType::Float64;
+    case DType::Float8E4M3FN: return seam::DType::Float8E4M3FN;
+    case DType::Float8E5M2: return seam::DType::Float8E5M2;
   }
   throw Error("unknown dtype enumerator " + std::to_string(static_cast<int>(dtype)));
 }
@@ -25,6 +27,8 @@ DType from_seam(seam::DType dtype) {
     case seam::DType::BFloat16: return DType::BFloat16;
     case seam::DType::Float32: return DType::Float32;
     case seam::DType::Float64: return DType::Float64;
+    case seam::DType::Float8E4M3FN: return DType::Float8E4M3FN;
+    case seam::DType::Float8E5M2: return DType::Float8E5M2;
   }
   SEAM_UNREACHABLE("dtype");
 }
@@ -63,7 +67,9 @@ std::string_view dtype_name(DType dtype) { return seam::dtype_name(to_seam(dtype
 
 DType parse_dtype(std::string_view name) {
   std::optional<seam::DType> d = seam::parse_dtype(name);
-  if (!d) throw Error("unknown dtype '" + std::string(name) + "' (seam has bool i32 i64 f16 bf16 f32 f64)");
+  if (!d)
+    throw Error("unknown dtype '" + std::string(name) +
+                "' (seam has bool i32 i64 f16 bf16 f32 f64 f8e4m3fn f8e5m2)");
   return from_seam(*d);
 }
 

@@ -19,6 +19,8 @@ Tolerance default_tolerance(DType dtype) {
     case DType::Float16: return {1e-3, 1e-5};
     case DType::Float32: return {1.3e-6, 1e-5};
     case DType::Float64: return {1e-7, 1e-7};
+    case DType::Float8E4M3FN: return {0.125, 1.0 / 512};  // one ulp: 3 mantissa bits, subnormals 2^-9
+    case DType::Float8E5M2: return {0.25, 1.0 / 65536};   // 2 mantissa bits, subnormals 2^-16
     default: return {0, 0};
   }
 }

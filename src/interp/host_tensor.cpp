@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstring>
 
+#include "interp/float8_convert.h"
 #include "interp/host_memory.h"
 #include "ir/limits.h"
 #include "support/error.h"
@@ -116,6 +117,8 @@ double HostTensor::get_double(int64_t linear_index) const {
     case DType::Float32: return load<float>(p);
     case DType::BFloat16: return bf16_bits_to_float(load<uint16_t>(p));
     case DType::Float16: return f16_bits_to_float(load<uint16_t>(p));
+    case DType::Float8E4M3FN:
+    case DType::Float8E5M2: return float8_bits_to_float(dtype_, load<uint8_t>(p));
     default: return static_cast<double>(get_int(linear_index));
   }
 }
@@ -146,6 +149,8 @@ void HostTensor::set(int64_t linear_index, const Scalar& value) {
     case DType::BFloat16: store<uint16_t>(p, double_to_bf16_bits(v.real)); break;
     case DType::Float32: store<float>(p, round_to_float(v.real)); break;
     case DType::Float64: store<double>(p, v.real); break;
+    case DType::Float8E4M3FN:
+    case DType::Float8E5M2: store<uint8_t>(p, double_to_float8_bits(dtype_, v.real)); break;
   }
 }
 

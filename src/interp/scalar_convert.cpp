@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "interp/float8_convert.h"
 #include "support/error.h"
 #include "support/half.h"
 
@@ -36,6 +37,8 @@ double round_to_dtype(DType floating, double value) {
     case DType::Float32: return round_to_float(value);
     case DType::BFloat16: return bf16_bits_to_float(double_to_bf16_bits(value));
     case DType::Float16: return f16_bits_to_float(double_to_f16_bits(value));
+    case DType::Float8E4M3FN:
+    case DType::Float8E5M2: return float8_bits_to_float(floating, double_to_float8_bits(floating, value));
     default: SEAM_ASSERT(false, "round_to_dtype of non-floating ", dtype_name(floating));
   }
   return 0.0;

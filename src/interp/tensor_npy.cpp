@@ -17,6 +17,8 @@ const char* descr_of(DType dtype) {
     case DType::BFloat16: return "<u2";  // raw bf16 bits: NumPy has no bf16
     case DType::Float32: return "<f4";
     case DType::Float64: return "<f8";
+    case DType::Float8E4M3FN:
+    case DType::Float8E5M2: return "|u1";  // raw f8 bits: NumPy has no f8
   }
   return "";
 }
@@ -26,14 +28,16 @@ DType dtype_of(std::string descr, std::optional<DType> expected, const std::stri
   if (!descr.empty() && descr[0] == '=') descr[0] = '<';
   for (DType d : kAllDTypes)
     if (d != DType::BFloat16 && descr == descr_of(d)) return d;
+  if ((descr == "|u1" || descr == "|V1") && expected && is_float8(*expected)) return *expected;
   if (descr == "<u2" || descr == "<V2" || descr == "|V2") {
     SEAM_CHECK(expected == DType::BFloat16, source, ": .npy descr '", descr,
                "' holds bf16 bit patterns only when bf16 is expected",
                expected ? std::string(", expected ") + std::string(dtype_name(*expected)) : std::string());
     return DType::BFloat16;
   }
-  throw Error(detail::concat(source, ": unsupported .npy descr '", descr,
-                             "' (supported: |b1 <i4 <i8 <f2 <f4 <f8, and <u2 for bf16)"));
+  throw Error(
+      detail::concat(source, ": unsupported .npy descr '", descr,
+                     "' (supported: |b1 <i4 <i8 <f2 <f4 <f8, <u2 for bf16 and |u1 for f8 when expected)"));
 }
 
 }  // namespace

@@ -15,12 +15,16 @@ std::string_view dtype_name(DType dtype) {
     case DType::BFloat16: return "bf16";
     case DType::Float32: return "f32";
     case DType::Float64: return "f64";
+    case DType::Float8E4M3FN: return "f8e4m3fn";
+    case DType::Float8E5M2: return "f8e5m2";
   }
   SEAM_ASSERT(false, "unknown dtype");
 }
 
 std::optional<DType> parse_dtype(std::string_view name) {
   for (DType d : kAllDTypes)
+    if (dtype_name(d) == name) return d;
+  for (DType d : kFloat8DTypes)
     if (dtype_name(d) == name) return d;
   return std::nullopt;
 }
@@ -34,6 +38,8 @@ int dtype_size(DType dtype) {
     case DType::BFloat16: return 2;
     case DType::Float32: return 4;
     case DType::Float64: return 8;
+    case DType::Float8E4M3FN:
+    case DType::Float8E5M2: return 1;
   }
   SEAM_ASSERT(false, "unknown dtype");
 }
@@ -49,6 +55,9 @@ DTypeCategory dtype_category(DType dtype) {
 
 DType promote_types(DType a, DType b) {
   if (a == b) return a;
+  SEAM_CHECK(!is_float8(a) && !is_float8(b), "no type promotion of ", dtype_name(a), " and ", dtype_name(b),
+             ": ", dtype_name(is_float8(a) ? a : b),
+             " is a storage dtype (cast it to a computing dtype first)");
   DTypeCategory ca = dtype_category(a), cb = dtype_category(b);
   if (ca != cb) return ca > cb ? a : b;                   // the higher category wins whatever the width
   if (ca == DTypeCategory::Integer) return DType::Int64;  // i32 with i64

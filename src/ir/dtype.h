@@ -7,12 +7,27 @@
 
 namespace seam {
 
-enum class DType : uint8_t { Bool, Int32, Int64, Float16, BFloat16, Float32, Float64 };
+enum class DType : uint8_t {
+  Bool,
+  Int32,
+  Int64,
+  Float16,
+  BFloat16,
+  Float32,
+  Float64,
+  Float8E4M3FN,
+  Float8E5M2
+};
 
+// The dtypes that compute: every op takes them.
 inline constexpr DType kAllDTypes[] = {DType::Bool,     DType::Int32,   DType::Int64,  DType::Float16,
                                        DType::BFloat16, DType::Float32, DType::Float64};
+// Storage-only dtypes (docs/IR.md, "Dtypes"): cast, movement and indexing ops take them, nothing else
+// computes on them (as in PyTorch, whose fp8 tensors have few kernels and no type promotion).
+inline constexpr DType kFloat8DTypes[] = {DType::Float8E4M3FN, DType::Float8E5M2};
+inline bool is_float8(DType d) { return d == DType::Float8E4M3FN || d == DType::Float8E5M2; }
 
-// Short name used by the text format: bool, i32, i64, f16, bf16, f32, f64.
+// Short name used by the text format: bool, i32, i64, f16, bf16, f32, f64, f8e4m3fn, f8e5m2.
 std::string_view dtype_name(DType dtype);
 std::optional<DType> parse_dtype(std::string_view name);
 int dtype_size(DType dtype);  // bytes per element

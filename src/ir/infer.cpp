@@ -89,6 +89,7 @@ Type infer_leaf(OpKind op, const Attrs& attrs, const std::optional<Type>& declar
     case OpKind::Iota:
       SEAM_CHECK(!t.is_scalar && t.rank() == 1, "iota must have a rank-1 tensor type, got ", t.to_string());
       SEAM_CHECK(t.dtype != DType::Bool, "iota cannot have dtype bool");
+      SEAM_CHECK(!is_float8(t.dtype), "iota cannot have the storage dtype ", dtype_name(t.dtype));
       check_literal_fits(attrs.get_number("start"), t.dtype, "start");
       check_literal_fits(attrs.get_number("step"), t.dtype, "step");
       SEAM_CHECK(attrs.get_number("step").as_double() != 0.0, "iota step must not be zero");
@@ -364,8 +365,8 @@ Type infer_random(OpKind op, const std::vector<Type>& operands, const Attrs& att
                  dtype_name(operands[i].dtype));
   }
   const DType dtype = attrs.get_dtype("dtype");
-  SEAM_CHECK(is_floating(dtype), "op '", name, "' makes floating numbers (f16, bf16, f32, f64), not ",
-             dtype_name(dtype));
+  SEAM_CHECK(is_floating(dtype) && !is_float8(dtype), "op '", name,
+             "' makes floating numbers (f16, bf16, f32, f64), not ", dtype_name(dtype));
   const Shape& shape = attrs.get_ints("shape");
   check_extents(shape, "shape");
   return Type::tensor(dtype, shape);
@@ -443,6 +444,14 @@ static Type infer_type_unchecked(OpKind op, const std::vector<Type>& operands, c
                  ? std::to_string(info.min_arity)
                  : std::to_string(info.min_arity) + " to " + std::to_string(info.max_arity),
              " operand(s), got ", arity);
+  // f8 dtypes only store: casts, movement and indexing take them (and leaves make them); every op that
+  // computes refuses them, naming the operand.
+  if (info.category != OpCategory::Leaf && info.category != OpCategory::Cast &&
+      info.category != OpCategory::Movement && info.category != OpCategory::Indexing)
+    for (size_t i = 0; i < operands.size(); ++i)
+      SEAM_CHECK(!is_float8(operands[i].dtype), "op '", info.keyword, "': operand ", i,
+                 " has the storage dtype ", dtype_name(operands[i].dtype),
+                 ", which no op computes on: cast it to f32 first");
   switch (info.category) {
     case OpCategory::Leaf: return infer_leaf(op, attrs, declared);
     case OpCategory::Unary:

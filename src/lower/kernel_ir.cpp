@@ -23,6 +23,8 @@ std::string c_type(DType dtype) {
     case DType::BFloat16: return "seam_bf16";
     case DType::Float32: return "float";
     case DType::Float64: return "double";
+    case DType::Float8E4M3FN: return "seam_f8e4m3fn";
+    case DType::Float8E5M2: return "seam_f8e5m2";
   }
   SEAM_ASSERT(false);
 }

@@ -5,6 +5,7 @@
 // Semantics follow docs/IR.md and the reference interpreter.
 #pragma once
 
+#include "support/float8.h"
 #include "support/philox.h"
 
 // Storage types of the half-precision dtypes: raw bits, converted explicitly.
@@ -15,10 +16,33 @@ struct seam_f16 {
   unsigned short bits;
 };
 typedef long long seam_i64;
+// The f8 storage dtypes (support/float8.h): raw bits, converted in software as PyTorch converts them
+// (Hopper's cvt to f8 saturates; torch's cast gives NaN or infinity instead).
+struct seam_f8e4m3fn {
+  unsigned char bits;
+};
+struct seam_f8e5m2 {
+  unsigned char bits;
+};
 
 // ---- conversions -----------------------------------------------------------------------------------
 SEAM_FN float seam_bf16_to_float(seam_bf16 x) { return seam_bits_to_float(((unsigned int)x.bits) << 16); }
 SEAM_FN float seam_f16_to_float(seam_f16 x) { return seam_f16_bits_to_float(x.bits); }
+#if defined(__CUDACC__)
+SEAM_FN unsigned int seam_f32_bits(float x) { return __float_as_uint(x); }
+#else
+SEAM_FN unsigned int seam_f32_bits(float x) {
+  unsigned int bits;
+  memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+#endif
+SEAM_FN float seam_f8e4m3fn_to_float(seam_f8e4m3fn x) {
+  return seam_bits_to_float(seam::f8::e4m3fn_to_f32_bits(x.bits));
+}
+SEAM_FN float seam_f8e5m2_to_float(seam_f8e5m2 x) {
+  return seam_bits_to_float(seam::f8::e5m2_to_f32_bits(x.bits));
+}
 
 template <class To>
 struct seam_converter;
@@ -31,6 +55,8 @@ struct seam_converter<float> {
   SEAM_FN static float from(double x) { return (float)x; }
   SEAM_FN static float from(seam_bf16 x) { return seam_bf16_to_float(x); }
   SEAM_FN static float from(seam_f16 x) { return seam_f16_to_float(x); }
+  SEAM_FN static float from(seam_f8e4m3fn x) { return from(seam_f8e4m3fn_to_float(x)); }
+  SEAM_FN static float from(seam_f8e5m2 x) { return from(seam_f8e5m2_to_float(x)); }
   SEAM_FN static float from(int x) { return (float)x; }
   SEAM_FN static float from(seam_i64 x) { return (float)x; }
   SEAM_FN static float from(bool x) { return x ? 1.0f : 0.0f; }
@@ -41,6 +67,8 @@ struct seam_converter<double> {
   SEAM_FN static double from(double x) { return x; }
   SEAM_FN static double from(seam_bf16 x) { return seam_bf16_to_float(x); }
   SEAM_FN static double from(seam_f16 x) { return seam_f16_to_float(x); }
+  SEAM_FN static double from(seam_f8e4m3fn x) { return from(seam_f8e4m3fn_to_float(x)); }
+  SEAM_FN static double from(seam_f8e5m2 x) { return from(seam_f8e5m2_to_float(x)); }
   SEAM_FN static double from(int x) { return x; }
   SEAM_FN static double from(seam_i64 x) { return (double)x; }
   SEAM_FN static double from(bool x) { return x ? 1.0 : 0.0; }
@@ -51,6 +79,8 @@ struct seam_converter<seam_bf16> {
   SEAM_FN static seam_bf16 from(double x) { return seam_bf16{seam_double_to_bf16_bits(x)}; }
   SEAM_FN static seam_bf16 from(seam_bf16 x) { return x; }
   SEAM_FN static seam_bf16 from(seam_f16 x) { return from(seam_f16_to_float(x)); }
+  SEAM_FN static seam_bf16 from(seam_f8e4m3fn x) { return from(seam_f8e4m3fn_to_float(x)); }
+  SEAM_FN static seam_bf16 from(seam_f8e5m2 x) { return from(seam_f8e5m2_to_float(x)); }
   SEAM_FN static seam_bf16 from(int x) { return from((double)x); }
   SEAM_FN static seam_bf16 from(seam_i64 x) { return from((double)x); }
   SEAM_FN static seam_bf16 from(bool x) { return from(x ? 1.0f : 0.0f); }
@@ -61,6 +91,8 @@ struct seam_converter<seam_f16> {
   SEAM_FN static seam_f16 from(double x) { return seam_f16{seam_double_to_f16_bits(x)}; }
   SEAM_FN static seam_f16 from(seam_bf16 x) { return from(seam_bf16_to_float(x)); }
   SEAM_FN static seam_f16 from(seam_f16 x) { return x; }
+  SEAM_FN static seam_f16 from(seam_f8e4m3fn x) { return from(seam_f8e4m3fn_to_float(x)); }
+  SEAM_FN static seam_f16 from(seam_f8e5m2 x) { return from(seam_f8e5m2_to_float(x)); }
   SEAM_FN static seam_f16 from(int x) { return from((double)x); }
   SEAM_FN static seam_f16 from(seam_i64 x) { return from((double)x); }
   SEAM_FN static seam_f16 from(bool x) { return from(x ? 1.0f : 0.0f); }
@@ -79,6 +111,8 @@ struct seam_converter<int> {
   SEAM_FN static int from(double x) { return seam_float_to_int<int>(x, -2147483648.0, 2147483647.0); }
   SEAM_FN static int from(seam_bf16 x) { return from(seam_bf16_to_float(x)); }
   SEAM_FN static int from(seam_f16 x) { return from(seam_f16_to_float(x)); }
+  SEAM_FN static int from(seam_f8e4m3fn x) { return from(seam_f8e4m3fn_to_float(x)); }
+  SEAM_FN static int from(seam_f8e5m2 x) { return from(seam_f8e5m2_to_float(x)); }
   SEAM_FN static int from(int x) { return x; }
   SEAM_FN static int from(seam_i64 x) { return (int)(unsigned int)(unsigned long long)x; }
   SEAM_FN static int from(bool x) { return x ? 1 : 0; }
@@ -95,6 +129,8 @@ struct seam_converter<seam_i64> {
   SEAM_FN static seam_i64 from(float x) { return from((double)x); }
   SEAM_FN static seam_i64 from(seam_bf16 x) { return from((double)seam_bf16_to_float(x)); }
   SEAM_FN static seam_i64 from(seam_f16 x) { return from((double)seam_f16_to_float(x)); }
+  SEAM_FN static seam_i64 from(seam_f8e4m3fn x) { return from(seam_f8e4m3fn_to_float(x)); }
+  SEAM_FN static seam_i64 from(seam_f8e5m2 x) { return from(seam_f8e5m2_to_float(x)); }
   SEAM_FN static seam_i64 from(int x) { return x; }
   SEAM_FN static seam_i64 from(seam_i64 x) { return x; }
   SEAM_FN static seam_i64 from(bool x) { return x ? 1 : 0; }
@@ -105,9 +141,41 @@ struct seam_converter<bool> {
   SEAM_FN static bool from(double x) { return x != 0.0; }
   SEAM_FN static bool from(seam_bf16 x) { return (x.bits & 0x7fff) != 0; }
   SEAM_FN static bool from(seam_f16 x) { return (x.bits & 0x7fff) != 0; }
+  SEAM_FN static bool from(seam_f8e4m3fn x) { return from(seam_f8e4m3fn_to_float(x)); }
+  SEAM_FN static bool from(seam_f8e5m2 x) { return from(seam_f8e5m2_to_float(x)); }
   SEAM_FN static bool from(int x) { return x != 0; }
   SEAM_FN static bool from(seam_i64 x) { return x != 0; }
   SEAM_FN static bool from(bool x) { return x; }
+};
+
+// To the f8 dtypes: through f32 (PyTorch's c10 types construct from float only), rounded to nearest even.
+template <>
+struct seam_converter<seam_f8e4m3fn> {
+  SEAM_FN static seam_f8e4m3fn from(float x) {
+    return seam_f8e4m3fn{seam::f8::e4m3fn_from_f32_bits(seam_f32_bits(x))};
+  }
+  SEAM_FN static seam_f8e4m3fn from(double x) { return from((float)x); }
+  SEAM_FN static seam_f8e4m3fn from(seam_bf16 x) { return from(seam_bf16_to_float(x)); }
+  SEAM_FN static seam_f8e4m3fn from(seam_f16 x) { return from(seam_f16_to_float(x)); }
+  SEAM_FN static seam_f8e4m3fn from(seam_f8e4m3fn x) { return x; }
+  SEAM_FN static seam_f8e4m3fn from(seam_f8e5m2 x) { return from(seam_f8e5m2_to_float(x)); }
+  SEAM_FN static seam_f8e4m3fn from(int x) { return from((float)x); }
+  SEAM_FN static seam_f8e4m3fn from(seam_i64 x) { return from((float)x); }
+  SEAM_FN static seam_f8e4m3fn from(bool x) { return from(x ? 1.0f : 0.0f); }
+};
+template <>
+struct seam_converter<seam_f8e5m2> {
+  SEAM_FN static seam_f8e5m2 from(float x) {
+    return seam_f8e5m2{seam::f8::e5m2_from_f32_bits(seam_f32_bits(x))};
+  }
+  SEAM_FN static seam_f8e5m2 from(double x) { return from((float)x); }
+  SEAM_FN static seam_f8e5m2 from(seam_bf16 x) { return from(seam_bf16_to_float(x)); }
+  SEAM_FN static seam_f8e5m2 from(seam_f16 x) { return from(seam_f16_to_float(x)); }
+  SEAM_FN static seam_f8e5m2 from(seam_f8e4m3fn x) { return from(seam_f8e4m3fn_to_float(x)); }
+  SEAM_FN static seam_f8e5m2 from(seam_f8e5m2 x) { return x; }
+  SEAM_FN static seam_f8e5m2 from(int x) { return from((float)x); }
+  SEAM_FN static seam_f8e5m2 from(seam_i64 x) { return from((float)x); }
+  SEAM_FN static seam_f8e5m2 from(bool x) { return from(x ? 1.0f : 0.0f); }
 };
 
 template <class To, class From>
