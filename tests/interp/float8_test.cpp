@@ -30,8 +30,8 @@ TEST(Float8, E4M3FNRoundsToNearestEvenAndOverflowsToNaN) {
   EXPECT_TRUE(std::isnan(round_trip(E4, -1e6)));
   EXPECT_EQ(double_to_float8_bits(E4, -std::numeric_limits<double>::infinity()), 0xFF);
   EXPECT_EQ(double_to_float8_bits(E4, std::nan("")), 0x7F);
-  EXPECT_EQ(round_trip(E4, 1.0625), 1.0);    // halfway between 1 and 1.125: even
-  EXPECT_EQ(round_trip(E4, 1.1875), 1.25);   // halfway between 1.125 and 1.25: even
+  EXPECT_EQ(round_trip(E4, 1.0625), 1.0);   // halfway between 1 and 1.125: even
+  EXPECT_EQ(round_trip(E4, 1.1875), 1.25);  // halfway between 1.125 and 1.25: even
   EXPECT_EQ(round_trip(E4, std::ldexp(1.0, -9)), std::ldexp(1.0, -9));  // smallest subnormal
   EXPECT_EQ(round_trip(E4, std::ldexp(1.0, -10)), 0.0);                 // half of it: to even, 0
   EXPECT_EQ(round_trip(E4, std::ldexp(1.5, -10)), std::ldexp(1.0, -9));
@@ -64,7 +64,8 @@ TEST(Float8, EveryPatternDecodesAndReEncodesToItself) {
       EXPECT_EQ(double_to_float8_bits(d, v), bits) << dtype_name(d) << " " << bits;
     }
   int e4_nans = 0;
-  for (int bits = 0; bits < 256; ++bits) e4_nans += std::isnan(float8_bits_to_float(E4, static_cast<uint8_t>(bits)));
+  for (int bits = 0; bits < 256; ++bits)
+    e4_nans += std::isnan(float8_bits_to_float(E4, static_cast<uint8_t>(bits)));
   EXPECT_EQ(e4_nans, 2);  // S.1111.111 only
   EXPECT_EQ(float8_bits_to_float(E4, 0x7E), 448.0f);
   EXPECT_EQ(float8_bits_to_float(E5, 0x7C), std::numeric_limits<float>::infinity());
@@ -94,7 +95,8 @@ TEST(Float8, OnlyCastsMovementAndIndexingTakeThem) {
   Value y = b.input(Type::tensor(DType::Float32, {2, 3}), "y");
   EXPECT_NE(error_of([&] { b.add(b.cast(y, E4), y); }).find("storage dtype"), std::string::npos);
   EXPECT_EQ(error_of([&] { b.cast(b.permute(x, {1, 0}), DType::Float32); }), "");
-  EXPECT_NE(error_of([&] { promote_types(E4, DType::Float32); }).find("no type promotion"), std::string::npos);
+  EXPECT_NE(error_of([&] { promote_types(E4, DType::Float32); }).find("no type promotion"),
+            std::string::npos);
 }
 
 TEST(Float8, TextNamesThem) {

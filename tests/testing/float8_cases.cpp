@@ -37,9 +37,9 @@ std::vector<Fusion> float8_fusions() {
 std::vector<HostTensor> float8_inputs(const Fusion& fusion, uint64_t seed) {
   std::vector<HostTensor> inputs = random_inputs(fusion, seed);
   const double inf = std::numeric_limits<double>::infinity();
-  const std::vector<double> special = {0.0,   -0.0,  1.0,     1.0625, 1.1875, 448.0,  464.0,  465.0,
-                                       480.0, 500.0, 57344.0, 61439., 61440., 1e5,    -1e30,  inf,
-                                       -inf,  NAN,   1e-3,    1e-4,   3e-5,   1.5e-5, -2e-3,  0.3};
+  const std::vector<double> special = {0.0,   -0.0,  1.0,     1.0625, 1.1875, 448.0,  464.0, 465.0,
+                                       480.0, 500.0, 57344.0, 61439., 61440., 1e5,    -1e30, inf,
+                                       -inf,  NAN,   1e-3,    1e-4,   3e-5,   1.5e-5, -2e-3, 0.3};
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> wide(-70000.0, 70000.0);
   for (HostTensor& x : inputs) {
