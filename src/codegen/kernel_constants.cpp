@@ -63,10 +63,10 @@ std::string ConstantSpelling::multiplier(int64_t value) {
   return integer(value);
 }
 
-std::string ConstantSpelling::floating(double value, const std::string& literal, DType dtype) {
+std::string ConstantSpelling::floating(double value, const std::string& literal, bool to_float32) {
   if (mode_ == ExtentSpelling::Literals || !std::isfinite(value) || value == 0 || value == 1 || value == -1)
     return literal;
-  if (dtype == DType::Float32) {  // what seam_convert<float> of the literal gives, read as a float
+  if (to_float32) {  // what seam_convert<float> of the literal gives, read as a float
     constants_.floats.push_back(static_cast<float>(value));
     return "seam_k.f[" + std::to_string(constants_.floats.size() - 1) + "]";
   }

@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "ir/dtype.h"
 #include "lower/index_algebra.h"
 
 namespace seam {
@@ -43,9 +42,10 @@ class ConstantSpelling final : public kir::IndexSpelling {
   ConstantSpelling(ExtentSpelling mode, bool index64) : mode_(mode) { constants_.index64 = index64; }
   std::string integer(int64_t value) override;
   std::string multiplier(int64_t value) override;
-  // A floating constant of the kernel's math (`literal`: its text as a literal), converted to `dtype`:
-  // an argument unless it is 0, 1, -1 or not finite, which are structure (initial values, identities).
-  std::string floating(double value, const std::string& literal, DType dtype);
+  // A floating constant of the kernel's math (`literal`: its text as a literal), converted to f32 where
+  // `to_float32`: an argument unless it is 0, 1, -1 or not finite, which are structure (initial values,
+  // identities).
+  std::string floating(double value, const std::string& literal, bool to_float32);
   std::string quotient(const std::string& numerator, int64_t divisor, bool remainder,
                        bool nonnegative) override;
   const KernelConstants& constants() const { return constants_; }

@@ -113,7 +113,7 @@ class BodyPrinter {
   std::string literal_value(const Number& n, DType dtype) const {
     auto* constants = dynamic_cast<ConstantSpelling*>(&spelling_);
     if (constants == nullptr || n.kind() != Number::Kind::Float) return literal_text(n);
-    return constants->floating(n.as_double(), literal_text(n), dtype);
+    return constants->floating(n.as_double(), literal_text(n), dtype == DType::Float32);
   }
   // Element `l` of a value: values of one lane are read as element 0 by every lane.
   std::string lane(const kir::Var& v, int l) const {
