@@ -64,12 +64,13 @@ TEST(ScanExecutable, LongInnermostLinesTakeTheRowsKernel) {
   EXPECT_EQ(r.extent, 4097);
 
   // Short rows and other axes: a thread per line.
-  const kir::ScanLaunch& s =
-      only_scan(*compile_host(testing_scan::cumsum_fusion("short", DType::Float32, {9, 33}, 1)));
+  // The executables outlive the launches read from them.
+  auto short_rows = compile_host(testing_scan::cumsum_fusion("short", DType::Float32, {9, 33}, 1));
+  const kir::ScanLaunch& s = only_scan(*short_rows);
   EXPECT_FALSE(s.rows());
   EXPECT_EQ(s.lines, 9);
-  const kir::ScanLaunch& m =
-      only_scan(*compile_host(testing_scan::cumsum_fusion("middle", DType::Int32, {4, 1000, 5}, 1)));
+  auto middle_axis = compile_host(testing_scan::cumsum_fusion("middle", DType::Int32, {4, 1000, 5}, 1));
+  const kir::ScanLaunch& m = only_scan(*middle_axis);
   EXPECT_FALSE(m.rows());
   EXPECT_EQ(m.lines, 20);
   EXPECT_EQ(m.inner, 5);
