@@ -40,7 +40,7 @@ std::string literal_text(const Number& n) {
 }
 
 // "i >= lo && i < hi && ..." for a conjunction of bounds ("true" when empty).
-std::string condition_text(const std::vector<kir::Bound>& bounds, kir::IndexSpelling& spelling) {
+std::string condition_text(const std::vector<kir::Bound>& bounds, ConstantSpelling& spelling) {
   std::string text;
   for (const kir::Bound& b : bounds) {
     std::string i = kir::to_string(b.index, spelling);
@@ -50,7 +50,7 @@ std::string condition_text(const std::vector<kir::Bound>& bounds, kir::IndexSpel
   return text.empty() ? "true" : text;
 }
 
-std::string guard_text(const std::vector<kir::Guard>& guards, kir::IndexSpelling& spelling) {
+std::string guard_text(const std::vector<kir::Guard>& guards, ConstantSpelling& spelling) {
   std::vector<kir::Bound> all;
   for (const kir::Guard& g : guards) all.insert(all.end(), g.bounds.begin(), g.bounds.end());
   return condition_text(all, spelling);
@@ -96,7 +96,7 @@ class BodyPrinter {
  public:
   // `arrays`: array_values(kernel), computed once per kernel by the caller.
   BodyPrinter(const kir::Kernel& kernel, const std::set<std::string>& arrays, std::ostringstream& out,
-              kir::IndexSpelling& spelling, RowFill fill = RowFill::Load)
+              ConstantSpelling& spelling, RowFill fill = RowFill::Load)
       : kernel_(kernel), out_(out), arrays_(arrays), spelling_(spelling), fill_(fill) {
     if (fill == RowFill::Prefetch || fill == RowFill::Staged) stage_ = kir::row_stage(*kernel.rows);
   }
@@ -111,9 +111,8 @@ class BodyPrinter {
   // A constant of the kernel's math: floating ones through the kernel's constants (an argument where
   // sizes may have made it, a mean's 1 / N), others as literals.
   std::string literal_value(const Number& n, DType dtype) const {
-    auto* constants = dynamic_cast<ConstantSpelling*>(&spelling_);
-    if (constants == nullptr || n.kind() != Number::Kind::Float) return literal_text(n);
-    return constants->floating(n.as_double(), literal_text(n), dtype == DType::Float32);
+    if (n.kind() != Number::Kind::Float) return literal_text(n);
+    return spelling_.floating(n.as_double(), literal_text(n), dtype == DType::Float32);
   }
   // Element `l` of a value: values of one lane are read as element 0 by every lane.
   std::string lane(const kir::Var& v, int l) const {
@@ -426,7 +425,7 @@ class BodyPrinter {
   const kir::Kernel& kernel_;
   std::ostringstream& out_;
   const std::set<std::string>& arrays_;
-  kir::IndexSpelling& spelling_;  // how the index arithmetic's integers are printed
+  ConstantSpelling& spelling_;  // how the kernel's constants print: literals or arguments
   const RowFill fill_;
   kir::RowStage stage_;  // with fill_ other than Load
 };
@@ -434,7 +433,7 @@ class BodyPrinter {
 // The per-chunk dispatch shared by both entry points: chunk g belongs to the first output whose range
 // contains it.
 void print_dispatch(const kir::Kernel& kernel, std::ostringstream& out, int depth,
-                    kir::IndexSpelling& spelling) {
+                    ConstantSpelling& spelling) {
   std::string pad(2 * depth, ' ');
   int64_t begin = 0;
   const std::set<std::string> arrays = array_values(kernel);
@@ -468,14 +467,14 @@ int constants_argument_slot(const kir::Kernel& kernel) {
 }
 
 void print_kernel_block(const kir::Kernel& kernel, const kir::Block& block, std::ostringstream& out,
-                        int depth, kir::IndexSpelling& spelling, RowFill fill) {
+                        int depth, ConstantSpelling& spelling, RowFill fill) {
   BodyPrinter(kernel, array_values(kernel), out, spelling, fill).block(block, depth);
 }
 
 std::string kernel_param_type(const kir::Param& param) { return param_type(param); }
 
 void print_kernel_dispatch(const kir::Kernel& kernel, std::ostringstream& out, int depth,
-                           kir::IndexSpelling& spelling) {
+                           ConstantSpelling& spelling) {
   print_dispatch(kernel, out, depth, spelling);
 }
 

@@ -17,7 +17,7 @@ int64_t chunks(const kir::Kernel& kernel) {
 
 // A peeled row (kir::RowLaunch::peel): its shift, the elements by which its start in a contiguous tensor
 // of the reduced shape lies past a multiple of the vector (64-bit: row * reduced may pass idx_t).
-void print_row_shift(const kir::RowLaunch& rows, std::ostringstream& out, kir::IndexSpelling& sp) {
+void print_row_shift(const kir::RowLaunch& rows, std::ostringstream& out, ConstantSpelling& sp) {
   if (rows.peel_columns) {  // by columns: every row's vectors start at its first element
     out << "    const idx_t seam_row_shift = 0;\n";
     return;
@@ -27,7 +27,7 @@ void print_row_shift(const kir::RowLaunch& rows, std::ostringstream& out, kir::I
 }
 
 // The vectors of a peeled row: its elements and its shift, rounded up to whole vectors.
-std::string peeled_row_vectors(const kir::RowLaunch& rows, kir::IndexSpelling& sp) {
+std::string peeled_row_vectors(const kir::RowLaunch& rows, ConstantSpelling& sp) {
   return "(" + sp.integer(rows.reduced + rows.vector - 1) + " + seam_row_shift) / " +
          std::to_string(rows.vector);
 }
@@ -99,7 +99,7 @@ void print_cuda_outer_prologue(const kir::RowLaunch& rows, std::ostringstream& o
 // The totals and `finish` per column, on the block that sums the group rows. A total is a value of one
 // lane, which the body printer names NAME_0.
 void print_outer_finish(const kir::Kernel& kernel, const std::string& column_loop, const std::string& blocks,
-                        std::ostringstream& out, kir::IndexSpelling& sp) {
+                        std::ostringstream& out, ConstantSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   const kir::OuterWorkspace w = kir::outer_workspace(rows);
   out << "    " << column_loop << " {\n";
@@ -112,7 +112,7 @@ void print_outer_finish(const kir::Kernel& kernel, const std::string& column_loo
 }
 
 // After the rows: persistent partials to the workspace, the groups' sums, then the totals.
-void print_cuda_outer_epilogue(const kir::Kernel& kernel, std::ostringstream& out, kir::IndexSpelling& sp) {
+void print_cuda_outer_epilogue(const kir::Kernel& kernel, std::ostringstream& out, ConstantSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   const kir::OuterWorkspace w = kir::outer_workspace(rows);
   if (rows.iterations > 0)
@@ -134,7 +134,7 @@ void print_cuda_outer_epilogue(const kir::Kernel& kernel, std::ostringstream& ou
 // (kir::RowLaunch::prefetch_stages): the fills copied into the stage first, then read from it, the stages
 // taken in turn as on the GPU (the copies land at once here).
 void print_host_row_body(const kir::Kernel& kernel, std::ostringstream& out, int depth,
-                         kir::IndexSpelling& sp) {
+                         ConstantSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   if (rows.load_ahead) {
     const std::string pad(2 * static_cast<size_t>(depth), ' ');
@@ -160,7 +160,7 @@ void print_host_row_body(const kir::Kernel& kernel, std::ostringstream& out, int
 }
 
 // The host runs the grid's blocks in order, each over its rows as the GPU's block loop visits them.
-void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out, kir::IndexSpelling& sp) {
+void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out, ConstantSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   const kir::OuterWorkspace w = kir::outer_workspace(rows);
   const int64_t blocks = rows.partial_blocks, per_block = rows.rows_per_block;
@@ -192,7 +192,7 @@ void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out, k
 
 // A block's loop over its row groups, grid-stride, each row's fills loading into the registers.
 void print_cuda_rows(const kir::Kernel& kernel, const std::string& first_block, const std::string& blocks,
-                     std::ostringstream& out, kir::IndexSpelling& sp) {
+                     std::ostringstream& out, ConstantSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   out << "  for (long long seam_first_row = (long long)" << first_block << " * " << rows.rows_per_block
       << "; seam_first_row < (long long)" << sp.integer(rows.rows) << "; seam_first_row += (long long)"
@@ -215,7 +215,7 @@ void print_cuda_rows(const kir::Kernel& kernel, const std::string& first_block, 
 // the copies of the next group's rows are issued before the current group computes, into the other
 // stage. `first_block` and `blocks` as in print_cuda_row_kernel.
 void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& first_block,
-                                const std::string& blocks, std::ostringstream& out, kir::IndexSpelling& sp) {
+                                const std::string& blocks, std::ostringstream& out, ConstantSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   const int64_t stage = kir::row_stage(rows).bytes(rows.block_size(), rows.iterations);
   const std::string last = "(long long)" + sp.integer(rows.rows);
@@ -259,8 +259,7 @@ void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& fi
 // (kir::RowLaunch::load_ahead): each group takes its fills from the NAME_next arrays, then issues the
 // next group's loads into them, then computes, so those loads are in flight during its reductions.
 void print_cuda_rows_loaded_ahead(const kir::Kernel& kernel, const std::string& first_block,
-                                  const std::string& blocks, std::ostringstream& out,
-                                  kir::IndexSpelling& sp) {
+                                  const std::string& blocks, std::ostringstream& out, ConstantSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   const std::string last = "(long long)" + sp.integer(rows.rows);
   const std::string stride = "(long long)" + blocks + " * " + std::to_string(rows.rows_per_block);

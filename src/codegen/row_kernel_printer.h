@@ -27,7 +27,7 @@ enum class RowFill { Load, Prefetch, Staged, LoadAhead, TakeAhead };
 
 // Shared with the chunk-kernel printer (codegen/kernel_printer.cpp), which defines them.
 void print_kernel_block(const kir::Kernel& kernel, const kir::Block& block, std::ostringstream& out,
-                        int depth, kir::IndexSpelling& spelling, RowFill fill = RowFill::Load);
+                        int depth, ConstantSpelling& spelling, RowFill fill = RowFill::Load);
 std::string kernel_param_type(const kir::Param& param);
 // `SEAM_KERNEL void NAME(void** args) {`, the idx_t typedef and the parameters read from their slots,
 // the index error record and the workspace included (kir::trailing_slots).
@@ -36,6 +36,6 @@ void print_host_entry(const kir::Kernel& kernel, std::ostringstream& out,
                       const ConstantSpelling* constants = nullptr);
 // The per-chunk dispatch over kernel.outputs, reading the chunk index `g`.
 void print_kernel_dispatch(const kir::Kernel& kernel, std::ostringstream& out, int depth,
-                           kir::IndexSpelling& spelling);
+                           ConstantSpelling& spelling);
 
 }  // namespace seam

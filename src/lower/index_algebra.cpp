@@ -240,12 +240,10 @@ class LiteralSpelling final : public IndexSpelling {
 
 }  // namespace
 
-IndexSpelling& literal_spelling() {
-  static LiteralSpelling literal;
-  return literal;
+std::string to_string(const Index& index) {
+  LiteralSpelling literal;  // stateless
+  return to_string(index, literal);
 }
-
-std::string to_string(const Index& index) { return to_string(index, literal_spelling()); }
 
 std::string to_string(const Index& index, IndexSpelling& spelling) {
   auto text = [&](const Index& i) { return to_string(i, spelling); };

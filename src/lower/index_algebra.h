@@ -58,6 +58,5 @@ class IndexSpelling {
                                bool nonnegative) = 0;
 };
 std::string to_string(const Index& index, IndexSpelling& spelling);
-IndexSpelling& literal_spelling();  // stateless: every integer as its literal
 
 }  // namespace seam::kir
