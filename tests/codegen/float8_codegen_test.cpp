@@ -1,22 +1,20 @@
 // Kernels over the f8 storage dtypes (software conversions, 1-byte vectors) compile with NVRTC for sm_90.
 #include <gtest/gtest.h>
 
-#include "codegen/embedded_headers.h"
 #include "codegen/kernel_printer.h"
 #include "lower/lower_pointwise.h"
 #include "plan/pointwise_plan.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/nvrtc_compiler.h"
 #include "testing/float8_cases.h"
+#include "testing/nvrtc_request.h"
 
 namespace seam {
 namespace {
 
 TEST(Float8Codegen, KernelsCompileForSm90) {
   if (!nvrtc_available()) GTEST_SKIP() << "built without NVRTC";
-  CompileRequest request;
-  request.arch = "sm_90";
-  for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
+  CompileRequest request = testing_nvrtc::sm90_request();
   for (const Fusion& fusion : testing_float8::float8_fusions()) {
     LoweringOptions lowering;
     lowering.kernel_name = fusion.name();

@@ -13,6 +13,7 @@
 #include "runtime/kernel_cache.h"
 #include "runtime/nvrtc_compiler.h"
 #include "support/error.h"
+#include "testing/nvrtc_request.h"
 #include "testing/random_fusion.h"
 #include "text/parser.h"
 #include "workloads/rope.h"
@@ -21,15 +22,11 @@ namespace seam {
 namespace {
 
 CompileRequest request_for(const std::vector<kir::Kernel>& kernels) {
-  CompileRequest request;
-  request.arch = "sm_90";
-  for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
+  CompileRequest request = testing_nvrtc::sm90_request();
   for (size_t i = 0; i < kernels.size(); ++i) {
-    const kir::Kernel& k = kernels[i];
     CudaLaunchShape shape;
-    shape.block_size = 64 << (i % 3);                      // __launch_bounds__ 64, 128, 256
-    request.source += print_cuda_kernel(k, shape) + "\n";  // the include guard repeats safely
-    request.kernel_names.push_back(k.name);
+    shape.block_size = 64 << (i % 3);  // __launch_bounds__ 64, 128, 256
+    testing_nvrtc::add_kernel(request, kernels[i], shape);
   }
   return request;
 }
@@ -126,9 +123,8 @@ TEST(NvrtcCodegen, MathOpsCompileForSm90InEveryComputeType) {
 
 TEST(NvrtcCodegen, BrokenSourceReportsTheLog) {
   if (!nvrtc_available()) GTEST_SKIP() << "built without NVRTC";
-  CompileRequest request;
+  CompileRequest request = testing_nvrtc::sm90_request();
   request.source = "#include \"seam_device.cuh\"\nSEAM_KERNEL void k() { undefined_thing(); }\n";
-  for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
   request.kernel_names = {"k"};
   // The failed source goes to a directory of this test's own, named in the message.
   const std::string dir = ::testing::TempDir() + "seam_nvrtc_failure";

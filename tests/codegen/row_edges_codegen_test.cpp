@@ -8,6 +8,7 @@
 #include "plan/row_plan.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/nvrtc_compiler.h"
+#include "testing/nvrtc_request.h"
 #include "testing/row_fusions.h"
 
 namespace seam {
@@ -17,9 +18,7 @@ using enum DType;
 
 TEST(RowEdgesCodegen, PeeledAndClusteredKernelsCompileForSm90) {
   if (!nvrtc_available()) GTEST_SKIP() << "built without NVRTC";
-  CompileRequest request;
-  request.arch = "sm_90";
-  for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
+  CompileRequest request = testing_nvrtc::sm90_request();
   int peeled = 0, clustered = 0;
   auto add = [&](const Fusion& fusion, RowLoweringOptions options) {
     options.kernel_name = "row_" + std::to_string(request.kernel_names.size());

@@ -19,6 +19,7 @@
 #include "runtime/nvrtc_compiler.h"
 #include "support/error.h"
 #include "testing/norm_backward.h"
+#include "testing/nvrtc_request.h"
 #include "testing/random_fusion.h"
 #include "workloads/rope.h"
 
@@ -150,13 +151,8 @@ TEST(RowKernel, HostKernelMatchesInterpreter) {
 }
 
 CompileRequest request_for(const std::vector<kir::Kernel>& kernels) {
-  CompileRequest request;
-  request.arch = "sm_90";
-  for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
-  for (const kir::Kernel& k : kernels) {
-    request.source += print_cuda_kernel(k, CudaLaunchShape{}) + "\n";
-    request.kernel_names.push_back(k.name);
-  }
+  CompileRequest request = testing_nvrtc::sm90_request();
+  for (const kir::Kernel& k : kernels) testing_nvrtc::add_kernel(request, k);
   return request;
 }
 

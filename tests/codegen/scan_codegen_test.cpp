@@ -3,11 +3,11 @@
 // kernel it is.
 #include <gtest/gtest.h>
 
-#include "codegen/embedded_headers.h"
 #include "codegen/kernel_printer.h"
 #include "lower/lower_scan.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/nvrtc_compiler.h"
+#include "testing/nvrtc_request.h"
 #include "testing/scan_cases.h"
 
 namespace seam {
@@ -44,13 +44,8 @@ TEST(ScanCodegen, RowsAndLinesKernelsSayWhatTheyAre) {
 TEST(ScanCodegen, KernelsCompileForSm90) {
   if (!nvrtc_available()) GTEST_SKIP() << "built without NVRTC";
   const std::vector<kir::Kernel> kernels = scan_kernels();
-  CompileRequest request;
-  request.arch = "sm_90";
-  for (const EmbeddedHeader& h : embedded_headers()) request.headers.emplace_back(h.name, h.text);
-  for (const kir::Kernel& k : kernels) {
-    request.source += print_cuda_kernel(k, CudaLaunchShape{}) + "\n";
-    request.kernel_names.push_back(k.name);
-  }
+  CompileRequest request = testing_nvrtc::sm90_request();
+  for (const kir::Kernel& k : kernels) testing_nvrtc::add_kernel(request, k);
   CompiledKernel compiled = compile_cuda_cached(request, BinaryCache::shared());
   EXPECT_TRUE(compiled.is_cubin);
   EXPECT_EQ(compiled.symbols.size(), kernels.size());
