@@ -1,7 +1,10 @@
 """The decomposition table handed to AOT autograd: aten ops that seam has no converter for but whose
 PyTorch decompositions use only ops it has (or ops PyTorch then runs). Ops with a converter are not
-decomposed: a converter keeps the op's math in one place and is tested against eager."""
+decomposed: a converter keeps the op's math in one place and is tested against eager. The exception is
+the loss path (loss_decompositions.py): log-softmax and nll_loss are decomposed by seam's own functions
+so that AOT autograd saves one f32 per row for the backward instead of the [rows, classes] log-softmax."""
 
+from .loss_decompositions import loss_decompositions
 from .registry import REGISTRY
 
 _CANDIDATES = (
@@ -19,7 +22,7 @@ _SKIPPED_OVERLOADS = ("out", "grad_input", "output", "names", "dimname", "correc
 
 def decomposition_table():
     """aten overload -> decomposition, for the candidates this torch can decompose, minus every overload
-    a converter claims."""
+    a converter claims; and seam's loss decompositions."""
     from torch._decomp import decomposition_table as table
 
     claimed = set(REGISTRY.names())
@@ -30,4 +33,5 @@ def decomposition_table():
         if len(parts) == 3 and parts[0] == "aten" and parts[1] in _CANDIDATES and name not in claimed and \
                 not any(parts[2].endswith(s) for s in _SKIPPED_OVERLOADS):
             wanted[op] = fn
+    wanted.update(loss_decompositions())
     return wanted
