@@ -260,3 +260,29 @@ def test_kernels_write_no_one_hot_and_no_f32_rows_by_classes(matmul):
     # bf16 only: the logits (the product), the logits' gradient (and, with the products in the region,
     # its transposed copy for grad_weight); never a bool one-hot, an f32 upcast, log-softmax or gradient
     assert {dtype for dtype, _ in written} == {"bf16"}, written
+
+
+# --- the converters, for graphs that keep the ops (make_fx's trace without seam's table) ---------------
+
+@pytest.mark.parametrize("reduction", [0, 1, 2])  # none, mean, sum
+@pytest.mark.parametrize("weighted", [False, True])
+def test_nll_loss_converters_against_eager(reduction, weighted):
+    from torch_backend_helpers import seam_run
+
+    aten = torch.ops.aten
+    x = _scores(ROWS, CLASSES).detach()
+    target = _targets(ROWS, CLASSES)
+    weight = torch.linspace(0.2, 2.0, CLASSES) if weighted else None
+    grad = torch.linspace(0.5, 1.5, ROWS) if reduction == 0 else torch.tensor(0.75)
+
+    def fn(x, target, grad, *w):
+        w = w[0] if w else None
+        out, total_weight = aten.nll_loss_forward.default(x, target, w, reduction, -100)
+        return out, total_weight, aten.nll_loss_backward.default(grad, x, target, w, reduction, -100, total_weight)
+
+    inputs = (x, target, grad) + ((weight,) if weighted else ())
+    got, compiled = seam_run(fn, *inputs)
+    assert not compiled.seam_partition.pytorch_nodes or \
+        not any("nll" in n for n in compiled.seam_partition.pytorch_nodes), compiled.seam_partition.refused
+    for g, e in zip(got, fn(*inputs)):
+        torch.testing.assert_close(g, e, rtol=1e-5, atol=1e-6)
