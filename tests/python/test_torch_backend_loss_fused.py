@@ -72,3 +72,79 @@ def test_refuses_what_it_does_not_serve():
     assert linear_cross_entropy_supported(h[:, :8], w, t) is not None
     with pytest.raises(ValueError, match="reduction"):
         linear_cross_entropy(h, w, t, reduction="none")
+
+
+# --- the graph rewrite that routes lm_head + cross-entropy to the fused op -----------------------------
+
+class _CausalLM(torch.nn.Module):
+    """The last step of an HF causal LM: lm_head, logits returned, ForCausalLMLoss's upcast, shift (pad
+    with the ignore_index, slice), flatten and cross_entropy."""
+
+    def __init__(self, hidden=16, vocab=101, dtype=torch.float32, reduction="mean", smoothing=0.0):
+        super().__init__()
+        self.lm_head = torch.nn.Linear(hidden, vocab, bias=False).to(dtype)
+        self.vocab, self.reduction, self.smoothing = vocab, reduction, smoothing
+
+    def forward(self, hidden_states, labels):
+        logits = self.lm_head(hidden_states)
+        labels = F.pad(labels, (0, 1), value=-100)[..., 1:].contiguous()
+        loss = F.cross_entropy(logits.float().view(-1, self.vocab), labels.view(-1), ignore_index=-100,
+                               reduction=self.reduction, label_smoothing=self.smoothing)
+        return logits, loss
+
+
+def _rewritten(model):
+    from seam.torch_backend.rewrites.linear_cross_entropy import rewrite_linear_cross_entropy
+
+    gm = torch.fx.symbolic_trace(model)
+    count = rewrite_linear_cross_entropy(gm)
+    gm.graph.lint()
+    gm.recompile()
+    return gm, count
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_rewrite_routes_lm_head_and_cross_entropy_to_the_fused_op(reduction, dtype):
+    from seam.torch_backend.fused_linear_cross_entropy import linear_cross_entropy_call
+
+    torch.manual_seed(0)
+    model = _CausalLM(dtype=dtype, reduction=reduction)
+    gm, count = _rewritten(model)
+    assert count == 1
+    assert any(n.target is linear_cross_entropy_call for n in gm.graph.nodes)
+    assert not any(n.target is F.cross_entropy for n in gm.graph.nodes)
+    h = torch.randn(2, 9, 16).to(dtype)
+    labels = torch.randint(0, 101, (2, 9))
+    labels[0, 3] = -100
+    results = []
+    for fn in (model, gm):
+        model.zero_grad()
+        x = h.clone().requires_grad_()
+        logits, loss = fn(x, labels)
+        loss.backward()
+        results.append((logits.detach(), loss.detach(), x.grad, model.lm_head.weight.grad.clone()))
+    (ref_logits, ref_loss, ref_h, ref_w), (logits, loss, gh, gw) = results
+    torch.testing.assert_close(logits, ref_logits, rtol=0, atol=0)
+    torch.testing.assert_close(loss, ref_loss, rtol=1e-5, atol=1e-5)
+    rtol, atol = (1e-5, 1e-6) if dtype == torch.float32 else (1.6e-2, 4e-2)
+    torch.testing.assert_close(gh, ref_h, rtol=rtol, atol=atol)
+    torch.testing.assert_close(gw, ref_w, rtol=rtol, atol=atol)
+
+
+def test_rewrite_leaves_what_the_fused_op_does_not_serve():
+    assert _rewritten(_CausalLM(smoothing=0.1))[1] == 0
+    assert _rewritten(_CausalLM(reduction="none"))[1] == 0
+    assert _rewritten(_CausalLM(dtype=torch.bfloat16).to(torch.float32))[1] == 1  # f32 weights, no upcast needed
+
+    class NoUpcast(_CausalLM):  # bf16 logits straight into cross_entropy: eager's loss is bf16
+        def forward(self, h, labels):
+            return F.cross_entropy(self.lm_head(h).view(-1, self.vocab), labels.view(-1))
+
+    assert _rewritten(NoUpcast(dtype=torch.bfloat16))[1] == 0
+
+    class OtherView(_CausalLM):  # a view that does not flatten the rows to [-1, vocab]
+        def forward(self, h, labels):
+            return F.cross_entropy(self.lm_head(h).float().view(-1, 1, self.vocab)[:, 0], labels.view(-1))
+
+    assert _rewritten(OtherView())[1] == 0

@@ -15,6 +15,7 @@ import math
 import threading
 
 import torch
+import torch.nn.functional as F
 
 from ..definition import FusionDefinition
 from ..dtypes import DataType, torch_to_datatype
@@ -148,3 +149,52 @@ def linear_cross_entropy(hidden, weight, target, ignore_index=-100, reduction="m
         rows_per_chunk = chunk_rows(hidden.shape[0], weight.shape[0], weight.shape[1], hidden.element_size(),
                                     hidden.device)
     return _LinearCrossEntropy.apply(hidden, weight, target, int(ignore_index), reduction, int(rows_per_chunk))
+
+
+def _custom_op():
+    """seam::linear_cross_entropy as an operator AOT autograd keeps whole (torch >= 2.4's custom_op): its
+    forward returns the loss and both gradients, its backward scales the gradients. None on older torch."""
+    custom_op = getattr(torch.library, "custom_op", None)
+    if custom_op is None:
+        return None
+
+    @custom_op("seam::linear_cross_entropy", mutates_args=())
+    def op(hidden: torch.Tensor, weight: torch.Tensor, target: torch.Tensor, ignore_index: int,
+           reduction: str) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        rows = chunk_rows(hidden.shape[0], weight.shape[0], weight.shape[1], hidden.element_size(), hidden.device)
+        return _forward_and_gradients(hidden, weight, target, ignore_index, reduction, rows)
+
+    @op.register_fake
+    def _(hidden, weight, target, ignore_index, reduction):
+        return hidden.new_empty((), dtype=torch.float32), torch.empty_like(hidden), torch.empty_like(weight)
+
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(output[1], output[2])
+
+    def backward(ctx, grad_loss, _grad_hidden, _grad_weight):
+        grad_hidden, grad_weight = ctx.saved_tensors
+        g = grad_loss.to(torch.float32)
+        return (grad_hidden * g).to(grad_hidden.dtype), (grad_weight * g).to(grad_weight.dtype), None, None, None
+
+    op.register_autograd(backward, setup_context=setup_context)
+    return op
+
+
+_OP = None
+_OP_DEFINED = False
+
+
+def linear_cross_entropy_call(hidden, weight, target, ignore_index, reduction):
+    """What the graph rewrite (rewrites/linear_cross_entropy.py) calls: the custom operator where torch
+    has them (Dynamo's graph then reaches AOT autograd with one opaque node), else the autograd Function.
+    Inputs the fused op does not serve run eager's cross_entropy of the product."""
+    global _OP, _OP_DEFINED
+    if linear_cross_entropy_supported(hidden, weight, target, reduction) is not None:
+        logits = (hidden @ weight.t()).float()
+        return F.cross_entropy(logits, target, ignore_index=ignore_index, reduction=reduction)
+    with _LOCK:
+        if not _OP_DEFINED:
+            _OP, _OP_DEFINED = _custom_op(), True
+    if _OP is not None:
+        return _OP(hidden, weight, target, int(ignore_index), reduction)[0]
+    return linear_cross_entropy(hidden, weight, target, ignore_index, reduction)

@@ -20,6 +20,10 @@ class CompilationSettings:
     compile_ahead: bool = True
     # Threads for compile_ahead; 0: one per CPU core.
     compile_threads: int = 0
+    # lm_head + cross-entropy (without class weights or label smoothing, reduction mean or sum) through
+    # seam's fused linear + cross-entropy: chunked products, no [rows, vocab] f32 logits, log-softmax or
+    # gradient (rewrites/linear_cross_entropy.py). Off until measured on the GPU.
+    linear_cross_entropy: bool = False
     # False: a converter or seam failure raises instead of falling back to PyTorch (for tests).
     fallback: bool = True
 
