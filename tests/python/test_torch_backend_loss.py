@@ -188,8 +188,12 @@ def _saved_by_min_cut(table, rows, hidden, vocab):
     for node in outputs[2:]:
         if not isinstance(node, torch.fx.Node) or node in user_outputs or _views_input(node):
             continue
-        meta = node.meta.get("tensor_meta")
-        saved.append((node.name, meta.shape.numel() * torch.empty((), dtype=meta.dtype).element_size() if meta is not None else None))
+        meta = node.meta.get("tensor_meta", node.meta.get("val"))  # torch 1.13 records one, torch 2 both
+        if meta is None:
+            saved.append((node.name, None))  # unknown: fails the test
+        elif isinstance(getattr(meta, "dtype", None), torch.dtype):  # not a symbolic size
+            saved.append((node.name, int(torch.Size(meta.shape).numel()) *
+                          torch.empty((), dtype=meta.dtype).element_size()))
     return saved, forward
 
 
