@@ -10,11 +10,11 @@ from seam.torch_backend.fused_linear_cross_entropy import (chunk_rows, linear_cr
                                                             linear_cross_entropy_supported)
 
 
-def _case(dtype, rows=37, hidden=16, vocab=101):
+def _case(dtype, rows=37, hidden=16, vocab=101, device="cpu"):
     g = torch.Generator().manual_seed(3)
-    h = torch.randn(rows, hidden, generator=g).to(dtype).requires_grad_()
-    w = (torch.randn(vocab, hidden, generator=g) * 0.3).to(dtype).requires_grad_()
-    t = torch.randint(0, vocab, (rows,), generator=g)
+    h = torch.randn(rows, hidden, generator=g).to(device=device, dtype=dtype).requires_grad_()
+    w = (torch.randn(vocab, hidden, generator=g) * 0.3).to(device=device, dtype=dtype).requires_grad_()
+    t = torch.randint(0, vocab, (rows,), generator=g).to(device)
     t[5 % rows] = t[6 % rows] = -100
     return h, w, t
 
@@ -28,8 +28,8 @@ def _eager(h, w, t, reduction):
 
 @pytest.mark.parametrize("reduction", ["mean", "sum"])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
-def test_matches_eager(reduction, dtype):
-    h, w, t = _case(dtype)
+def test_matches_eager(reduction, dtype, device):
+    h, w, t = _case(dtype, device=device)
     loss = linear_cross_entropy(h, w, t, reduction=reduction, rows_per_chunk=8)  # 5 chunks, the last of 5
     (loss * 1.5).backward()
     ref_loss, ref_h, ref_w = _eager(h, w, t, reduction)
