@@ -22,7 +22,8 @@ def trace(rows, hidden, vocab, table):
     """The forward and backward aten graphs AOT autograd gives the loss step (with FakeTensors)."""
     from functorch.compile import aot_function, config, make_boxed_func, min_cut_rematerialization_partition
 
-    config.use_fake_tensor = True
+    if hasattr(config, "use_fake_tensor"):  # torch 1.13's switch; torch 2 always traces with FakeTensors
+        config.use_fake_tensor = True
     graphs = []
 
     def record(gm, _):

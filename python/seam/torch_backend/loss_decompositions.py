@@ -16,6 +16,13 @@ tensor and never as a gather of a computed [rows, classes] value, which seam's r
 write out first (docs/CODEGEN.md, "Indexing", Segmentation). A target outside the classes that is not
 `ignore_index` (an error in eager) makes that row's loss NaN rather than 0.
 
+The log-softmax backward sums its incoming gradient over the row. When that gradient is nll_loss's, the
+sum is known without summing (one class per counted row): the nll backward decomposition attaches it to
+the tensor it returns, and the log-softmax backward decomposition, which autograd calls with that same
+tensor, uses it. Without the sum, the backward is one pointwise kernel; with it, the segmenter may write
+the [rows, classes] f32 gradient between a reduction kernel and its consumers. Any other gradient (a sum
+of several uses, a log-softmax used elsewhere) carries no such attribute and is summed.
+
 A decomposition returns NotImplemented for what it does not cover (AOT autograd then keeps the op):
 scores of another rank than [rows, classes], class weights of another shape."""
 
@@ -94,12 +101,19 @@ def nll_loss_backward(grad_output, scores, target, weight, reduction, ignore_ind
         scale = grad_output / total_weight
     else:
         scale = grad_output
-    coefficient = -scale if weight is None else -(scale * weight.unsqueeze(0).to(scores.dtype))
     valid = (target != ignore_index).unsqueeze(1)
-    coefficient = coefficient.to(scores.dtype)
-    grad = torch.where(_hit(scores, target) & valid, coefficient, 0.0)
-    if weight is None:  # one class per counted row: the row's sum is its coefficient
-        setattr(grad, _ROW_SUM, torch.where(valid, coefficient, 0.0))
+    hit = _hit(scores, target)
+    if weight is None:
+        coefficient = (-scale).to(scores.dtype)
+        row_sum = coefficient
+    else:
+        class_weight = weight.unsqueeze(0).to(scores.dtype)
+        coefficient = (-(scale * class_weight)).to(scores.dtype)
+        # the target's weight, picked over the row: a reduction of [rows, 1] values, not of the gradient
+        row_sum = (-(scale * torch.sum(torch.where(hit, class_weight, 0.0), 1, keepdim=True))).to(scores.dtype)
+    grad = torch.where(hit & valid, coefficient, 0.0)
+    # one class per counted row, so the row's sum is known without summing the gradient
+    setattr(grad, _ROW_SUM, torch.where(valid, row_sum, 0.0))
     return grad
 
 
