@@ -148,3 +148,32 @@ def test_rewrite_leaves_what_the_fused_op_does_not_serve():
             return F.cross_entropy(self.lm_head(h).float().view(-1, 1, self.vocab)[:, 0], labels.view(-1))
 
     assert _rewritten(OtherView())[1] == 0
+
+
+def _has_dynamo():
+    from seam.torch_backend.registration import has_dynamo
+    return has_dynamo() and hasattr(torch.library, "custom_op")
+
+
+@pytest.mark.skipif(not _has_dynamo(), reason="needs torch.compile and torch.library.custom_op (torch >= 2.4)")
+def test_torch_compile_routes_the_loss_to_the_fused_operator():
+    import seam  # noqa: F401 (registers backend="seam")
+    import seam.torch_backend as tb
+
+    torch.manual_seed(0)
+    model = _CausalLM()
+    h = torch.randn(2, 9, 16)
+    labels = torch.randint(0, 101, (2, 9))
+    results = []
+    tb.REPORTS.clear()
+    for fn in (model, torch.compile(model, backend="seam", options={"linear_cross_entropy": True,
+                                                                    "fallback": False})):
+        model.zero_grad()
+        x = h.clone().requires_grad_()
+        logits, loss = fn(x, labels)
+        loss.backward()
+        results.append((logits.detach(), loss.detach(), x.grad, model.lm_head.weight.grad.clone()))
+    for got, ref in zip(results[1], results[0]):
+        torch.testing.assert_close(got, ref, rtol=1e-5, atol=1e-5)
+    pytorch_nodes = [n for report in tb.REPORTS for n in report.pytorch_nodes]
+    assert any("linear_cross_entropy" in n for n in pytorch_nodes), pytorch_nodes
