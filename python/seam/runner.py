@@ -22,11 +22,12 @@ def _cuda():
 
 
 def choose_device(flat, slots, requested):
-    """The device every tensor input is on (0-dim is_cpu tensors excepted), else the requested one, else
-    the GPU when seam and torch both see one."""
+    """The device every tensor input is on (0-dim CPU tensors in is_cpu slots excepted), else the requested
+    one, else the GPU when seam and torch both see one. An is_cpu slot given a 0-dim tensor on the device
+    is an ordinary device input, as in nvFuser (which refuses only the converse)."""
     device, first = None, None
     for x, (rec, label) in zip(flat, slots):
-        if isinstance(x, torch.Tensor) and not rec.is_cpu_scalar_input:
+        if isinstance(x, torch.Tensor) and not (rec.is_cpu_scalar_input and x.device.type == "cpu"):
             if device is None:
                 device, first = x.device, label
             elif x.device != device:

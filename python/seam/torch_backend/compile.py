@@ -47,12 +47,18 @@ def compile_aten_graph(gm, example_inputs=None, settings=None):
 
 
 def _boxed(fn):
-    """AOT autograd calls compiled graphs with one list of arguments when the callable says so."""
-    try:
-        from torch._functorch.aot_autograd import make_boxed_func
-    except ImportError:
-        from functorch.compile import make_boxed_func
-    return make_boxed_func(fn)
+    """AOT autograd calls compiled graphs with one list of arguments when the callable says so
+    (`_boxed_call`). The callee takes the list's references and empties it, as Inductor's graphs do: torch
+    may then free an input the graph no longer needs, and torch's CUDA graph trees require it (their
+    warm-up asserts the list is empty after the call)."""
+    def run(args):
+        taken = list(args)
+        if isinstance(args, list):
+            args.clear()
+        return fn(*taken)
+
+    run._boxed_call = True
+    return run
 
 
 def graph_compiler(settings, compiled=None):
