@@ -132,6 +132,15 @@ def _record_region_values(call, sub):
             _copy_value(outputs[user.args[1]], user)
 
 
+def _returned_positions(call):
+    """The positions of a region's outputs that the graph returns (a caller may write into them)."""
+    returns = lambda n: any(u.op == "output" for u in n.users)  # noqa: E731
+    if returns(call):
+        return None  # the whole result: every position
+    return frozenset(u.args[1] for u in call.users
+                     if u.target is operator.getitem and isinstance(u.args[1], int) and returns(u))
+
+
 def partition_graph(gm, settings, excluded=frozenset()):
     """The graph with each seam region fused into a SeamRegion submodule, and a PartitionReport. The
     input GraphModule is changed in place (as the fx fuser does). `excluded`: names of nodes left to
@@ -152,7 +161,9 @@ def partition_graph(gm, settings, excluded=frozenset()):
     for node in list(fused.graph.nodes):
         if node.op == "call_module" and node.target.startswith("fused_"):
             sub = fused.get_submodule(node.target)
-            setattr(fused, node.target, SeamRegion(sub, settings, node.target, excluded))
+            region = SeamRegion(sub, settings, node.target, excluded)
+            region.escaping = _returned_positions(node)
+            setattr(fused, node.target, region)
             _record_region_values(node, sub)
     pytorch_nodes = [n.name for n in fused.graph.nodes
                      if n.op == "call_function" and n.target is not operator.getitem]
