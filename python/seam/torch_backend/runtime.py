@@ -54,6 +54,7 @@ class SeamRegion(torch.nn.Module):
         self._excluded = excluded  # nodes (by name) a converter failed on, left to PyTorch
         # Output positions that the enclosing graph returns (partition.py sets them); None: all may.
         self.escaping = None
+        self.graph_label = "graph?"  # which compiled graph holds the region (compile.py names it)
         outputs, self._single = region_outputs(graph_module.graph)
         # A region without tensor inputs (masks made from arange) runs where the graph recorded its results.
         infos = [tensor_info(o) for o in outputs if isinstance(o, torch.fx.Node)]
@@ -163,6 +164,9 @@ class SeamRegion(torch.nn.Module):
         excluded = self._excluded | {error.node.name}
         copy_gm = torch.fx.GraphModule(self.graph_module, copy.deepcopy(self.graph_module.graph))
         split, _ = partition_graph(copy_gm, self.settings, excluded)
+        for module in split.modules():
+            if isinstance(module, SeamRegion):
+                module.graph_label = f"{self.graph_label}/{self.region_name}"
         self._cache[key] = _Split(split)
         return split(*args)
 

@@ -58,7 +58,7 @@ class Conjunction:
         return Conjunction(shape, [(remap(c), k) for c, k in self.atoms])
 
 
-def _static_int(x):
+def static_int(x):
     if isinstance(x, bool) or not isinstance(x, int):
         raise Unknown(f"{x!r} is not a known integer")
     return x
@@ -83,10 +83,10 @@ def _as_affine(x, shape):
     """An integer operand over `shape` (a Python int is a constant)."""
     if isinstance(x, Affine):
         return _aligned(x.coeffs, len(shape)), x.const
-    return (0,) * len(shape), _static_int(x)
+    return (0,) * len(shape), static_int(x)
 
 
-def _arith(a, b, sign):
+def arith(a, b, sign):
     if not isinstance(a, Affine) and not isinstance(b, Affine):
         raise Unknown("arithmetic without a tensor")
     shape = _broadcast_shapes(a.shape if isinstance(a, Affine) else (), b.shape if isinstance(b, Affine) else ())
@@ -95,8 +95,8 @@ def _arith(a, b, sign):
     return Affine(shape, [x + sign * y for x, y in zip(ca, cb)], ka + sign * kb)
 
 
-def _scale(a, factor):
-    factor = _static_int(factor)
+def scale(a, factor):
+    factor = static_int(factor)
     return Affine(a.shape, [c * factor for c in a.coeffs], a.const * factor)
 
 
@@ -104,7 +104,7 @@ def compare(a, b, op):
     """a op b for op in le lt ge gt, as one atom (integers: a < b is a - b + 1 <= 0)."""
     if op in ("ge", "gt"):
         a, b, op = b, a, "le" if op == "ge" else "lt"
-    difference = _arith(a, b, -1)
+    difference = arith(a, b, -1)
     return Conjunction(difference.shape, [(difference.coeffs, difference.const + (1 if op == "lt" else 0))])
 
 
@@ -181,7 +181,7 @@ def index(value, key):
             start, stop, step = (k.start, k.stop, k.step)
             for bound in (start, stop, step):
                 if bound is not None:
-                    _static_int(bound)
+                    static_int(bound)
             start, stop, step = slice(start, stop, step).indices(n)
             shape.append(len(range(start, stop, step)))
             picks.append((axis, step))
@@ -200,14 +200,14 @@ def index(value, key):
 
 def unsqueeze(value, dim):
     rank = len(value.shape) + 1
-    dim = _static_int(dim) % rank
+    dim = static_int(dim) % rank
     key = (slice(None),) * dim + (None,)
     return index(value, key)
 
 
 def reshape(value, sizes):
     """Only a reshape that adds or removes extents of 1 (the others keep their order)."""
-    sizes = [_static_int(s) for s in sizes]
+    sizes = [static_int(s) for s in sizes]
     if sizes.count(-1) == 1:
         known = 1
         for s in sizes:
@@ -229,7 +229,7 @@ def reshape(value, sizes):
 
 
 def expand(value, sizes):
-    sizes = [_static_int(s) for s in sizes]
+    sizes = [static_int(s) for s in sizes]
     rank = len(value.shape)
     if len(sizes) < rank:
         raise Unknown("expand to fewer dims")
@@ -255,7 +255,7 @@ def expand(value, sizes):
 
 def permute(value, dims):
     rank = len(value.shape)
-    dims = [_static_int(d) % max(rank, 1) for d in dims]
+    dims = [static_int(d) % max(rank, 1) for d in dims]
     if sorted(dims) != list(range(rank)):
         raise Unknown(f"permute {dims}")
     return _with_axes(value, [value.shape[d] for d in dims], [(d, 1) for d in dims])
@@ -264,7 +264,7 @@ def permute(value, dims):
 def transpose(value, a, b):
     rank = len(value.shape)
     dims = list(range(rank))
-    a, b = _static_int(a) % rank, _static_int(b) % rank
+    a, b = static_int(a) % rank, static_int(b) % rank
     dims[a], dims[b] = dims[b], dims[a]
     return permute(value, dims)
 
@@ -276,7 +276,7 @@ def triangle(value, diagonal, lower):
     rank = len(value.shape)
     if rank < 2:
         raise Unknown("tril/triu of a tensor of rank < 2")
-    k = _static_int(diagonal)
+    k = static_int(diagonal)
     coeffs = [0] * rank
     sign = 1 if lower else -1
     coeffs[-1], coeffs[-2] = sign, -sign
@@ -292,7 +292,7 @@ def arange(*args, dtype=None, start=None, end=None, step=None, **_ignored):
         values = [v for v in (start if start is not None else 0, end, step if step is not None else 1)]
         if end is None:
             raise Unknown("arange without end")
-    values = [_static_int(v) for v in values]
+    values = [static_int(v) for v in values]
     if len(values) == 1:
         values = [0, values[0], 1]
     elif len(values) == 2:
@@ -307,7 +307,7 @@ def filled(shape, value):
     """ones/full/new_ones of a boolean: all True or all False."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list, torch.Size)):
         shape = tuple(shape[0])
-    shape = tuple(_static_int(s) for s in shape)
+    shape = tuple(static_int(s) for s in shape)
     if value is True:
         return Conjunction(shape, [])
     if value is False:

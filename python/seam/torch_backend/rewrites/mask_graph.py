@@ -64,18 +64,18 @@ def _apply(name, args, kwargs):
     if name in ia.ADDS:
         if kwargs.get("alpha", 1) != 1 or len(args) > 2:
             raise Unknown("add with alpha")
-        return ia._arith(args[0], args[1], ia.ADDS[name])
+        return ia.arith(args[0], args[1], ia.ADDS[name])
     if name in ("mul", "__mul__", "__rmul__", "imul"):
         a, b = args[0], args[1]
         if isinstance(a, ia.Conjunction) and isinstance(b, ia.Conjunction):
             return ia.conjoin(a, b)
         if isinstance(a, ia.Affine):
-            return ia._scale(a, b)
+            return ia.scale(a, b)
         if isinstance(b, ia.Affine):
-            return ia._scale(b, a)
+            return ia.scale(b, a)
         raise Unknown("mul")
     if name in ("neg", "__neg__"):
-        return ia._scale(_tensor(args[0]), -1)
+        return ia.scale(_tensor(args[0]), -1)
     if name == "arange":
         return ia.arange(*args, **kwargs)
     if name == "unsqueeze":
@@ -97,13 +97,13 @@ def _apply(name, args, kwargs):
     if name == "slice":  # aten.slice.Tensor(x, dim, start, end, step)
         x = _tensor(args[0])
         dim, start, end, step = (list(args[1:]) + [0, None, None, 1][len(args) - 1:])[:4]
-        dim = ia._static_int(dim) % len(x.shape)
+        dim = ia.static_int(dim) % len(x.shape)
         end = None if end is not None and end >= 2 ** 62 else end
         return ia.index(x, (slice(None),) * dim + (slice(start, end, step),))
     if name == "select":
         x = _tensor(args[0])
-        dim = ia._static_int(args[1]) % len(x.shape)
-        return ia.index(x, (slice(None),) * dim + (ia._static_int(args[2]),))
+        dim = ia.static_int(args[1]) % len(x.shape)
+        return ia.index(x, (slice(None),) * dim + (ia.static_int(args[2]),))
     if name in ("to", "_to_copy", "type"):
         rest = [a for a in args[1:] if a is not DEVICE and not isinstance(a, (str, torch.device))]
         return _same_kind(_tensor(args[0]), _dtype_of(rest, kwargs))
