@@ -84,3 +84,15 @@ def test_an_operand_read_twice_is_padded_once(pad_everything):
 def test_aligned_products_run_unpadded(pad_everything):
     _, text = _run(lambda a, b: aten.mm.default(a, b), _bf(8, 16), _bf(16, 24))
     assert "pad(" not in text
+
+
+def test_a_transposed_weight_is_padded_as_stored(pad_everything):
+    """x @ w.t() with w [N, K]: the padding adds rows to w (a copy of rows), not columns to its transpose."""
+    x, w = _bf(8, 16), _bf(13, 16)
+    got, text = _run(lambda x, w: aten.mm.default(x, aten.t.default(w)), x, w)
+    lines = [line.strip() for line in text.splitlines()]
+    pad = next(line for line in lines if "fd.ops.pad(" in line)
+    padded = pad.split("fd.ops.pad(")[1].split(",")[0]
+    assert any(line.startswith(f"{padded} = fd.ops.permute(") for line in lines), text
+    assert "[0, 0, 0, 51]" in pad, pad  # rows of w (the outer dim as stored): 13 -> 64
+    torch.testing.assert_close(got.float(), (x.float() @ w.float().t()).to(BF16).float(), rtol=2e-2, atol=2e-2)

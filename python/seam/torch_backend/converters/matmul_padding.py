@@ -14,6 +14,8 @@ import sys
 
 import torch
 
+from ..node_meta import recorded_strides
+
 # The multiple an unaligned extent is padded to: 64 elements keeps every tile of cuBLAS's large kernels
 # whole, for at most 63 rows or columns of zeros.
 PAD_MULTIPLE = 64
@@ -60,15 +62,28 @@ def padding_plan(m, n, k, dtype, batch=1, bias=False):
     return (mp, np_, kp) if gain > MARGIN * cost else None
 
 
-def _pad_last_two(ctx, x, rows, cols):
+def _stored_transposed(node):
+    """Whether the graph value `node` is laid out with its last two dims swapped (a weight's .t())."""
+    strides = recorded_strides(node) if isinstance(node, torch.fx.Node) else None
+    return strides is not None and len(strides) >= 2 and strides[-1] != 1 and strides[-2] == 1
+
+
+def _pad_last_two(ctx, x, rows, cols, transposed):
     """x [..., R, C] padded with zeros to [..., R + rows, C + cols], made once per region for one operand
-    (a weight read by several products of a region is padded once)."""
+    (a weight read by several products of a region is padded once). An operand stored transposed is padded
+    as stored and viewed back, so that the padded copy reads and writes rows rather than a transpose."""
     if not rows and not cols:
         return x
     memo = ctx.memo.setdefault("padded_operands", {})
     key = (x.index, rows, cols)
     if key not in memo:
-        memo[key] = ctx.ops.pad(x, [0, cols, 0, rows] if rows else [0, cols], 0)
+        if transposed:
+            rank = ctx.rank(x)
+            swap = list(range(rank - 2)) + [rank - 1, rank - 2]
+            stored = ctx.ops.permute(x, swap)
+            memo[key] = ctx.ops.permute(ctx.ops.pad(stored, [0, rows, 0, cols] if cols else [0, rows], 0), swap)
+        else:
+            memo[key] = ctx.ops.pad(x, [0, cols, 0, rows] if rows else [0, cols], 0)
     return memo[key]
 
 
@@ -90,8 +105,10 @@ def padded_product(ctx, a, b, product, bias=None):
     if plan is None:
         return product(a, b, bias)
     mp, np_, kp = plan
-    a = _pad_last_two(ctx, a, mp - m, kp - k)
-    b = _pad_last_two(ctx, b, kp - k, np_ - n)
+    operands = [n for n in (ctx.node.args if ctx.node is not None else ()) if isinstance(n, torch.fx.Node)]
+    node_a, node_b = (operands[-2], operands[-1]) if len(operands) >= 2 else (None, None)
+    a = _pad_last_two(ctx, a, mp - m, kp - k, _stored_transposed(node_a))
+    b = _pad_last_two(ctx, b, kp - k, np_ - n, _stored_transposed(node_b))
     if bias is not None and np_ != n:
         if ctx.rank(bias) != 1:
             raise ValueError("a padded product takes a rank-1 bias")
