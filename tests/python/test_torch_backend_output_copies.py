@@ -111,3 +111,53 @@ def test_clone_of_an_input_does_not_alias_it(counted_region_runs):
     assert copied.data_ptr() != x.data_ptr()
     x.add_(1.0)  # the copy must not see a later write to the input
     torch.testing.assert_close(copied, x - 1.0)
+
+
+class _SameTensorTwice:
+    """A definition whose two outputs seam computed as one tensor (as it does for equal masks)."""
+
+    def __init__(self, out):
+        self.out = out
+
+    def execute(self, inputs, device=None):
+        return [self.out, self.out]
+
+
+def _region_returning(escaping):
+    from types import SimpleNamespace
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    region = SeamRegion(make_fx(lambda x: (x + 1.0, x + 1.0))(torch.randn(2)), tb.CompilationSettings(), "r")
+    region.escaping = escaping
+    shared = torch.randn(3, 2)
+    translation = SimpleNamespace(fd=_SameTensorTwice(shared), tensor_positions=[0], output_positions=[0, 1],
+                                  copies=[True, True])
+    return region._run(translation, (torch.randn(2),)), shared
+
+
+@pytest.mark.parametrize("escaping,copied", [(None, True), (frozenset({1}), True), (frozenset({0}), True),
+                                             (frozenset(), False)])
+def test_outputs_computed_as_one_tensor_are_copied_where_the_graph_returns_one(escaping, copied):
+    (first, second), shared = _region_returning(escaping)
+    assert first is shared
+    assert (second is not shared) == copied
+    torch.testing.assert_close(second, shared)
+
+
+def test_the_positions_a_graph_returns_follow_views():
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from seam.torch_backend.partition import _returned_positions
+
+    def fn(x):
+        a = x.exp()
+        b = a.sin()
+        c = b.cos()
+        return a.t(), c, b * 3.0  # a through a view, c as it is, b only read (by PyTorch's mul)
+
+    settings = tb.CompilationSettings(fallback=False, torch_executed_ops=frozenset({"aten.mul.Tensor"}))
+    gm = tb.compile_aten_graph(make_fx(fn)(torch.randn(3, 2)), None, settings)
+    call, = [n for n in gm.graph.nodes if n.op == "call_module"]
+    by_reader = {next(iter(u.users)).target if next(iter(u.users)).op != "output" else "output": u.args[1]
+                 for u in call.users}
+    assert set(by_reader) == {torch.ops.aten.t.default, "output", torch.ops.aten.mul.Tensor}
+    assert _returned_positions(call) == {by_reader[torch.ops.aten.t.default], by_reader["output"]}

@@ -132,13 +132,36 @@ def _record_region_values(call, sub):
             _copy_value(outputs[user.args[1]], user)
 
 
+def _may_alias_an_input(node):
+    """Whether a node's result may alias one of its inputs: a view by its schema, a getitem (of a tuple of
+    views), a region (it may return a view of an input); any other callable, unknown, counts as one."""
+    if node.op == "call_module" or node.target is operator.getitem:
+        return True
+    schema = getattr(node.target, "_schema", None)
+    return schema is None or any(r.alias_info is not None for r in schema.returns)
+
+
+def _returned(node, seen):
+    """Whether the graph returns `node`'s value, as it is or through views (a caller may write into it)."""
+    if node in seen:
+        return False
+    seen.add(node)
+    for user in node.users:
+        if user.op == "output":
+            return True
+        if user.op not in ("call_function", "call_module"):
+            return True
+        if _may_alias_an_input(user) and _returned(user, seen):
+            return True
+    return False
+
+
 def _returned_positions(call):
-    """The positions of a region's outputs that the graph returns (a caller may write into them)."""
-    returns = lambda n: any(u.op == "output" for u in n.users)  # noqa: E731
-    if returns(call):
-        return None  # the whole result: every position
-    return frozenset(u.args[1] for u in call.users
-                     if u.target is operator.getitem and isinstance(u.args[1], int) and returns(u))
+    """The positions of a region's outputs that the graph returns (None: the result is used whole)."""
+    if not all(u.op == "call_function" and u.target is operator.getitem and isinstance(u.args[1], int)
+               for u in call.users):
+        return None
+    return frozenset(u.args[1] for u in call.users if _returned(u, set()))
 
 
 def partition_graph(gm, settings, excluded=frozenset()):
