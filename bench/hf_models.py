@@ -130,7 +130,10 @@ def run_mode(mode, model, ids, references, args, torch):
         import seam.torch_backend as tb
         tb.STATS.clear()
         tb.REPORTS.clear()
-        m = torch.compile(model, backend="seam", **kwargs)
+        options = json.loads(args.seam_options) if args.seam_options else None
+        if kwargs and options:
+            raise ValueError("torch.compile takes mode or options, not both: --seam-options with a -ro mode")
+        m = torch.compile(model, backend="seam", **(kwargs or ({"options": options} if options else {})))
     if kwargs:
         graphed = m
 
@@ -287,6 +290,8 @@ def main():
     p.add_argument("--second-length", type=int, default=0,
                    help="seam only: one more training step at this sequence length (dynamic shapes)")
     p.add_argument("--no-fp32-reference", action="store_true")
+    p.add_argument("--seam-options", default="",
+                   help='CompilationSettings for the seam modes as JSON, e.g. \'{"causal_attention": false}\'')
     p.add_argument("--breakdown", action="store_true",
                    help="per mode, where the step's GPU time goes: kernel time by class, kernels and copies per "
                         "step, host time above GPU time, and every seam step's bytes, time and share of the copy "

@@ -41,7 +41,8 @@ def pad_everything(monkeypatch):
     monkeypatch.setattr(matmul_padding, "MARGIN", -1e30)
 
 
-def _run(fn, *inputs):
+def _run(fn, *inputs, device="cpu"):
+    inputs = [x.to(device) for x in inputs]
     gm = tb.compile_aten_graph(make_fx(fn)(*inputs), list(inputs), tb.CompilationSettings(fallback=False))
     assert gm.seam_partition.regions, gm.seam_partition.refused
     result = gm(*inputs)
@@ -65,11 +66,11 @@ CASES = {
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_padded_products_equal_the_unpadded(pad_everything, name):
+def test_padded_products_equal_the_unpadded(pad_everything, name, device):
     fn, inputs = CASES[name]
-    got, text = _run(fn, *inputs)
+    got, text = _run(fn, *inputs, device=device)
     assert "pad(" in text, "the rule did not fire"
-    expected = fn(*(x.float() for x in inputs)).to(BF16)
+    expected = fn(*(x.float() for x in inputs)).to(BF16).to(device)
     assert got.shape == expected.shape and got.dtype == BF16
     torch.testing.assert_close(got.float(), expected.float(), rtol=2e-2, atol=2e-2)
 
@@ -86,13 +87,14 @@ def test_aligned_products_run_unpadded(pad_everything):
     assert "pad(" not in text
 
 
-def test_a_transposed_weight_is_padded_as_stored(pad_everything):
+def test_a_transposed_weight_is_padded_as_stored(pad_everything, device):
     """x @ w.t() with w [N, K]: the padding adds rows to w (a copy of rows), not columns to its transpose."""
     x, w = _bf(8, 16), _bf(13, 16)
-    got, text = _run(lambda x, w: aten.mm.default(x, aten.t.default(w)), x, w)
+    got, text = _run(lambda x, w: aten.mm.default(x, aten.t.default(w)), x, w, device=device)
     lines = [line.strip() for line in text.splitlines()]
     pad = next(line for line in lines if "fd.ops.pad(" in line)
     padded = pad.split("fd.ops.pad(")[1].split(",")[0]
     assert any(line.startswith(f"{padded} = fd.ops.permute(") for line in lines), text
     assert "[0, 0, 0, 51]" in pad, pad  # rows of w (the outer dim as stored): 13 -> 64
-    torch.testing.assert_close(got.float(), (x.float() @ w.float().t()).to(BF16).float(), rtol=2e-2, atol=2e-2)
+    torch.testing.assert_close(got.float().cpu(), (x.float() @ w.float().t()).to(BF16).float(), rtol=2e-2,
+                               atol=2e-2)
