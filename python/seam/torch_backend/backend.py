@@ -7,6 +7,7 @@ import logging
 from .compile import graph_compiler
 from .cuda_graphs import cuda_graph_compilers
 from .decompositions import decomposition_table
+from .rewrites import apply_graph_rewrites
 from .settings import CompilationSettings
 
 log = logging.getLogger("seam.torch_backend")
@@ -18,6 +19,7 @@ def seam_backend(gm, example_inputs, options=None, mode=None, **_ignored):
     from torch._dynamo.backends.common import aot_autograd
 
     settings = CompilationSettings.from_options(options)
+    apply_graph_rewrites(gm, settings)
     compiler = graph_compiler(settings)
     kwargs = dict(fw_compiler=compiler, bw_compiler=compiler, decompositions=decomposition_table())
     if mode == "reduce-overhead":

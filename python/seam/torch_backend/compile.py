@@ -3,6 +3,7 @@ regions and PyTorch's nodes; and aot_compile, the same through functorch's AOT a
 without Dynamo."""
 
 import collections
+import itertools
 import logging
 
 import torch
@@ -37,6 +38,7 @@ def compile_aten_graph(gm, example_inputs=None, settings=None):
     log.debug("seam: %r; refused: %s", report, report.refused)
     fused.seam_partition = report
     REPORTS.append(report)
+    _label_regions(fused)
     if settings.compile_ahead:
         try:
             compile_regions_ahead(fused, example_inputs, settings)
@@ -44,6 +46,21 @@ def compile_aten_graph(gm, example_inputs=None, settings=None):
             log.warning("seam: compiling the regions ahead failed, they compile as they run: %s: %s",
                         type(e).__name__, e)
     return fused
+
+
+_graphs_compiled = itertools.count(1)
+
+
+def _label_regions(fused):
+    """Names each region by its graph (in compile order: a model's forward is compiled before its backward),
+    so that profiles say where a kernel came from ("graph2/fused_3")."""
+    from .runtime import SeamRegion
+
+    label = f"graph{next(_graphs_compiled)}"
+    fused.seam_graph_label = label
+    for module in fused.modules():
+        if isinstance(module, SeamRegion):
+            module.graph_label = label
 
 
 def _boxed(fn):

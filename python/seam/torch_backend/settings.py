@@ -20,6 +20,10 @@ class CompilationSettings:
     compile_ahead: bool = True
     # Threads for compile_ahead; 0: one per CPU core.
     compile_threads: int = 0
+    # Attention calls whose boolean mask the graph proves is the causal triangle run with is_causal=True and
+    # no mask, and with the unrepeated keys and values (enable_gqa) where they are a plain repeat of KV heads
+    # (rewrites/attention.py); any other mask is left alone.
+    causal_attention: bool = True
     # False: a converter or seam failure raises instead of falling back to PyTorch (for tests).
     fallback: bool = True
 
