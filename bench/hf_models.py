@@ -15,9 +15,14 @@ inductor, seam), in one process:
 A markdown table goes to stdout, progress to stderr, everything to --json-out. Each model and each mode
 runs in its own try/except: a failure is recorded and the rest still runs.
 
+With --breakdown, per mode: GPU kernel time by class, kernels and device copies per step, host time above
+GPU time, and under seam every step seam ran with its bytes, time and share of the copy rate, with the
+region it came from (bench/step_breakdown.py), printed after the table and kept in the JSON.
+
 Usage: PYTHONPATH=python python3 bench/hf_models.py [--models llama,qwen2,gpt2] [--modes eager,inductor,seam]
        (also inductor-ro, seam-ro: mode="reduce-overhead", CUDA graphs)
                                                    [--steps 10] [--warmup 3] [--json-out FILE] [--quick]
+                                                   [--breakdown [--breakdown-steps 3]]
 """
 import argparse
 import json
@@ -125,7 +130,10 @@ def run_mode(mode, model, ids, references, args, torch):
         import seam.torch_backend as tb
         tb.STATS.clear()
         tb.REPORTS.clear()
-        m = torch.compile(model, backend="seam", **kwargs)
+        options = json.loads(args.seam_options) if args.seam_options else None
+        if kwargs and options:
+            raise ValueError("torch.compile takes mode or options, not both: --seam-options with a -ro mode")
+        m = torch.compile(model, backend="seam", **(kwargs or ({"options": options} if options else {})))
     if kwargs:
         graphed = m
 
@@ -163,6 +171,8 @@ def run_mode(mode, model, ids, references, args, torch):
         torch.cuda.synchronize()
         res["infer_compile_s"] = time.perf_counter() - t
         res["infer_ms"] = timed(torch, lambda: m(input_ids=ids), args.steps, args.warmup)
+    if args.breakdown:
+        res["breakdown"] = breakdown(mode, step, res["step_ms"], args, torch)
     if mode.startswith("seam"):
         import seam.torch_backend as tb
         res["seam_stats"] = dict(tb.STATS)
@@ -184,8 +194,37 @@ def run_mode(mode, model, ids, references, args, torch):
     return res
 
 
+def breakdown(mode, step, step_ms, args, torch):
+    """Where the step's GPU time goes (bench/step_breakdown.py): kernel time by class over
+    --breakdown-steps steps (torch.profiler), and under seam one step with every region execute profiled by
+    seam's profiler (bytes, time and share of the copy rate of each of seam's steps, with its region)."""
+    import os
+    import tempfile
+
+    import step_breakdown as sb
+
+    with tempfile.TemporaryDirectory() as tmp:
+        activities = sb.profile_torch_steps(torch, step, args.breakdown_steps, os.path.join(tmp, "trace.json"))
+    classes = sb.StepClasses(activities, args.breakdown_steps, step_ms)
+    steps, rate = None, None
+    if mode.startswith("seam") and not mode.endswith("-ro"):  # a CUDA graph replay runs no region itself
+        if args.copy_rate_gbs is None:
+            args.copy_rate_gbs = sb.copy_rate_gbs(torch)
+        rate = args.copy_rate_gbs
+        steps = sb.seam_steps(sb.profile_seam_step(torch, step))
+    out = classes.as_dict()
+    if steps is not None:
+        out["copy_rate_gbs"] = rate
+        out["seam_steps"] = [{"region": s.region, "kernel": s.name, "kind": s.kind, "ms": s.time_ms,
+                              "bytes": s.bytes, "copy_rate_share": s.copy_rate_share(rate), "grid": s.grid,
+                              "block": s.block, "registers": s.registers} for s in steps]
+    out["text"] = sb.format_breakdown(f"{args.current_model} {mode}", classes, steps, rate)
+    return out
+
+
 def run_model(name, args, torch, transformers):
     progress(f"{name}: building")
+    args.current_model = name
     model, ids, bs, seq = build(name, torch, transformers, torch.bfloat16)
     entry = {"params_M": sum(p.numel() for p in model.parameters()) / 1e6, "bs": bs, "T": seq, "modes": {}}
     references = {}
@@ -251,12 +290,20 @@ def main():
     p.add_argument("--second-length", type=int, default=0,
                    help="seam only: one more training step at this sequence length (dynamic shapes)")
     p.add_argument("--no-fp32-reference", action="store_true")
+    p.add_argument("--seam-options", default="",
+                   help='CompilationSettings for the seam modes as JSON, e.g. \'{"causal_attention": false}\'')
+    p.add_argument("--breakdown", action="store_true",
+                   help="per mode, where the step's GPU time goes: kernel time by class, kernels and copies per "
+                        "step, host time above GPU time, and every seam step's bytes, time and share of the copy "
+                        "rate with its region (bench/step_breakdown.py)")
+    p.add_argument("--breakdown-steps", type=int, default=3, help="steps torch.profiler records for --breakdown")
     p.add_argument("--json-out")
     p.add_argument("--quick", action="store_true", help="one small Llama, 3 steps: a smoke check")
     args = p.parse_args()
     if args.quick:
         args.models, args.steps, args.warmup = "llama-small", 3, 1
         args.second_length = args.second_length or 128
+    args.copy_rate_gbs = None  # measured once, when a breakdown first needs it
     args.models = [m for m in args.models.split(",") if m]
     args.modes = [m for m in args.modes.split(",") if m]
     for m in args.models:
@@ -277,6 +324,11 @@ def main():
             with open(args.json_out, "w") as f:
                 json.dump(results, f, indent=1, default=str)
     print(table(results))
+    if args.breakdown:
+        for entry in results.values():
+            for r in entry.get("modes", {}).values():
+                if "breakdown" in r:
+                    print("\n" + "\n".join(r["breakdown"]["text"]))
 
 
 if __name__ == "__main__":

@@ -66,6 +66,48 @@ memcheck_suite() {
     --gtest_filter='GpuSuite.*:GpuDeviceApi.*:GpuOuterReduction.*:GpuRowEdges.*:GpuTrainingRows.*:GpuMatmul.RandomFusionsAroundProducts:GpuMatmul.MisalignedInputsGetANarrowerPlan:-GpuSuite.RopeFullSizeSampledRows:GpuDeviceApi.BadInputsAreRejectedBeforeAnyLaunch'
 }
 
+# The GPU suite as SEAM_GPU_SHARDS processes side by side (gtest's sharding: each takes every Nth test):
+# most of its time is NVRTC compiling on the host, which one process cannot spread over 16 cores. The
+# shards' logs follow one another on standard output; the suite fails when any shard does.
+sharded_suite() {
+  local logs shards="${SEAM_GPU_SHARDS:-4}" pids=() rc=0
+  logs="$(mktemp -d)/suite"
+  for ((i = 0; i < shards; ++i)); do
+    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i gpu-bin/seam_gpu_tests "$@" > "$logs.$i" 2>&1 &
+    pids+=($!)
+  done
+  for ((i = 0; i < shards; ++i)); do
+    wait "${pids[$i]}" || rc=1
+    echo "----- shard $i of $shards -----"
+    cat "$logs.$i"
+  done
+  return $rc
+}
+
+# pytest on CUDA tensors as SEAM_PYTHON_SHARDS processes side by side, the test files dealt out in turn
+# (the torch.compile files, the slowest, first); their logs follow one another on standard output.
+sharded_pytest() {
+  local logs shards="${SEAM_PYTHON_SHARDS:-3}" pids=() rc=0 files=() i=0
+  logs="$(mktemp -d)/python"
+  mapfile -t files < <(ls tests/python/test_torch_backend_*.py; ls tests/python/test_*.py | grep -v test_torch_backend_)
+  local -a groups
+  for f in "${files[@]}"; do
+    groups[i % shards]+=" $f"
+    i=$((i + 1))
+  done
+  for ((i = 0; i < shards; ++i)); do
+    # shellcheck disable=SC2086
+    PYTHONPATH=python SEAM_TEST_DEVICES=cuda python3 -m pytest -q -p no:cacheprovider ${groups[$i]} > "$logs.$i" 2>&1 &
+    pids+=($!)
+  done
+  for ((i = 0; i < shards; ++i)); do
+    wait "${pids[$i]}" || rc=1
+    echo "----- shard $i of $shards:${groups[$i]} -----"
+    cat "$logs.$i"
+  done
+  return $rc
+}
+
 # The Python module, built on the GPU machine against its Python and PyTorch with the system's g++
 # (scripts/gpu_python.sh says why).
 build_python_module() {
@@ -126,7 +168,7 @@ if [[ "$mode" == "verify" ]]; then
   SEAM_CACHE_DIR="$(mktemp -d)"
   failures="$(mktemp -d)"
   export SEAM_CACHE_DIR SEAM_FAILURE_DIR="$failures"
-  export -f memcheck_suite build_python_module
+  export -f memcheck_suite build_python_module sharded_suite sharded_pytest
   log="$out/verify.log" summary="$out/summary.txt"
   : > "$log"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader > "$summary" 2>&1
@@ -149,13 +191,13 @@ if [[ "$mode" == "verify" ]]; then
   vstep module 240 bash -c build_python_module
   vstep smoke 60 gpu-bin/seam_gpu_smoke
   vstep runtime 60 gpu-bin/seam_runtime_tests
-  vstep suite 180 gpu-bin/seam_gpu_tests
+  vstep suite 150 bash -c sharded_suite
   # The quick suite (memcheck's shapes) alone, only when named: its time is what memcheck builds on.
   [[ " ${SEAM_GPU_STEPS:-} " == *" quick "* ]] && vstep quick 90 env SEAM_GPU_QUICK=1 gpu-bin/seam_gpu_tests
   # memcheck and pytest load the GPU lightly: side by side, each with its own log in $OUT.
   (log="$out/memcheck.log" && : > "$log" && vstep memcheck 240 bash -c memcheck_suite) &
   (log="$out/python.log" && : > "$log" &&
-    vstep python 240 env PYTHONPATH=python SEAM_TEST_DEVICES=cuda python3 -m pytest -q -p no:cacheprovider tests/python) &
+    vstep python 240 bash -c sharded_pytest) &
   wait
   vstep rope 120 gpu-bin/bench_rope_gpu --quick
   vstep reductions 330 python3 bench/reductions_vs_torch.py --seam gpu-bin/seam --iterations 20 \

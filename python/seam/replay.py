@@ -86,10 +86,13 @@ def lower_record(ctx, rec, flat, slots):
             raise ValueError(f"Expected {_nv_label(label)} to be bound to a tensor of dtype {_cpp_name(want)}, "
                              f"but got a tensor of dtype {_cpp_name(t.dtype)} ({label}: expected dtype {want} "
                              f"({dtype!r}), got {t.dtype})")
-        if is_cpu and (t.device.type != "cpu" or t.dim() != 0):
-            raise ValueError(f"{label}: declared is_cpu=True, which is for 0-dim CPU tensors; got a "
+        if is_cpu and t.dim() != 0:
+            raise ValueError(f"{label}: declared is_cpu=True, which is for 0-dim tensors; got a "
                              f"{t.dim()}-dim tensor on {t.device}")
-        if not is_cpu and t.device != ctx.device and not (t.device.type == ctx.device.type == "cpu"):
+        # is_cpu admits a 0-dim CPU tensor into a fusion on any device; a 0-dim tensor on the fusion's
+        # device is an ordinary input there (nvFuser takes it too).
+        cpu_scalar = is_cpu and t.device.type == "cpu"
+        if not cpu_scalar and t.device != ctx.device and not (t.device.type == ctx.device.type == "cpu"):
             raise ValueError(f"{label}: on {t.device}, the fusion runs on {ctx.device}")
         check_layout(label, shape, contiguity, stride_order, list(t.shape), list(t.stride()))
         strides = list(t.stride())

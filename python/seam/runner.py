@@ -22,11 +22,12 @@ def _cuda():
 
 
 def choose_device(flat, slots, requested):
-    """The device every tensor input is on (0-dim is_cpu tensors excepted), else the requested one, else
-    the GPU when seam and torch both see one."""
+    """The device every tensor input is on (0-dim CPU tensors in is_cpu slots excepted), else the requested
+    one, else the GPU when seam and torch both see one. An is_cpu slot given a 0-dim tensor on the device
+    is an ordinary device input, as in nvFuser (which refuses only the converse)."""
     device, first = None, None
     for x, (rec, label) in zip(flat, slots):
-        if isinstance(x, torch.Tensor) and not rec.is_cpu_scalar_input:
+        if isinstance(x, torch.Tensor) and not (rec.is_cpu_scalar_input and x.device.type == "cpu"):
             if device is None:
                 device, first = x.device, label
             elif x.device != device:
@@ -63,6 +64,27 @@ def _raw_stream_getter():
 
 
 _SCRATCH_ALIGNMENT = 256  # what seam's scratch arena asks of the caller's memory
+
+
+def _inverse(permutation):
+    inverse = [0] * len(permutation)
+    for position, axis in enumerate(permutation):
+        inverse[axis] = position
+    return inverse
+
+
+def _empty_permuted(shape, back, dtype, device):
+    """A new tensor equal in memory to torch.empty(shape) permuted by `back`, but not a view: its shape
+    is shape[back[d]] with the strides a dense `shape` gives those axes."""
+    dense, stride = [0] * len(shape), 1
+    for axis in reversed(range(len(shape))):
+        dense[axis] = stride
+        stride *= max(int(shape[axis]), 1)
+    sizes = [shape[axis] for axis in back]
+    strides = [dense[axis] for axis in back]
+    if device is None:
+        return torch.empty_strided(sizes, strides, dtype=dtype)
+    return torch.empty_strided(sizes, strides, dtype=dtype, device=device)
 
 
 def _capturing():
@@ -122,6 +144,13 @@ class Specialization:
         viewed |= {o for o, earlier in self._same if earlier in viewed}
         self.outputs = [("dense", a, b) if kind == "tensor" and b and a in viewed else (kind, a, b)
                         for kind, a, b in self.outputs]
+        # A computed output that a stride_order permutes back is allocated in its final layout (torch's
+        # empty_strided), so that the caller gets a tensor of its own rather than a view of a buffer:
+        # a view would look like an alias to whoever guards against aliasing, and be copied again.
+        self._layout_of = {}
+        for kind, a, b in self.outputs:
+            if kind == "tensor" and b and a not in viewed:
+                self._layout_of.setdefault(a, tuple(b))
         self._device_kwargs = {"device": device} if self.backend == "cuda" else {}
         self._stream = _raw_stream_getter() if self.backend == "cuda" else None
         self._stream_index = device.index if self.backend == "cuda" else None
@@ -149,19 +178,24 @@ class Specialization:
                                "graph does not allow: profile outside the capture")
         if self.unseeded_random_ops:
             flat = flat + random_state.draw(self.device, self.unseeded_random_ops)
-        outs = self._launch(flat, profile_into) if self._runner is not None else []
+        outs, final = self._launch(flat, profile_into) if self._runner is not None else ([], {})
         for out_index, slot in self.aliases:
             flat[slot].copy_(outs[out_index])
         results = []
         for kind, a, b in self.outputs:
             if kind == "tensor":
-                results.append(outs[a].permute(b) if b else outs[a])
+                if a in final:
+                    results.append(final[a])
+                else:  # an output equal to an earlier one of another layout: a view (rare)
+                    results.append(outs[a].permute(b) if b and list(b) != list(range(len(b))) else outs[a])
             elif kind == "scalar":
                 results.append(torch.tensor(a, dtype=dtypes.torch_dtype(b), device=self.device))
             elif kind == "input":  # the input an alias_input output was written into
                 results.append(flat[a])
             else:  # "dense": a view of an input, copied into the layout its stride_order asks for
-                results.append(outs[a].clone(memory_format=torch.contiguous_format).permute(b))
+                dense = _empty_permuted(outs[a].shape, b, outs[a].dtype, outs[a].device)
+                dense.permute(_inverse(b)).copy_(outs[a])
+                results.append(dense)
         return results
 
     def run_reference(self, flat):
@@ -197,7 +231,8 @@ class Specialization:
 
     def _launch(self, flat, profile_into=None):
         """Allocates the computed outputs through torch, runs the executable into them and makes the
-        outputs that view inputs (nothing runs for those)."""
+        outputs that view inputs (nothing runs for those). Returns the outputs in the fusion's shapes and,
+        for those a stride_order permutes back, the tensors in the caller's order (same memory)."""
         args = [flat[slot] for slot in self._slots]
         cuda = self.backend == "cuda"
         for position, is_scalar, tdtype in self._converted:
@@ -209,8 +244,14 @@ class Specialization:
             addresses = [x.data_ptr() if isinstance(x, torch.Tensor) else x for x in args]
         outs = [None] * len(self.output_types)
         kwargs = self._device_kwargs
+        final = {}  # fusion output -> the tensor the caller gets
         for o, shape, tdtype in self._computed:
-            outs[o] = torch.empty(shape, dtype=tdtype, **kwargs)
+            back = self._layout_of.get(o)
+            if back is None:
+                outs[o] = torch.empty(shape, dtype=tdtype, **kwargs)
+            else:  # the same memory as a dense tensor of the fusion's shape, seen in the caller's order
+                final[o] = _empty_permuted(shape, back, tdtype, self.device if kwargs else None)
+                outs[o] = final[o].permute(_inverse(back))
         buffers = [None if x is None else x.data_ptr() for x in outs]
         stream = self._stream(self._stream_index) if cuda else 0
         if profile_into is None:
@@ -231,4 +272,6 @@ class Specialization:
             outs[o] = base.as_strided(shape, strides, base.storage_offset() + offset)
         for o, earlier in self._same:
             outs[o] = outs[earlier]
-        return outs
+            if earlier in final:
+                final[o] = final[earlier]
+        return outs, final

@@ -217,5 +217,80 @@ TEST(OuterReduction, Streamed) {
   }
 }
 
+
+namespace lone {
+
+// sum(cast(a) * cast(b) * expand(r), axes) over the leading `axes` of `shape`: a weight gradient on its own.
+Fusion column_sum(const Shape& shape, int64_t axes, DType dtype, OpKind reduction = OpKind::Sum,
+                  DType accumulator = Float32) {
+  Builder b("column_sum");
+  const Value a = b.input(Type::tensor(dtype, shape), "dy");
+  const Value x = b.input(Type::tensor(dtype, shape), "x");
+  Shape row_shape = shape;
+  for (int64_t d = 0; d < axes; ++d) row_shape[static_cast<size_t>(d)] = 1;
+  const Value r = b.input(Type::tensor(accumulator, row_shape), "r");
+  const Value product = b.mul(b.mul(b.cast(a, accumulator), b.cast(x, accumulator)), b.expand(r, shape));
+  std::vector<int64_t> reduced;
+  for (int64_t d = 0; d < axes; ++d) reduced.push_back(d);
+  const Value s = b.reduce(reduction, product, reduced, false);
+  return b.finish({b.cast(s, dtype)});
+}
+
+}  // namespace lone
+
+// A sum over leading axes alone in its kernel (a weight gradient the segmenter left apart) runs as the
+// outer reduction of rows over the kept axes: a grid sized by the multiprocessors, each block's rows
+// read along the row in vectors, partials combined by the last block; short row counts, other
+// reductions and other accumulators keep the strided layout (a thread per column).
+TEST(OuterReduction, LoneColumnSumsRunAsOuterReductions) {
+  struct Case {
+    Shape shape;
+    int64_t axes;
+    DType dtype;
+    OpKind reduction;
+    DType accumulator;
+    bool outer;
+  };
+  for (const Case& c : std::vector<Case>{{{300, 512}, 1, BFloat16, OpKind::Sum, Float32, true},
+                                         {{300, 64}, 1, Float32, OpKind::Sum, Float32, true},
+                                         {{4, 75, 96}, 2, BFloat16, OpKind::Sum, Float32, true},
+                                         {{256, 1000}, 1, BFloat16, OpKind::Sum, Float32, true},
+                                         {{260, 1025}, 1, BFloat16, OpKind::Sum, Float32, true},
+                                         {{100, 512}, 1, BFloat16, OpKind::Sum, Float32, false},
+                                         {{256, 16392}, 1, BFloat16, OpKind::Sum, Float32, false},
+                                         {{300, 64}, 1, Float32, OpKind::Max, Float32, false},
+                                         {{300, 64}, 1, Float64, OpKind::Sum, Float64, false}}) {
+    const Fusion fusion = lone::column_sum(c.shape, c.axes, c.dtype, c.reduction, c.accumulator);
+    const std::string context = shape_to_string(c.shape) + " over " + std::to_string(c.axes) + " axes, " +
+                                std::string(dtype_name(c.dtype)) + (c.outer ? " (outer)" : " (strided)");
+    for (int sm_count : {2, 132}) {
+      ExecutableOptions options;
+      options.backend = Backend::Host;
+      options.poison_outputs = true;
+      options.segment.rules.limits.max_inlined_reduction = 0;
+      options.launch.sm_count = sm_count;
+      auto exe = Executable::compile(fusion, options);
+      ASSERT_EQ(exe->steps().size(), 1u) << context;
+      const CompiledStep& step = exe->steps()[0];
+      ASSERT_TRUE(step.kernel.rows.has_value()) << context;
+      const kir::RowLaunch& rows = *step.kernel.rows;
+      EXPECT_EQ(rows.outer.size(), c.outer ? 1u : 0u) << context;
+      if (c.outer) {
+        EXPECT_EQ(step.grid.blocks, rows.partial_blocks) << context;
+        EXPECT_TRUE(rows.lanes_contiguous) << context;
+      }
+      if (c.shape.back() > 4096) continue;  // the plan is the point; running it adds seconds, not coverage
+      const std::vector<HostTensor> inputs = random_inputs(fusion, 11);
+      const std::vector<HostTensor> expected = interpret(fusion, inputs);
+      for (int run = 0; run < 2; ++run) {
+        const std::vector<HostTensor> actual = exe->run(inputs);
+        ASSERT_EQ(actual.size(), expected.size());
+        const Comparison cmp = compare_tensors(actual[0], expected[0], tolerance(expected[0].dtype()));
+        EXPECT_TRUE(cmp.ok) << context << " sm_count " << sm_count << " run " << run << ": " << cmp.message;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace seam

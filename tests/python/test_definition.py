@@ -355,3 +355,19 @@ def test_compile_for_compiles_without_running_and_takes_fake_tensors(monkeypatch
     out, = fd.execute([x])
     torch.testing.assert_close(out, (x * x).exp())
     assert calls == []
+
+
+def test_is_cpu_slot_takes_a_zero_dim_tensor_on_the_fusion_device(device):
+    """nvFuser refuses only a CPU scalar where a device tensor was declared; a 0-dim device tensor in an
+    is_cpu slot is an ordinary input on that device."""
+    with FusionDefinition() as fd:
+        s = fd.define_tensor([], [], dtype=DataType.Float, is_cpu=True)
+        t = fd.define_tensor([-1], [True])
+        fd.add_output(fd.ops.mul(t, s))
+    x = make((5,)).to(device)
+    close(fd.execute([torch.tensor(3.0, device=device), x])[0], x * 3.0)
+    with FusionDefinition() as fd:
+        s = fd.define_tensor([], [], dtype=DataType.Float, is_cpu=True)
+        fd.add_output(fd.ops.mul(s, s))
+    with pytest.raises(ValueError, match="expected a tensor of rank 0"):
+        fd.execute([torch.ones(2, device=device)])

@@ -3,6 +3,7 @@ regions and PyTorch's nodes; and aot_compile, the same through functorch's AOT a
 without Dynamo."""
 
 import collections
+import itertools
 import logging
 
 import torch
@@ -37,6 +38,7 @@ def compile_aten_graph(gm, example_inputs=None, settings=None):
     log.debug("seam: %r; refused: %s", report, report.refused)
     fused.seam_partition = report
     REPORTS.append(report)
+    _label_regions(fused)
     if settings.compile_ahead:
         try:
             compile_regions_ahead(fused, example_inputs, settings)
@@ -46,13 +48,34 @@ def compile_aten_graph(gm, example_inputs=None, settings=None):
     return fused
 
 
+_graphs_compiled = itertools.count(1)
+
+
+def _label_regions(fused):
+    """Names each region by its graph (in compile order: a model's forward is compiled before its backward),
+    so that profiles say where a kernel came from ("graph2/fused_3")."""
+    from .runtime import SeamRegion
+
+    label = f"graph{next(_graphs_compiled)}"
+    fused.seam_graph_label = label
+    for module in fused.modules():
+        if isinstance(module, SeamRegion):
+            module.graph_label = label
+
+
 def _boxed(fn):
-    """AOT autograd calls compiled graphs with one list of arguments when the callable says so."""
-    try:
-        from torch._functorch.aot_autograd import make_boxed_func
-    except ImportError:
-        from functorch.compile import make_boxed_func
-    return make_boxed_func(fn)
+    """AOT autograd calls compiled graphs with one list of arguments when the callable says so
+    (`_boxed_call`). The callee takes the list's references and empties it, as Inductor's graphs do: torch
+    may then free an input the graph no longer needs, and torch's CUDA graph trees require it (their
+    warm-up asserts the list is empty after the call)."""
+    def run(args):
+        taken = list(args)
+        if isinstance(args, list):
+            args.clear()
+        return fn(*taken)
+
+    run._boxed_call = True
+    return run
 
 
 def graph_compiler(settings, compiled=None):

@@ -18,6 +18,7 @@ class ConversionContext:
         self.ops = fd.ops
         self.node = None
         self._info = {}  # handle index -> TensorInfo of the graph value it holds
+        self.memo = {}  # what converters share within one region (an operand padded once for all its uses)
 
     # --- what is known about a value -------------------------------------------------------------
     def set_info(self, handle, info):

@@ -132,6 +132,38 @@ def _record_region_values(call, sub):
             _copy_value(outputs[user.args[1]], user)
 
 
+def _may_alias_an_input(node):
+    """Whether a node's result may alias one of its inputs: a view by its schema, a getitem (of a tuple of
+    views), a region (it may return a view of an input); any other callable, unknown, counts as one."""
+    if node.op == "call_module" or node.target is operator.getitem:
+        return True
+    schema = getattr(node.target, "_schema", None)
+    return schema is None or any(r.alias_info is not None for r in schema.returns)
+
+
+def _returned(node, seen):
+    """Whether the graph returns `node`'s value, as it is or through views (a caller may write into it)."""
+    if node in seen:
+        return False
+    seen.add(node)
+    for user in node.users:
+        if user.op == "output":
+            return True
+        if user.op not in ("call_function", "call_module"):
+            return True
+        if _may_alias_an_input(user) and _returned(user, seen):
+            return True
+    return False
+
+
+def _returned_positions(call):
+    """The positions of a region's outputs that the graph returns (None: the result is used whole)."""
+    if not all(u.op == "call_function" and u.target is operator.getitem and isinstance(u.args[1], int)
+               for u in call.users):
+        return None
+    return frozenset(u.args[1] for u in call.users if _returned(u, set()))
+
+
 def partition_graph(gm, settings, excluded=frozenset()):
     """The graph with each seam region fused into a SeamRegion submodule, and a PartitionReport. The
     input GraphModule is changed in place (as the fx fuser does). `excluded`: names of nodes left to
@@ -152,7 +184,9 @@ def partition_graph(gm, settings, excluded=frozenset()):
     for node in list(fused.graph.nodes):
         if node.op == "call_module" and node.target.startswith("fused_"):
             sub = fused.get_submodule(node.target)
-            setattr(fused, node.target, SeamRegion(sub, settings, node.target, excluded))
+            region = SeamRegion(sub, settings, node.target, excluded)
+            region.escaping = _returned_positions(node)
+            setattr(fused, node.target, region)
             _record_region_values(node, sub)
     pytorch_nodes = [n.name for n in fused.graph.nodes
                      if n.op == "call_function" and n.target is not operator.getitem]

@@ -38,6 +38,10 @@ def _signature(args):
                  for a in args)
 
 
+def _is_an_input(out, args):
+    return any(out is a for a in args)
+
+
 class SeamRegion(torch.nn.Module):
     """Replaces a fused submodule of the partitioned graph; `graph_module` is the aten subgraph, run by
     PyTorch where seam cannot take a signature."""
@@ -48,6 +52,9 @@ class SeamRegion(torch.nn.Module):
         self.settings = settings
         self.region_name = name
         self._excluded = excluded  # nodes (by name) a converter failed on, left to PyTorch
+        # Output positions that the enclosing graph returns (partition.py sets them); None: all may.
+        self.escaping = None
+        self.graph_label = "graph?"  # which compiled graph holds the region (compile.py names it)
         outputs, self._single = region_outputs(graph_module.graph)
         # A region without tensor inputs (masks made from arange) runs where the graph recorded its results.
         infos = [tensor_info(o) for o in outputs if isinstance(o, torch.fx.Node)]
@@ -102,9 +109,22 @@ class SeamRegion(torch.nn.Module):
         else:
             outs = translation.fd.execute([], device=self._device)
         results = [None] * len(outs)
+        returned = {}  # id of a tensor returned -> its output position
+        escaping = self.escaping
         for out, position, must_copy in zip(outs, translation.output_positions, translation.copies):
-            # seam returns an output that equals an input as a view of it; aten's copy ops must not alias
-            results[position] = out.clone() if must_copy and out._base is not None else out
+            # seam writes computed outputs into tensors of their own (in eager's layout), returns an output
+            # that equals an input as a view of it, and one that equals another output (two layers' equal
+            # masks) as that tensor. An output of an aten op that copies must not alias an input; nor
+            # another output where either leaves the graph (a caller may write into it; inside the graph,
+            # functional ops only read).
+            if must_copy:
+                earlier = returned.get(id(out))
+                shared = earlier is not None and (escaping is None or position in escaping or earlier in escaping)
+                if shared or out._base is not None or _is_an_input(out, args):
+                    out = out.clone()
+                    STATS["outputs_copied"] += 1
+            returned.setdefault(id(out), position)
+            results[position] = out
         STATS["regions_in_seam"] += 1
         return results[0] if self._single else tuple(results)
 
@@ -144,6 +164,9 @@ class SeamRegion(torch.nn.Module):
         excluded = self._excluded | {error.node.name}
         copy_gm = torch.fx.GraphModule(self.graph_module, copy.deepcopy(self.graph_module.graph))
         split, _ = partition_graph(copy_gm, self.settings, excluded)
+        for module in split.modules():
+            if isinstance(module, SeamRegion):
+                module.graph_label = f"{self.graph_label}/{self.region_name}"
         self._cache[key] = _Split(split)
         return split(*args)
 

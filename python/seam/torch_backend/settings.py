@@ -20,6 +20,10 @@ class CompilationSettings:
     compile_ahead: bool = True
     # Threads for compile_ahead; 0: one per CPU core.
     compile_threads: int = 0
+    # Attention calls whose boolean mask the graph proves is the causal triangle run with is_causal=True and
+    # no mask, and with the unrepeated keys and values (enable_gqa) where they are a plain repeat of KV heads
+    # (rewrites/attention.py); any other mask is left alone.
+    causal_attention: bool = True
     # lm_head + cross-entropy (without class weights or label smoothing, reduction mean or sum) through
     # seam's fused linear + cross-entropy: chunked products, no [rows, vocab] f32 logits, log-softmax or
     # gradient (rewrites/linear_cross_entropy.py). Off until measured on the GPU.

@@ -1,8 +1,10 @@
 """Matrix products through seam's matmul and linear (cuBLASLt on the GPU; addmm's bias as linear's
-epilogue). Off with CompilationSettings(matmul=False): PyTorch runs them between seam's regions."""
+epilogue), bf16/f16 products with an unaligned extent padded where that pays (matmul_padding.py). Off
+with CompilationSettings(matmul=False): PyTorch runs them between seam's regions."""
 
 from ..node_meta import FLOATING, tensor_info
 from ..registry import converter
+from .matmul_padding import padded_product
 
 
 def _matmul_ok(ranks):
@@ -27,16 +29,18 @@ def _matmul_ok(ranks):
 
 @converter("aten.mm.default", supports=_matmul_ok([(2,), (2,)]))
 def mm(ctx, a, b):
-    return ctx.ops.matmul(a, b)
+    return padded_product(ctx, a, b, lambda a, b, _: ctx.ops.matmul(a, b))
 
 
 @converter("aten.bmm.default", supports=_matmul_ok([(3,), (3,)]))
 def bmm(ctx, a, b):
-    return ctx.ops.matmul(a, b)
+    return padded_product(ctx, a, b, lambda a, b, _: ctx.ops.matmul(a, b))
 
 
 @converter("aten.addmm.default", supports=_matmul_ok([(1, 2), (2,), (2,)]))
 def addmm(ctx, bias, a, b, beta=1, alpha=1):
     if ctx.rank(bias) == 1:
-        return ctx.ops.linear(a, ctx.ops.permute(b, [1, 0]), bias)
-    return ctx.ops.add(ctx.to_float(ctx.ops.matmul(a, b)), ctx.to_float(bias))
+        return padded_product(ctx, a, b, lambda a, b, bias: ctx.ops.linear(a, ctx.ops.permute(b, [1, 0]), bias),
+                              bias)
+    product = padded_product(ctx, a, b, lambda a, b, _: ctx.ops.matmul(a, b))
+    return ctx.ops.add(ctx.to_float(product), ctx.to_float(bias))

@@ -4,6 +4,7 @@ those the settings ask for; add a rewrite here, with its option in settings.py."
 
 import logging
 
+from .attention import rewrite_causal_attention
 from .linear_cross_entropy import rewrite_linear_cross_entropy
 
 log = logging.getLogger("seam.torch_backend")
@@ -13,6 +14,8 @@ def apply_graph_rewrites(gm, settings):
     """gm rewritten in place (and recompiled where anything changed); returns the counts per rewrite."""
     counts = {}
     try:
+        if settings.causal_attention:
+            counts["causal_attention"] = rewrite_causal_attention(gm)
         if settings.linear_cross_entropy:
             counts["linear_cross_entropy"] = rewrite_linear_cross_entropy(gm)
     except Exception as e:
