@@ -290,3 +290,15 @@ def test_nll_loss_converters_against_eager(reduction, weighted):
         not any("nll" in n for n in compiled.seam_partition.pytorch_nodes), compiled.seam_partition.refused
     for g, e in zip(got, fn(*inputs)):
         torch.testing.assert_close(g, e, rtol=1e-5, atol=1e-6)
+
+
+def test_log_softmax_over_the_rows_then_nll_loss():
+    """A log-softmax over dim 0 feeding nll_loss: the backward sums over that dim, not the classes."""
+    def fn(x, target):
+        return F.nll_loss(F.log_softmax(x, 0), target)
+
+    x, target = _scores(ROWS, CLASSES), _targets(ROWS, CLASSES)
+    out, grad, _ = _through_seam(fn, x, target)
+    ref_out, ref_grad = _eager(fn, x, target)
+    torch.testing.assert_close(out, ref_out, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(grad, ref_grad, rtol=1e-5, atol=1e-6)

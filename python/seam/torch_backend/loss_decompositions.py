@@ -55,7 +55,7 @@ def log_softmax_backward(grad, output, dim, input_dtype):
         return NotImplemented
     g = _computed(grad)
     row_sum = getattr(grad, _ROW_SUM, None)
-    if row_sum is None:
+    if row_sum is None or grad.dim() != 2 or dim % 2 != 1:  # nll's sums are over the classes of [rows, classes]
         row_sum = torch.sum(g, dim, keepdim=True)
     result = g - torch.exp(_computed(output)) * _computed(row_sum)
     return result.to(input_dtype)
