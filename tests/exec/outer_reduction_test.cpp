@@ -217,7 +217,6 @@ TEST(OuterReduction, Streamed) {
   }
 }
 
-
 namespace lone {
 
 // sum(cast(a) * cast(b) * expand(r), axes) over the leading `axes` of `shape`: a weight gradient on its own.
