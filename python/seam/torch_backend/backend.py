@@ -4,7 +4,7 @@ ops in the backward rather than saving them), each graph partitioned into seam r
 
 import logging
 
-from .compile import graph_compiler
+from .compile import graph_compiler, min_cut_partition
 from .cuda_graphs import cuda_graph_compilers
 from .decompositions import decomposition_table
 from .rewrites import apply_graph_rewrites
@@ -28,10 +28,7 @@ def seam_backend(gm, example_inputs, options=None, mode=None, **_ignored):
             kwargs.update(zip(("fw_compiler", "bw_compiler", "inference_compiler"), compilers))
     elif mode not in (None, "default"):
         log.debug("seam: torch.compile mode=%r compiles as the default mode", mode)
-    try:  # the min-cut partition needs networkx
-        import networkx  # noqa: F401
-        from torch._functorch.partitioners import min_cut_rematerialization_partition
-        kwargs["partition_fn"] = min_cut_rematerialization_partition
-    except ImportError:
-        pass
+    partition = min_cut_partition()
+    if partition is not None:
+        kwargs["partition_fn"] = partition
     return aot_autograd(**kwargs)(gm, example_inputs)

@@ -101,6 +101,27 @@ def aot_compile(fn, settings=None, compiled=None):
         from torch._functorch.aot_autograd import aot_function, aot_module
     compiler = graph_compiler(settings, compiled)
     kwargs = dict(fw_compiler=compiler, bw_compiler=compiler, decompositions=decomposition_table())
+    partition = min_cut_partition()
+    if partition is not None:
+        kwargs["partition_fn"] = partition
     if isinstance(fn, torch.nn.Module):
         return aot_module(fn, **kwargs)
     return aot_function(fn, **kwargs)
+
+
+def min_cut_partition():
+    """AOT autograd's min-cut partition (it recomputes cheap pointwise work in the backward instead of
+    saving it, and saves a loss's log-sum-exp rather than its log-softmax), or None where it is missing
+    (it needs networkx)."""
+    try:
+        import networkx  # noqa: F401
+    except ImportError:
+        return None
+    try:
+        from torch._functorch.partitioners import min_cut_rematerialization_partition
+    except ImportError:
+        try:
+            from functorch.compile import min_cut_rematerialization_partition
+        except ImportError:
+            return None
+    return min_cut_rematerialization_partition
