@@ -66,47 +66,41 @@ memcheck_suite() {
     --gtest_filter='GpuSuite.*:GpuDeviceApi.*:GpuOuterReduction.*:GpuRowEdges.*:GpuTrainingRows.*:GpuMatmul.RandomFusionsAroundProducts:GpuMatmul.MisalignedInputsGetANarrowerPlan:-GpuSuite.RopeFullSizeSampledRows:GpuDeviceApi.BadInputsAreRejectedBeforeAnyLaunch'
 }
 
-# The GPU suite as SEAM_GPU_SHARDS processes side by side (gtest's sharding: each takes every Nth test):
-# most of its time is NVRTC compiling on the host, which one process cannot spread over 16 cores. The
-# shards' logs follow one another on standard output; the suite fails when any shard does.
-sharded_suite() {
-  local logs shards="${SEAM_GPU_SHARDS:-4}" pids=() rc=0
-  logs="$(mktemp -d)/suite"
+# side_by_side N COMMAND...: COMMAND run N times at once with SHARD and SHARDS set (0..N-1, N), their logs
+# following one another on standard output; fails when any of them does.
+side_by_side() {
+  local shards="$1" logs pids=() rc=0
+  shift
+  logs="$(mktemp -d)"
   for ((i = 0; i < shards; ++i)); do
-    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i gpu-bin/seam_gpu_tests "$@" > "$logs.$i" 2>&1 &
+    SHARD=$i SHARDS=$shards "$@" > "$logs/$i" 2>&1 &
     pids+=($!)
   done
   for ((i = 0; i < shards; ++i)); do
     wait "${pids[$i]}" || rc=1
     echo "----- shard $i of $shards -----"
-    cat "$logs.$i"
+    cat "$logs/$i"
   done
   return $rc
 }
 
+# The GPU suite as SEAM_GPU_SHARDS processes side by side (gtest's sharding: each takes every Nth test):
+# most of its time is NVRTC compiling on the host, which one process cannot spread over 16 cores.
+suite_shard() { GTEST_TOTAL_SHARDS=$SHARDS GTEST_SHARD_INDEX=$SHARD gpu-bin/seam_gpu_tests; }
+sharded_suite() { side_by_side "${SEAM_GPU_SHARDS:-4}" suite_shard; }
+
 # pytest on CUDA tensors as SEAM_PYTHON_SHARDS processes side by side, the test files dealt out in turn
-# (the torch.compile files, the slowest, first); their logs follow one another on standard output.
-sharded_pytest() {
-  local logs shards="${SEAM_PYTHON_SHARDS:-3}" pids=() rc=0 files=() i=0
-  logs="$(mktemp -d)/python"
+# (the torch.compile files, the slowest, first).
+pytest_shard() {
+  local files=() i=0 mine=()
   mapfile -t files < <(ls tests/python/test_torch_backend_*.py; ls tests/python/test_*.py | grep -v test_torch_backend_)
-  local -a groups
   for f in "${files[@]}"; do
-    groups[i % shards]+=" $f"
-    i=$((i + 1))
+    ((i++ % SHARDS == SHARD)) && mine+=("$f")
   done
-  for ((i = 0; i < shards; ++i)); do
-    # shellcheck disable=SC2086
-    PYTHONPATH=python SEAM_TEST_DEVICES=cuda python3 -m pytest -q -p no:cacheprovider ${groups[$i]} > "$logs.$i" 2>&1 &
-    pids+=($!)
-  done
-  for ((i = 0; i < shards; ++i)); do
-    wait "${pids[$i]}" || rc=1
-    echo "----- shard $i of $shards:${groups[$i]} -----"
-    cat "$logs.$i"
-  done
-  return $rc
+  echo "files: ${mine[*]}"
+  PYTHONPATH=python SEAM_TEST_DEVICES=cuda python3 -m pytest -q -p no:cacheprovider "${mine[@]}"
 }
+sharded_pytest() { side_by_side "${SEAM_PYTHON_SHARDS:-3}" pytest_shard; }
 
 # The Python module, built on the GPU machine against its Python and PyTorch with the system's g++
 # (scripts/gpu_python.sh says why).
@@ -168,7 +162,7 @@ if [[ "$mode" == "verify" ]]; then
   SEAM_CACHE_DIR="$(mktemp -d)"
   failures="$(mktemp -d)"
   export SEAM_CACHE_DIR SEAM_FAILURE_DIR="$failures"
-  export -f memcheck_suite build_python_module sharded_suite sharded_pytest
+  export -f memcheck_suite build_python_module side_by_side suite_shard sharded_suite pytest_shard sharded_pytest
   log="$out/verify.log" summary="$out/summary.txt"
   : > "$log"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader > "$summary" 2>&1

@@ -17,6 +17,7 @@ import torch.nn.functional as F
 
 from . import index_algebra as ia
 from .mask_graph import MaskReader, is_causal_mask
+from .traced import traced_shape
 
 log = logging.getLogger("seam.torch_backend")
 
@@ -54,18 +55,6 @@ def _bound(node, parameters):
     return bound
 
 
-def _shape(node):
-    for key in ("example_value", "val", "tensor_meta"):
-        value = node.meta.get(key)
-        shape = getattr(value, "shape", None)
-        if shape is not None:
-            try:
-                return tuple(int(str(s)) for s in shape)
-            except ValueError:
-                return None
-    return None
-
-
 def plain_head_repeat(node):
     """(the unrepeated tensor, repeats) where `node` is x [B, H, S, D] with each of its H heads repeated
     `repeats` times in a row (head h of the result is head h // repeats of x), as HF's repeat_kv builds it
@@ -76,7 +65,7 @@ def plain_head_repeat(node):
         x = node.args[0]
         repeats = node.args[1] if len(node.args) > 1 else node.kwargs.get("repeats")
         dim = node.args[2] if len(node.args) > 2 else node.kwargs.get("dim")
-        shape = _shape(x) if isinstance(x, torch.fx.Node) else None
+        shape = traced_shape(x) if isinstance(x, torch.fx.Node) else None
         if shape and len(shape) == 4 and isinstance(repeats, int) and repeats > 1 and dim in (1, -3):
             return x, repeats
         return None
@@ -101,7 +90,7 @@ def plain_head_repeat(node):
     else:
         return None
     x = inserted.args[0]
-    shape = _shape(x) if isinstance(x, torch.fx.Node) else None
+    shape = traced_shape(x) if isinstance(x, torch.fx.Node) else None
     if shape is None or len(shape) != 4:
         return None
     sizes = list(expanded.args[1:])

@@ -19,6 +19,7 @@ import torch
 import torch.nn.functional as F
 
 from ..fused_linear_cross_entropy import linear_cross_entropy_call
+from .traced import traced_dtype, traced_shape
 
 _CE_PARAMETERS = ("input", "target", "weight", "size_average", "ignore_index", "reduce", "reduction",
                   "label_smoothing")
@@ -56,25 +57,6 @@ def _loss_call(node):
     return b["input"], b["target"], ignore_index, reduction
 
 
-def _traced_shape(node):
-    for key in ("example_value", "val", "tensor_meta"):
-        shape = getattr(node.meta.get(key), "shape", None)
-        if shape is not None:
-            try:
-                return tuple(int(str(s)) for s in shape)
-            except ValueError:
-                return None
-    return None
-
-
-def _traced_dtype(node):
-    for key in ("example_value", "val", "tensor_meta"):
-        dtype = getattr(node.meta.get(key), "dtype", None)
-        if dtype is not None:
-            return dtype
-    return None
-
-
 def _lm_head(gm, node):
     """(hidden node, weight node or the module's attribute path, vocab, hidden size, weight dtype) of a
     linear without bias, or None."""
@@ -87,9 +69,9 @@ def _lm_head(gm, node):
     if node.op == "call_function" and node.target in (F.linear, getattr(torch._C._nn, "linear", None)):
         b = _bound(node, ("input", "weight", "bias"))
         weight = b.get("weight")
-        shape = _traced_shape(weight) if isinstance(weight, torch.fx.Node) else None
+        shape = traced_shape(weight) if isinstance(weight, torch.fx.Node) else None
         if b.get("bias") is None and shape is not None and len(shape) == 2:
-            return b["input"], weight, shape[0], shape[1], _traced_dtype(weight)
+            return b["input"], weight, shape[0], shape[1], traced_dtype(weight)
     return None
 
 
