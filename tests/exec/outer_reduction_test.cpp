@@ -217,26 +217,6 @@ TEST(OuterReduction, Streamed) {
   }
 }
 
-namespace lone {
-
-// sum(cast(a) * cast(b) * expand(r), axes) over the leading `axes` of `shape`: a weight gradient on its own.
-Fusion column_sum(const Shape& shape, int64_t axes, DType dtype, OpKind reduction = OpKind::Sum,
-                  DType accumulator = Float32) {
-  Builder b("column_sum");
-  const Value a = b.input(Type::tensor(dtype, shape), "dy");
-  const Value x = b.input(Type::tensor(dtype, shape), "x");
-  Shape row_shape = shape;
-  for (int64_t d = 0; d < axes; ++d) row_shape[static_cast<size_t>(d)] = 1;
-  const Value r = b.input(Type::tensor(accumulator, row_shape), "r");
-  const Value product = b.mul(b.mul(b.cast(a, accumulator), b.cast(x, accumulator)), b.expand(r, shape));
-  std::vector<int64_t> reduced;
-  for (int64_t d = 0; d < axes; ++d) reduced.push_back(d);
-  const Value s = b.reduce(reduction, product, reduced, false);
-  return b.finish({b.cast(s, dtype)});
-}
-
-}  // namespace lone
-
 // A sum over leading axes alone in its kernel (a weight gradient the segmenter left apart) runs as the
 // outer reduction of rows over the kept axes: a grid sized by the multiprocessors, each block's rows
 // read along the row in vectors, partials combined by the last block; short row counts, other
@@ -259,7 +239,7 @@ TEST(OuterReduction, LoneColumnSumsRunAsOuterReductions) {
                                          {{256, 16392}, 1, BFloat16, OpKind::Sum, Float32, false},
                                          {{300, 64}, 1, Float32, OpKind::Max, Float32, false},
                                          {{300, 64}, 1, Float64, OpKind::Sum, Float64, false}}) {
-    const Fusion fusion = lone::column_sum(c.shape, c.axes, c.dtype, c.reduction, c.accumulator);
+    const Fusion fusion = weight_gradient_alone(c.shape, c.axes, c.dtype, c.reduction, c.accumulator);
     const std::string context = shape_to_string(c.shape) + " over " + std::to_string(c.axes) + " axes, " +
                                 std::string(dtype_name(c.dtype)) + (c.outer ? " (outer)" : " (strided)");
     for (int sm_count : {2, 132}) {
@@ -268,6 +248,7 @@ TEST(OuterReduction, LoneColumnSumsRunAsOuterReductions) {
       options.poison_outputs = true;
       options.segment.rules.limits.max_inlined_reduction = 0;
       options.launch.sm_count = sm_count;
+      options.launch.row_persistent = sm_count > 2;  // streamed rows on the small grid
       auto exe = Executable::compile(fusion, options);
       ASSERT_EQ(exe->steps().size(), 1u) << context;
       const CompiledStep& step = exe->steps()[0];

@@ -104,5 +104,15 @@ TEST(GpuOuterReduction, PrefetchedRows) {
   check_all(cases);
 }
 
+// A weight gradient alone in its kernel: the sums over the leading axes run as the outer reductions of
+// rows over the kept axes (lower_rows.cpp, lone_outer_row_axes), at Llama's hidden size and at one no
+// vector divides.
+TEST(GpuOuterReduction, WeightGradientAlone) {
+  if (!driver_status().available) GTEST_SKIP() << driver_status().reason;
+  check_all({{weight_gradient_alone({2053, 2048}, 1, DType::BFloat16), 1},
+             {weight_gradient_alone({4, 300, 1025}, 2, DType::BFloat16), 1},
+             {weight_gradient_alone({1000, 768}, 1, DType::Float32), 1, false}});
+}
+
 }  // namespace
 }  // namespace seam

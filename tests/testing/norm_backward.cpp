@@ -56,4 +56,20 @@ Fusion both_axes(int64_t m, int64_t n, DType dtype) {
   return b.finish({b.sum(x, {0}), b.sum(x, {1})});
 }
 
+Fusion weight_gradient_alone(const Shape& shape, int64_t axes, DType dtype, OpKind reduction,
+                             DType accumulator) {
+  Builder b("weight_gradient");
+  const Value dy = b.input(Type::tensor(dtype, shape), "dy");
+  const Value x = b.input(Type::tensor(dtype, shape), "x");
+  Shape per_row = shape;
+  std::vector<int64_t> reduced;
+  for (int64_t d = 0; d < axes; ++d) {
+    per_row[static_cast<size_t>(d)] = 1;
+    reduced.push_back(d);
+  }
+  const Value r = b.input(Type::tensor(accumulator, per_row), "r");
+  const Value product = b.mul(b.mul(b.cast(dy, accumulator), b.cast(x, accumulator)), b.expand(r, shape));
+  return b.finish({b.cast(b.reduce(reduction, product, reduced, false), dtype)});
+}
+
 }  // namespace seam
