@@ -25,10 +25,12 @@ std::vector<int> declare_kernel_params(const Fusion& fusion, kir::Kernel& kernel
         {kir::Param::Kind::Output, "out" + std::to_string(o), t.dtype, static_cast<int>(o)});
     largest = std::max(largest, t.numel());
   }
-  // A random op's element index is its own row-major linear index, which may exceed every output's.
-  for (int32_t id = 0; id < fusion.num_nodes(); ++id)
-    if (fusion.node(Value{id}).category() == OpCategory::Random)
-      largest = std::max(largest, fusion.node(Value{id}).type.numel());
+  // Every value's index reaches its own extent: an iota's or a random op's element index, a slice of a
+  // larger intermediate, an inlined reduction's loop. Any of them may exceed every input and output.
+  for (int32_t id = 0; id < fusion.num_nodes(); ++id) {
+    const Type& t = fusion.node(Value{id}).type;
+    if (!t.is_scalar) largest = std::max(largest, t.numel());
+  }
   kernel.index64 = largest >= (int64_t{1} << 31);
   return input_param;
 }
