@@ -202,7 +202,8 @@ def main():
     for name, report in zip(["forward", "backward"], graphs):
         nodes = sum(map(len, report.regions))
         left = sorted({n.rstrip("0123456789").rstrip("_") for n in report.pytorch_nodes})
-        print(f"{name:8} graph: {len(report.regions)} seam regions ({nodes} aten ops); left to PyTorch: "
+        regions = f"{len(report.regions)} seam region" + ("" if len(report.regions) == 1 else "s")
+        print(f"{name:8} graph: {regions} ({nodes} aten ops); left to PyTorch: "
               f"{', '.join(left) if left else 'nothing'}")
     kernels = seam_kernels()
     print(f"seam compiled {len(kernels)} distinct definitions (identical layers share one): "
