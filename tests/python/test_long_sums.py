@@ -1,6 +1,7 @@
-"""Sums over more terms than a serial f32 sum can count (2^24 equal terms), on the host backend, against
-PyTorch's sum in float64: the issue's own cases (a sum of 2^25 + 7 ones, sum(ones(n, 2), dims=[0])) as
-broadcasts of one element, so that nothing large is allocated. SEAM_LARGE_TESTS=1 adds 10^8 terms."""
+"""Sums over more terms than a serial f32 sum can count (2^24 equal terms), on the host backend (and the
+GPU where there is one), against PyTorch's sum in float64: a sum of 2^25 + 7 terms and sum(x(n, 2),
+dims=[0]), as broadcasts of one element, so that nothing large is allocated. SEAM_LARGE_TESTS=1 adds
+10^8 terms."""
 
 import os
 
@@ -13,12 +14,12 @@ SIZES = [2 ** 24 + 5, 2 ** 25 + 7] + ([10 ** 8] if os.environ.get("SEAM_LARGE_TE
 
 
 @pytest.mark.parametrize("n", SIZES)
-def test_sums_of_broadcast_terms_match_float64(n):
+def test_sums_of_broadcast_terms_match_float64(n, device):
     with FusionDefinition() as fd:
         a = fd.define_tensor([-1], [True])
         fd.add_output(fd.ops.sum(fd.ops.broadcast_in_dim(a, [n], [0]), [0]))
-    x = torch.tensor([0.1], dtype=torch.float32)
-    pair = torch.tensor([0.1, 1.0], dtype=torch.float32)
+    x = torch.tensor([0.1], dtype=torch.float32, device=device)
+    pair = torch.tensor([0.1, 1.0], dtype=torch.float32, device=device)
     total, = fd.execute([x])
     exact = x.double().expand(n).sum()
     assert abs(total.double() - exact) <= 1e-3 * exact, (total.item(), exact.item())
