@@ -31,7 +31,10 @@ std::vector<int> declare_kernel_params(const Fusion& fusion, kir::Kernel& kernel
     const Type& t = fusion.node(Value{id}).type;
     if (!t.is_scalar) largest = std::max(largest, t.numel());
   }
-  kernel.index64 = largest >= (int64_t{1} << 31);
+  // Not only the indices below `largest`: a grid-stride loop's index steps past the last chunk by the
+  // grid's threads, as many as the chunks (or the rows' threads, no more than the elements) when the grid
+  // is not capped, before its test ends the loop. That step must not wrap either: 32 bits only below 2^30.
+  kernel.index64 = largest >= (int64_t{1} << 30);
   return input_param;
 }
 
