@@ -14,6 +14,8 @@ def _built_for_other_interpreters():
     if not tags:
         return ""
     running = f"cpython-{sys.version_info.major}{sys.version_info.minor}"
+    if any(tag.startswith(running) for tag in tags):
+        return ""
     return (f"; python/seam/ holds a module built for {', '.join(tags)} and this is {running} "
             f"({sys.executable}): run it with that Python, or rebuild for this one with "
             f"`cmake -S . -B build -DPython_EXECUTABLE={sys.executable}`")
