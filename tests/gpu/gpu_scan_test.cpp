@@ -69,8 +69,8 @@ TEST(GpuScan, Times) {
         Shape2{"rows_65536x128_f32", {65536, 128}, 1}, Shape2{"cols_4096x4096_f32", {4096, 4096}, 0}}) {
     const Fusion fusion = testing_scan::cumsum_fusion(s.name, DType::Float32, s.shape, s.axis);
     ExecutableOptions options;
-  options.backend = Backend::Cuda;
-  auto exe = Executable::compile(fusion, options);
+    options.backend = Backend::Cuda;
+    auto exe = Executable::compile(fusion, options);
     const Timing t = exe->time_gpu({random_inputs(fusion, 1)}, 20);
     const double bytes = 8.0 * static_cast<double>(fusion.type(fusion.outputs()[0].value).numel());
     std::printf("scan %s: median %.1f us, %.0f GB/s\n", s.name, t.median_ms * 1e3,
