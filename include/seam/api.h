@@ -36,6 +36,11 @@ class InternalError : public std::logic_error {
  public:
   explicit InternalError(const std::string& message) : std::logic_error(message) {}
 };
+// A host-backend run stopped by request_interrupt before its end: its outputs are incomplete.
+class Interrupted : public Error {
+ public:
+  using Error::Error;
+};
 
 enum class DType { Bool, Int32, Int64, Float16, BFloat16, Float32, Float64, Float8E4M3FN, Float8E5M2 };
 std::string_view dtype_name(
@@ -267,6 +272,14 @@ class Executable {
   explicit Executable(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
   std::shared_ptr<Impl> impl_;
 };
+
+// Stopping long host-backend runs: request_interrupt asks the runs in progress (and the next one to
+// start) to stop; each stops within a fraction of a second and throws Interrupted. Async-signal-safe,
+// for a SIGINT handler. clear_interrupt withdraws a request no run has seen. GPU launches are not
+// stopped.
+void request_interrupt() noexcept;
+void clear_interrupt() noexcept;
+bool interrupt_requested() noexcept;
 
 // Whether the CUDA backend can run here; otherwise the reason.
 bool cuda_available();

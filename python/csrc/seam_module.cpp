@@ -3,6 +3,9 @@
 // torch tensors into those. Compiling and running release the GIL.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <pythread.h>
+
+#include <csignal>
 
 #include "seam/api.h"
 
@@ -60,6 +63,53 @@ Attribute to_attribute(const py::handle& v) {
   throw Error("unsupported attribute value of type " + std::string(py::str(v.get_type())));
 }
 
+// Ctrl-C during a host run. Python's own SIGINT handler only sets a flag its interpreter loop reads, and
+// a run holds no GIL: while one runs in the main thread, SIGINT asks seam's host kernels to stop instead
+// (api::request_interrupt), and the run raises KeyboardInterrupt. Python's handler is back in place before
+// anything else runs. Only where Python's handler is its default one (a program that handles SIGINT
+// itself keeps its handler), and only in the main thread, where Python runs its signal handlers.
+unsigned long main_thread_ident = 0;  // set when the module is imported
+
+class SigintStopsHostRuns {
+ public:
+  explicit SigintStopsHostRuns(bool host) {
+    if (!host || PyThread_get_thread_ident() != main_thread_ident) return;
+    struct sigaction current {};
+    if (sigaction(SIGINT, nullptr, &current) != 0 || (current.sa_flags & SA_SIGINFO) != 0) return;
+    // Kept for the process's life, never released: a static py::object would be released after Python's
+    // finalization, without the GIL.
+    static PyObject* default_handler =
+        py::object(py::module_::import("signal").attr("default_int_handler")).release().ptr();
+    if (py::module_::import("signal").attr("getsignal")(SIGINT).ptr() != default_handler) return;
+    struct sigaction ours {};
+    ours.sa_handler = [](int) { request_interrupt(); };
+    sigemptyset(&ours.sa_mask);
+    active_ = sigaction(SIGINT, &ours, &previous_) == 0;
+  }
+  ~SigintStopsHostRuns() { restore(); }
+  SigintStopsHostRuns(const SigintStopsHostRuns&) = delete;
+  SigintStopsHostRuns& operator=(const SigintStopsHostRuns&) = delete;
+
+  // After a run that returned: a Ctrl-C that came after its kernels still raises KeyboardInterrupt.
+  void finish() {
+    if (!active_) return;
+    restore();
+    if (interrupt_requested()) {
+      clear_interrupt();
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
+      throw py::error_already_set();
+    }
+  }
+
+ private:
+  void restore() {
+    if (active_) sigaction(SIGINT, &previous_, nullptr);
+    active_ = false;
+  }
+  bool active_ = false;
+  struct sigaction previous_ {};
+};
+
 // Keeps seam-allocated device memory alive for as long as Python holds a result.
 struct DeviceMemory {
   std::shared_ptr<void> owner;
@@ -96,16 +146,26 @@ struct Runner {
            uint64_t scratch_bytes = 0) {
     std::vector<uint64_t> scalars;
     auto [in, out] = bind(addresses, buffers, scalars);
-    py::gil_scoped_release release;
-    exe.run_into(in, out, reinterpret_cast<void*>(stream), Scratch{scratch, scratch_bytes});
+    SigintStopsHostRuns sigint(host);
+    {
+      py::gil_scoped_release release;
+      exe.run_into(in, out, reinterpret_cast<void*>(stream), Scratch{scratch, scratch_bytes});
+    }
+    sigint.finish();
   }
 
   // run, timing every step (Executable::run_profiled); returns when the run has finished.
   RunProfile run_profiled(const py::list& addresses, const py::list& buffers, uint64_t stream) {
     std::vector<uint64_t> scalars;
     auto [in, out] = bind(addresses, buffers, scalars);
-    py::gil_scoped_release release;
-    return exe.run_profiled(in, out, reinterpret_cast<void*>(stream));
+    SigintStopsHostRuns sigint(host);
+    RunProfile profile;
+    {
+      py::gil_scoped_release release;
+      profile = exe.run_profiled(in, out, reinterpret_cast<void*>(stream));
+    }
+    sigint.finish();
+    return profile;
   }
 
  private:
@@ -142,11 +202,15 @@ struct Runner {
 
 PYBIND11_MODULE(_seam, m) {
   m.doc() = "seam's public C++ API (include/seam/api.h)";
+  main_thread_ident =
+      py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
   static py::exception<Error> seam_error(m, "SeamError", PyExc_RuntimeError);
   static py::exception<InternalError> internal_error(m, "SeamInternalError", PyExc_RuntimeError);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const Interrupted& e) {  // a host run stopped by Ctrl-C (SigintStopsHostRuns)
+      PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
     } catch (const Error& e) {
       seam_error(e.what());
     } catch (const InternalError& e) {
@@ -265,8 +329,12 @@ PYBIND11_MODULE(_seam, m) {
           "run_host",
           [](const Executable& e, const std::vector<PyTensor>& inputs, const std::vector<PyTensor>& outputs) {
             std::vector<TensorRef> in = to_refs(inputs), out = to_refs(outputs);
-            py::gil_scoped_release release;
-            e.run_host(in, out);
+            SigintStopsHostRuns sigint(true);
+            {
+              py::gil_scoped_release release;
+              e.run_host(in, out);
+            }
+            sigint.finish();
           },
           py::arg("inputs"), py::arg("outputs"))
       .def(
@@ -318,6 +386,9 @@ PYBIND11_MODULE(_seam, m) {
         return Executable::compile(fusion, options);
       },
       py::arg("fusion"), py::arg("backend") = "host");
+  m.def("request_interrupt", &request_interrupt,
+        "Asks the host runs in progress (or the next one) to stop: they raise KeyboardInterrupt");
+  m.def("interrupt_requested", &interrupt_requested);
   m.def("cuda_available", &cuda_available, py::call_guard<py::gil_scoped_release>());
   m.def("cuda_unavailable_reason", &cuda_unavailable_reason, py::call_guard<py::gil_scoped_release>());
   m.def("cuda_device_ordinal", &cuda_device_ordinal);

@@ -299,7 +299,10 @@ def _cast(ctx, arg, dtype):
 def _reduced_axes(ctx, x, dims):
     if dims is None:
         return list(range(x.rank))
-    axes = {ctx.axis(d, x.rank) for d in ctx.ints(dims, "dims")}
+    axes = [ctx.axis(d, x.rank) for d in ctx.ints(dims, "dims")]
+    for a in axes:
+        if axes.count(a) > 1:  # as PyTorch: a repeated dim is a mistake, not a reduction done once
+            raise ctx.error(f"dim {a} appears multiple times in the list of dims {list(dims)}")
     return sorted(axes)
 
 
@@ -425,6 +428,9 @@ def _broadcast_in_dim(ctx, arg, shape, broadcast_dims):
     x = ctx.permute(x, order)
     dims = sorted(dims)
     x = ctx.broadcast(x, [i for i in range(len(shape)) if i not in dims])
+    for i, s in enumerate(shape):
+        if s < -1:  # -1 keeps the input's extent
+            raise ctx.error(f"output extent {s} of dim {i} (shape {shape}) is negative")
     target = [x.shape[i] if s == -1 else s for i, s in enumerate(shape)]
     for i in dims:
         if x.shape[i] not in (1, target[i]):

@@ -14,15 +14,19 @@ from .records import format_value
 
 
 def input_text(x):
+    """The Python that makes a tensor like x: its shape, dtype, device, and strides where they are not
+    contiguous (a stride_order input must be reproduced with its strides, or the reproducer fails on the
+    strides instead of the original error). The storage spanned comes from the strides alone, which
+    every torch version has (untyped_storage is torch 2's)."""
     if isinstance(x, torch.Tensor) and x.layout != torch.strided:
         return f"torch.testing.make_tensor({tuple(x.shape)}, dtype={x.dtype}, device='{x.device}')  # was {x.layout}"
     if isinstance(x, torch.Tensor):
-        if x.is_contiguous() or x.numel() == 0:
-            return (f"torch.testing.make_tensor({tuple(x.shape)}, dtype={x.dtype}, device='{x.device}')")
-        return (f"torch.testing.make_tensor(({x.untyped_storage().nbytes() // x.element_size()},), "
-                f"dtype={x.dtype}, device='{x.device}').as_strided({tuple(x.shape)}, {tuple(x.stride())})"
-                if hasattr(x, "untyped_storage") else
-                f"torch.testing.make_tensor({tuple(x.shape)}, dtype={x.dtype}, device='{x.device}')")
+        made = f"torch.testing.make_tensor({{}}, dtype={x.dtype}, device='{x.device}')"
+        if (x.is_contiguous() and x.storage_offset() == 0) or x.numel() == 0:
+            return made.format(tuple(x.shape))
+        span = x.storage_offset() + 1 + sum((n - 1) * s for n, s in zip(x.shape, x.stride()))
+        return (made.format((span,)) +
+                f".as_strided({tuple(x.shape)}, {tuple(x.stride())}, {x.storage_offset()})")
     return format_value(x)
 
 

@@ -5,6 +5,7 @@
 #include <exception>
 #include <utility>
 
+#include "exec/host_interrupt.h"
 #include "ir/attr.h"
 #include "ir/dtype.h"
 #include "ir/fusion.h"
@@ -30,6 +31,8 @@ template <typename Body>
 auto guarded(Body&& body) -> decltype(body()) {
   try {
     return body();
+  } catch (const seam::Interrupted& e) {
+    throw Interrupted(e.what());
   } catch (const seam::Error& e) {
     throw Error(e.what());
   } catch (const seam::InternalError& e) {

@@ -302,6 +302,10 @@ std::string Executable::cuda_source() const {
 
 std::vector<std::string> Executable::sources() const { return impl_->exe->sources(); }
 
+void request_interrupt() noexcept { seam::request_host_interrupt(); }
+void clear_interrupt() noexcept { seam::clear_host_interrupt(); }
+bool interrupt_requested() noexcept { return seam::host_interrupt_requested(); }
+
 bool cuda_available() {
   return guarded([] { return seam::driver_status().available && seam::driver_status().device_count > 0; });
 }

@@ -168,6 +168,22 @@ class BodyPrinter {
           out_ << pad(depth + 1) << "}\n" << pad(depth) << "}\n";
           return;
         }
+        if (s.chunk > 0) {  // the chunks' bounds in 64 bits: a chunk past the row's end may pass idx_t
+          const std::string step = "(long long)seam_lanes * " + std::to_string(s.chunk);
+          out_ << pad(depth) << "for (long long " << s.name << "_chunk = seam_lane; " << s.name
+               << "_chunk < seam_row_extent; " << s.name << "_chunk += " << step << ") {\n"
+               << pad(depth + 1) << "const idx_t " << s.name << "_end = (idx_t)(" << s.name << "_chunk + "
+               << step << " < seam_row_extent ? " << s.name << "_chunk + " << step << " : seam_row_extent);\n"
+               << pad(depth + 1) << "for (idx_t " << s.name << " = (idx_t)" << s.name << "_chunk; " << s.name
+               << " < " << s.name << "_end; " << s.name << " += seam_lanes) {\n";
+          row_lanes(s.name, depth + 2);
+          block(s.then_block, depth + 2);
+          out_ << pad(depth + 1) << "}\n";
+          block(s.else_block, depth + 1);
+          // Between chunks a long host run may be stopped (seam_host.h; nothing on the GPU).
+          out_ << pad(depth + 1) << "SEAM_STOP_IF_INTERRUPTED();\n" << pad(depth) << "}\n";
+          return;
+        }
         out_ << pad(depth) << "for (idx_t " << s.name << " = seam_lane; " << s.name << " < seam_row_extent; "
              << s.name << " += seam_lanes) {\n";
         row_lanes(s.name, depth + 1);
@@ -568,6 +584,7 @@ PrintedKernel print_host_kernel(const kir::Kernel& kernel, ExtentSpelling mode) 
   }
   std::ostringstream body;
   body << "  for (idx_t g = 0; g < " << spelling.integer(kernel.total_chunks()) << "; ++g) {\n";
+  body << "    if ((g & 0xffff) == 0xffff) SEAM_STOP_IF_INTERRUPTED();  // a long run may be stopped\n";
   print_dispatch(kernel, body, 2, spelling);
   body << "  }\n}\n";
   std::ostringstream out;

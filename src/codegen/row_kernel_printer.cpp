@@ -176,6 +176,7 @@ void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out, C
       << "; seam_first_row += " << blocks * per_block << ") {\n";
   out << "      for (idx_t row = seam_first_row; row < seam_first_row + " << per_block << " && row < "
       << rows.rows << "; ++row) {\n";
+  out << "        if ((row & 0xff) == 0xff) SEAM_STOP_IF_INTERRUPTED();\n";
   if (rows.peel) {
     print_row_shift(rows, out, sp);
     out << "        const idx_t seam_row_extent = " << peeled_row_vectors(rows, sp) << ";\n";
@@ -365,6 +366,7 @@ std::string print_host_row_kernel(const kir::Kernel& kernel, ConstantSpelling& s
     print_host_outer_rows(kernel, out, sp);
   } else {
     out << "  for (idx_t row = 0; row < " << sp.integer(rows.rows) << "; ++row) {\n";
+    out << "    if ((row & 0xff) == 0xff) SEAM_STOP_IF_INTERRUPTED();  // a long run may be stopped\n";
     if (rows.peel) {
       print_row_shift(rows, out, sp);
       out << "    const idx_t seam_row_extent = " << peeled_row_vectors(rows, sp) << ";\n";
@@ -374,6 +376,7 @@ std::string print_host_row_kernel(const kir::Kernel& kernel, ConstantSpelling& s
   }
   if (!kernel.outputs.empty()) {
     out << "  for (idx_t g = 0; g < " << sp.integer(chunks(kernel)) << "; ++g) {\n";
+    out << "    if ((g & 0xffff) == 0xffff) SEAM_STOP_IF_INTERRUPTED();\n";
     print_kernel_dispatch(kernel, out, 2, sp);
     out << "  }\n";
   }

@@ -7,18 +7,29 @@
 namespace seam {
 namespace {
 
+// Where a running total is one thread's serial sum over a whole line: the lines kernel (either backend)
+// and the host's rows kernel. A serial f32 sum stops growing past 2^24 equal terms and its error grows
+// with the line, so these add f16/bf16/f32 in double, as PyTorch's CPU cumsum does: each output is then
+// rounded once. The GPU's rows kernel keeps f32, as PyTorch's CUDA cumsum does: a thread adds a few
+// elements, the warps' shares meet in a tree, and only the chunks' carry is serial (a line of 2^36
+// elements before it could stall).
+enum class Walk { Serial, Parallel };
+
 // The running total's C type: integers add as unsigned 64-bit words, which wrap as torch's int64 sums do
 // (signed overflow is undefined in C++).
-std::string accumulator_type(const kir::ScanLaunch& s) {
+std::string accumulator_type(const kir::ScanLaunch& s, Walk walk) {
   const DType acc = kir::scan_accumulator(s.input_dtype);
-  return acc == DType::Int64 ? "unsigned long long" : kir::c_type(acc);
+  if (acc == DType::Int64) return "unsigned long long";
+  return walk == Walk::Serial ? "double" : kir::c_type(acc);
 }
 
 // An input element read as the accumulator type, and a total written as the output's dtype.
-std::string load(const kir::ScanLaunch& s, const std::string& element) {
+std::string load(const kir::ScanLaunch& s, const std::string& element, Walk walk) {
   const DType acc = kir::scan_accumulator(s.input_dtype);
   if (acc == DType::Int64) return "(unsigned long long)seam_convert<seam_i64>(" + element + ")";
-  return "seam_convert<" + kir::c_type(acc) + ">(" + element + ")";
+  // f16/bf16 through f32, exactly, then (serial) widened to double
+  const std::string f32 = "seam_convert<" + kir::c_type(acc) + ">(" + element + ")";
+  return walk == Walk::Serial ? "(double)" + f32 : f32;
 }
 
 std::string store(const kir::ScanLaunch& s, const std::string& total) {
@@ -51,9 +62,11 @@ std::string element(const kir::ScanLaunch& s, const std::string& k) {
 // The lines kernel's body for line `seam_line`: the axis walked in order.
 void print_line_walk(const kir::ScanLaunch& s, std::ostringstream& out, const std::string& pad) {
   print_line_bases(s, out, pad);
-  out << pad << accumulator_type(s) << " seam_total = 0;\n";
+  out << pad << accumulator_type(s, Walk::Serial) << " seam_total = 0;\n";
   out << pad << "for (long long k = 0; k < " << s.extent << "LL; ++k) {\n";
-  out << pad << "  seam_total += " << load(s, element(s, "k")) << ";\n";
+  out << pad
+      << "  if ((k & 0xffff) == 0xffff) SEAM_STOP_IF_INTERRUPTED();  // a long host run (seam_host.h)\n";
+  out << pad << "  seam_total += " << load(s, element(s, "k"), Walk::Serial) << ";\n";
   out << pad << "  out0[seam_out_base + k * " << s.inner << "LL] = " << store(s, "seam_total") << ";\n";
   out << pad << "}\n";
 }
@@ -62,12 +75,13 @@ void print_line_walk(const kir::ScanLaunch& s, std::ostringstream& out, const st
 // into seam_v (zero past the row's end), their total in seam_sum.
 void print_thread_share(const kir::ScanLaunch& s, std::ostringstream& out, const std::string& pad,
                         const std::string& values, bool cuda) {
-  const std::string acc = accumulator_type(s);
+  const Walk walk = cuda ? Walk::Parallel : Walk::Serial;
+  const std::string acc = accumulator_type(s, walk);
   out << pad << acc << " seam_sum = 0;\n";
   if (cuda) out << "#pragma unroll\n";  // the values stay in registers
   out << pad << "for (int j = 0; j < " << s.items << "; ++j) {\n";
   out << pad << "  const long long k = seam_first + j;\n";
-  out << pad << "  if (k < " << s.extent << "LL) seam_sum += " << load(s, element(s, "k")) << ";\n";
+  out << pad << "  if (k < " << s.extent << "LL) seam_sum += " << load(s, element(s, "k"), walk) << ";\n";
   out << pad << "  " << values << "[j] = seam_sum;\n";
   out << pad << "}\n";
 }
@@ -84,7 +98,7 @@ void print_thread_stores(const kir::ScanLaunch& s, std::ostringstream& out, cons
 
 void print_cuda_rows(const kir::Kernel& kernel, std::ostringstream& out) {
   const kir::ScanLaunch& s = *kernel.scan;
-  const std::string acc = accumulator_type(s);
+  const std::string acc = accumulator_type(s, Walk::Parallel);
   const int warps = s.threads / 32;
   out << "  __shared__ " << acc << " seam_warp_totals[" << warps << "];\n";
   out << "  const int seam_lane = threadIdx.x & 31, seam_warp = threadIdx.x >> 5;\n";
@@ -165,7 +179,7 @@ std::string print_cuda_scan_kernel(const kir::Kernel& kernel) {
 std::string print_host_scan_kernel(const kir::Kernel& kernel) {
   SEAM_ASSERT(kernel.scan && kernel.params.size() == 2, "not a scan kernel: ", kernel.name);
   const kir::ScanLaunch& s = *kernel.scan;
-  const std::string acc = accumulator_type(s);
+  const std::string acc = accumulator_type(s, Walk::Serial);
   std::ostringstream out;
   out << "SEAM_KERNEL void " << kernel.name << "(void** args) {\n";
   out << "  const " << kir::c_type(s.input_dtype) << "* in0 = static_cast<const "
@@ -173,6 +187,7 @@ std::string print_host_scan_kernel(const kir::Kernel& kernel) {
   out << "  " << kir::c_type(s.output_dtype) << "* out0 = static_cast<" << kir::c_type(s.output_dtype)
       << "*>(args[1]);\n";
   out << "  for (long long seam_line = 0; seam_line < " << s.lines << "LL; ++seam_line) {\n";
+  out << "    if ((seam_line & 0xfff) == 0xfff) SEAM_STOP_IF_INTERRUPTED();\n";
   if (!s.rows()) {
     print_line_walk(s, out, "    ");
     out << "  }\n}\n";
@@ -183,6 +198,7 @@ std::string print_host_scan_kernel(const kir::Kernel& kernel) {
   out << "    " << acc << " seam_carry = 0;\n";
   out << "    for (long long seam_start = 0; seam_start < " << s.extent << "LL; seam_start += " << s.chunk()
       << "LL) {\n";
+  out << "      SEAM_STOP_IF_INTERRUPTED();\n";
   out << "      " << acc << " seam_prefix = seam_carry;\n";
   out << "      for (int seam_thread = 0; seam_thread < " << s.threads << "; ++seam_thread) {\n";
   out << "        const long long seam_first = seam_start + (long long)seam_thread * " << s.items << ";\n";

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "codegen/embedded_headers.h"
+#include "exec/host_interrupt.h"
 #include "runtime/binary_cache.h"
 #include "support/error.h"
 #include "support/hash.h"
@@ -90,20 +91,22 @@ CacheKey host_module_key(const std::vector<std::string>& compiler, const std::ve
 }  // namespace
 
 std::shared_ptr<HostModule> compile_host_kernels(const std::vector<std::string>& sources,
-                                                 const std::string& reproducer, ModuleOrigin* origin) {
+                                                 const std::string& reproducer, ModuleOrigin* origin,
+                                                 bool optimize) {
   std::string source = "#include \"seam_host.h\"\n\n";
   for (const std::string& s : sources) source += s + "\n";
   // SEAM_HOST_CXX may name a wrapper and a compiler ("ccache g++"): words, never a shell command line.
   const char* cxx = std::getenv("SEAM_HOST_CXX");
   const std::vector<std::string> compiler = split_words(cxx && *cxx ? cxx : "c++");
   SEAM_CHECK(!compiler.empty(), "SEAM_HOST_CXX names no compiler");
-  const std::vector<std::string> flags = {"-std=c++20", "-O0", "-fPIC", "-shared", "-w"};
+  const std::vector<std::string> flags = {"-std=c++20", optimize ? "-O2" : "-O0", "-fPIC", "-shared", "-w"};
   // Compiled modules are kept in the kernel cache (runtime/binary_cache.h) by what they are made of: a
   // test suite run twice (Release, then under sanitizers) or a process started again compiles nothing.
   // Sizes of one class print the same source: their executables share the loaded module, found by the
   // text itself (the headers and the compiler's identity are fixed for the process) before any hashing.
   std::string loaded_key;
   for (const std::string& word : compiler) loaded_key += word + "\n";
+  loaded_key += flags[1] + "\n";
   loaded_key += source;
   static std::mutex loaded_lock;
   static auto* loaded = new std::map<std::string, std::weak_ptr<HostModule>>();  // lives until exit
@@ -151,6 +154,9 @@ std::shared_ptr<HostModule> compile_host_kernels(const std::vector<std::string>&
   // earlier module of this process had, even where a removed temporary directory's name comes back.
   void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   SEAM_CHECK(handle != nullptr, "cannot load host kernels: ", dlerror());
+  // The module's kernels read the process's interrupt flag between chunks of work (seam_host.h).
+  if (void* slot = dlsym(handle, "seam_host_interrupt"))
+    *static_cast<const volatile int**>(slot) = host_interrupt_flag();
   // The loaded object stays mapped; the files are no longer needed.
   std::error_code ignored;
   std::filesystem::remove_all(dir, ignored);

@@ -6,6 +6,7 @@
 
 #include "codegen/kernel_printer.h"
 #include "exec/host_compiler.h"
+#include "exec/host_interrupt.h"
 #include "exec/host_kernel_runner.h"
 #include "exec/index_error.h"
 #include "exec/kernel_program.h"
@@ -142,6 +143,7 @@ class HostExecutable final : public Executable {
       if (!workspace.empty()) args.push_back(workspace.data());
       if (!program_.constants[s].empty()) args.push_back(program_.constants[s].data());  // the extents, last
       module_->entry(program_.symbols[s])(args.data());
+      throw_if_host_interrupted("kernel " + step.kernel.name);
       if (checks) throw_if_index_error(index_error, "kernel " + step.kernel.name);
     };
     StepObserver* observer = step_observer();
@@ -156,6 +158,17 @@ class HostExecutable final : public Executable {
   std::shared_ptr<HostModule> module_;
   KernelProgram program_;  // per step: its kernel's name in the module and its extents argument
 };
+
+// Host kernels compile at -O0, which is quick: most fusions are small and the test suites compile
+// thousands of modules. A fusion with a value of 2^22 elements or more (a broadcast counts its
+// expanded elements) runs long enough for -O2's longer compile to pay: several times faster kernels.
+bool worth_optimizing(const Fusion& fusion) {
+  for (int32_t id = 0; id < fusion.num_nodes(); ++id) {
+    const Type& t = fusion.node(Value{id}).type;
+    if (!t.is_scalar && t.numel() >= (int64_t{1} << 22)) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -172,7 +185,8 @@ std::unique_ptr<Executable> compile_host_executable(Fusion fusion, SegmentedFusi
   }
   std::shared_ptr<HostModule> module;
   ModuleOrigin origin = ModuleOrigin::None;
-  if (!sources.empty()) module = compile_host_kernels({program.source}, print_fusion(fusion), &origin);
+  if (!sources.empty())
+    module = compile_host_kernels({program.source}, print_fusion(fusion), &origin, worth_optimizing(fusion));
   return std::make_unique<HostExecutable>(std::move(fusion), std::move(segmented), std::move(steps),
                                           std::move(sources), options, std::move(module), std::move(program),
                                           origin);

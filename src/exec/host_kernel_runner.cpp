@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "exec/host_interrupt.h"
 #include "exec/index_error.h"
 #include "support/error.h"
 
@@ -41,6 +42,7 @@ std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Ker
   if (!workspace.empty()) args.push_back(workspace.data());
   if (!constants.empty()) args.push_back(const_cast<uint64_t*>(constants.data()));  // the extents, last
   module.entry(symbol.empty() ? kernel.name : symbol)(args.data());
+  throw_if_host_interrupted("kernel " + kernel.name);
   if (checks) throw_if_index_error(index_error, "kernel " + kernel.name);
   return outputs;
 }

@@ -1,7 +1,8 @@
 // Scans along one axis: cumsum. Each line along the axis is folded sequentially in index order (the
 // meaning of the op: out[i] = x[0] + ... + x[i], summed left to right); lines are independent and split
-// over threads. Floating sums run in double and each output is rounded once to its dtype (the kernels
-// accumulate in f32 for f16/bf16/f32, a few ulps apart: interp/perturbation.h); integer and bool inputs
+// over threads. Floating sums run in double and each output is rounded once to its dtype, as PyTorch's
+// CPU cumsum (so do the kernels where one thread walks a line; the GPU's rows kernel adds f32 shares in a
+// tree, a few ulps apart: interp/perturbation.h); integer and bool inputs
 // sum in wrapping int64, as torch.cumsum does.
 #include <algorithm>
 

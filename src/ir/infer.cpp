@@ -219,9 +219,11 @@ Type infer_movement(OpKind op, const std::vector<Type>& operands, const Attrs& a
     case OpKind::Expand: {
       out = attrs.get_ints("shape");
       check_per_axis(out, rank, name, "shape");
-      for (int i = 0; i < rank; ++i)
-        SEAM_CHECK(out[i] == in.shape[i] || (in.shape[i] == 1 && out[i] >= 0), "expand: axis ", i,
-                   " of extent ", in.shape[i], " cannot become ", out[i], " (only extent 1 expands)");
+      for (int i = 0; i < rank; ++i) {
+        SEAM_CHECK(out[i] >= 0, "expand: axis ", i, ": the extent ", out[i], " is negative");
+        SEAM_CHECK(out[i] == in.shape[i] || in.shape[i] == 1, "expand: axis ", i, " of extent ", in.shape[i],
+                   " cannot become ", out[i], " (only extent 1 expands)");
+      }
       break;
     }
     case OpKind::Squeeze: {

@@ -133,7 +133,11 @@ struct Stmt {
     // `unroll` times (an inlined reduction's terms after the first, LoweringOptions::reduction_loop_unroll)
     Loop,
     // Row kernels (see RowLaunch):
-    RowLoop,  // for index variable `name` over this thread's share of the row's reduced elements: then_block
+    // for index variable `name` over this thread's share of the row's reduced elements: then_block.
+    // With `chunk` > 0, in chunks of `chunk` of this thread's vectors, else_block after each: the f32
+    // sums of a long row add a chunk's partial sums to the running ones, so that no f32 sum adds more
+    // than about sqrt(n) terms in sequence (RowEmitter::chunk_vectors).
+    RowLoop,
     RowReduce,  // var (1 lane) = source combined over the threads of the row by expr.op (Sum, Max or Min)
     // The online pair of a row (seam_online_combine): this thread's pair (source = max, expr.args[0] =
     // sum of exp(x - max), f32, lanes) combined over the lanes and the row's threads into var (the row's
@@ -156,6 +160,7 @@ struct Stmt {
   int param = -1;
   int64_t begin = 0, extent = 0;  // Loop
   int unroll = 1;                 // Loop
+  int64_t chunk = 0;              // RowLoop: > 0: this thread's vectors in chunks of this many (above)
   bool row_edge = false;          // Store in a peeled row loop: only the lanes inside the row
   bool unaligned = false;         // with row_edge: the vector's start may not be a multiple of its width
 };

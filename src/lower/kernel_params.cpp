@@ -25,11 +25,16 @@ std::vector<int> declare_kernel_params(const Fusion& fusion, kir::Kernel& kernel
         {kir::Param::Kind::Output, "out" + std::to_string(o), t.dtype, static_cast<int>(o)});
     largest = std::max(largest, t.numel());
   }
-  // A random op's element index is its own row-major linear index, which may exceed every output's.
-  for (int32_t id = 0; id < fusion.num_nodes(); ++id)
-    if (fusion.node(Value{id}).category() == OpCategory::Random)
-      largest = std::max(largest, fusion.node(Value{id}).type.numel());
-  kernel.index64 = largest >= (int64_t{1} << 31);
+  // Every value's index reaches its own extent: an iota's or a random op's element index, a slice of a
+  // larger intermediate, an inlined reduction's loop. Any of them may exceed every input and output.
+  for (int32_t id = 0; id < fusion.num_nodes(); ++id) {
+    const Type& t = fusion.node(Value{id}).type;
+    if (!t.is_scalar) largest = std::max(largest, t.numel());
+  }
+  // Not only the indices below `largest`: a grid-stride loop's index steps past the last chunk by the
+  // grid's threads, as many as the chunks (or the rows' threads, no more than the elements) when the grid
+  // is not capped, before its test ends the loop. That step must not wrap either: 32 bits only below 2^30.
+  kernel.index64 = largest >= (int64_t{1} << 30);
   return input_param;
 }
 

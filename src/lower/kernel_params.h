@@ -10,8 +10,8 @@
 namespace seam {
 
 // Appends the parameters to `kernel` and sets kernel.index64 from the largest extent any index reaches
-// (outputs, input spans through their strides, random ops' elements, and `other_extent`, e.g. a row kernel's
-// reduced shape). Returns, per node id, the parameter index of each input (-1 for other nodes).
+// (outputs, input spans through their strides, every value's elements, and `other_extent`, e.g. a row
+// kernel's reduced shape). Returns, per node id, the parameter index of each input (-1 for other nodes).
 std::vector<int> declare_kernel_params(const Fusion& fusion, kir::Kernel& kernel, int64_t other_extent = 0);
 
 }  // namespace seam

@@ -97,8 +97,13 @@ void print_block(const kir::Block& block, int depth, std::ostringstream& out) {
         out << pad << "}\n";
         break;
       case kir::Stmt::Kind::RowLoop:
-        out << pad << "row_loop " << s.name << " {\n";
+        out << pad << "row_loop " << s.name << (s.chunk > 0 ? " chunks of " + std::to_string(s.chunk) : "")
+            << " {\n";
         print_block(s.then_block, depth + 1, out);
+        if (s.chunk > 0) {
+          out << pad << "} after each chunk {\n";
+          print_block(s.else_block, depth + 1, out);
+        }
         out << pad << "}\n";
         break;
       case kir::Stmt::Kind::RowReduce:

@@ -325,15 +325,26 @@ class RowEmitter : public ExpressionEmitter {
           if (!persistent_ || f32) pairs.push_back(*pair);  // a persistent f64 row reads registers twice
         }
     std::vector<kir::Var> accs;
-    std::vector<kir::Var> sums;  // per pair: the running sum (the pair's max is in accs)
+    std::vector<Number> identities;  // per accumulator
+    std::vector<kir::Var> sums;      // per pair: the running sum (the pair's max is in accs)
     for (Value v : level) {
       if (taken_.count(v.id)) continue;
       check_row_reduction(v);
       const DType accumulator = accumulator_dtype(fusion_.type(fusion_.node(v).operands[0]).dtype);
-      accs.push_back(declare(accumulator, lanes_, identity(fusion_.node(v).op, accumulator)));
+      identities.push_back(identity(fusion_.node(v).op, accumulator));
+      accs.push_back(declare(accumulator, lanes_, identities.back()));
     }
     for (const OnlinePair& p : pairs)
       sums.push_back(declare(accumulator_dtype(fusion_.type(p.max).dtype), lanes_, Number::of_int(0)));
+    // A long streamed row's f32 sums: the loop accumulates a chunk into partials (same identities),
+    // which are combined into the running accumulators after each chunk (chunk_vectors).
+    const int64_t chunk = chunk_vectors(level, pairs);
+    std::vector<kir::Var> part_accs, part_sums;
+    if (chunk > 0) {
+      for (size_t a = 0; a < accs.size(); ++a)
+        part_accs.push_back(declare(accs[a].dtype, lanes_, identities[a]));
+      for (const kir::Var& s : sums) part_sums.push_back(declare(s.dtype, s.lanes, Number::of_int(0)));
+    }
     std::map<int32_t, size_t> acc_of;
     auto pair_of = [&](Value v) {
       return std::find_if(pairs.begin(), pairs.end(), [&](const OnlinePair& p) { return p.max == v; });
@@ -344,17 +355,18 @@ class RowEmitter : public ExpressionEmitter {
       if (peeled_rows_) x = define(dtype, lanes_, row_edge(x, identity(op, dtype)));
       return x;
     };
-    in_row_loop([&](const AxisIndex& idx) {
+    auto accumulate = [&](const AxisIndex& idx) {
       size_t a = 0;
       for (Value v : level) {
         if (taken_.count(v.id)) continue;
         const Node& node = fusion_.node(v);
-        kir::Var& acc = accs[a];
+        kir::Var& acc = chunk > 0 ? part_accs[a] : accs[a];
         acc_of[v.id] = a++;
         const kir::Var x = element(node.operands[0], idx, acc.dtype, node.op);
         auto pair = pair_of(v);
         if (pair != pairs.end() && !persistent_) {  // m' = max(m, x); s = s * exp(m - m') + exp(x - m')
-          kir::Var& s = sums[static_cast<size_t>(pair - pairs.begin())];
+          const size_t p = static_cast<size_t>(pair - pairs.begin());
+          kir::Var& s = chunk > 0 ? part_sums[p] : sums[p];
           const bool approximate = approximable_[static_cast<size_t>(pair->exp.id)];
           const kir::Var m = call(OpKind::Maximum, {acc, x}, acc.dtype);
           const kir::Var shift = finite_shift(m);
@@ -368,7 +380,39 @@ class RowEmitter : public ExpressionEmitter {
         }
         assign(acc, call(combine_op(node.op), {acc, x}, acc.dtype));
       }
-    });
+    };
+    // After each chunk: the partials into the running accumulators (online pairs as pairs), then reset.
+    auto combine_chunk = [&] {
+      size_t a = 0;
+      for (Value v : level) {
+        if (taken_.count(v.id)) continue;
+        const kir::Var &acc = accs[a], &part = part_accs[a];
+        const Number reset = identities[a++];
+        auto pair = pair_of(v);
+        if (pair != pairs.end()) {  // m' = max(m, pm); s = s * exp(m - m') + ps * exp(pm - m')
+          const size_t p = static_cast<size_t>(pair - pairs.begin());
+          const bool approximate = approximable_[static_cast<size_t>(pair->exp.id)];
+          const kir::Var m = call(OpKind::Maximum, {acc, part}, acc.dtype);
+          const kir::Var shift = finite_shift(m);
+          auto scaled = [&](const kir::Var& sum, const kir::Var& max) {
+            return call(OpKind::Mul,
+                        {sum, call(OpKind::Exp, {call(OpKind::Sub, {max, shift}, acc.dtype)}, acc.dtype,
+                                   approximate)},
+                        acc.dtype);
+          };
+          assign(sums[p], call(OpKind::Add, {scaled(sums[p], acc), scaled(part_sums[p], part)}, acc.dtype));
+          assign(acc, m);
+          assign(part_sums[p], literal(acc.dtype, Number::of_int(0)));
+        } else {
+          assign(acc, call(combine_op(fusion_.node(v).op), {acc, part}, acc.dtype));
+        }
+        assign(part, literal(part.dtype, reset));
+      }
+    };
+    if (chunk > 0)
+      in_chunked_row_loop(chunk, accumulate, combine_chunk);
+    else
+      in_row_loop(accumulate);
     if (persistent_ && !pairs.empty()) {  // s = sum of exp(x - m) over this thread's registers
       in_row_loop([&](const AxisIndex& idx) {
         for (size_t p = 0; p < pairs.size(); ++p) {
@@ -425,6 +469,51 @@ class RowEmitter : public ExpressionEmitter {
     blocks_.pop_back();
     block().push_back(std::move(loop));
   }
+
+  // A loop over this thread's share of the row in chunks of `chunk` vectors: `body` as in in_row_loop,
+  // `after_chunk` run after each chunk (kir::Stmt::RowLoop).
+  template <typename F, typename G>
+  void in_chunked_row_loop(int64_t chunk, F body, G after_chunk) {
+    kir::Stmt loop = open_loop();
+    loop.chunk = chunk;
+    blocks_.push_back(&loop.then_block);
+    memo_.emplace_back();
+    body(element_index(loop.name));
+    memo_.pop_back();
+    blocks_.pop_back();
+    blocks_.push_back(&loop.else_block);
+    memo_.emplace_back();
+    after_chunk();
+    memo_.pop_back();
+    blocks_.pop_back();
+    block().push_back(std::move(loop));
+  }
+
+  // The vectors of a chunk when a streamed row's loop must be chunked, else 0. A thread's f32 sum adds
+  // its terms one after another; past 2^24 equal terms it stops growing, and its error grows with their
+  // number. On the host one thread takes the whole row (the GPU's threads a share of it): a row of more
+  // than kUnchunkedVectors vectors is summed in chunks of about sqrt(vectors) (a power of two), so that
+  // neither a chunk's partial sums nor the running sums they are added to take more than about
+  // sqrt(vectors) <= 2^20 terms in sequence, as in pairwise summation's first levels. Max and min are
+  // exact in any order; f64 sums keep one loop.
+  int64_t chunk_vectors(const std::vector<Value>& level, const std::vector<OnlinePair>& pairs) const {
+    if (persistent_) return 0;  // a thread's registers: a few dozen vectors
+    const int64_t vectors = std::max<int64_t>(
+        peeled_rows_ ? peeled_vectors(reduced_, lanes_, peel_columns_) : reduced_ / lanes_, 1);
+    if (vectors <= kUnchunkedVectors) return 0;
+    bool f32_sum = false;
+    for (Value v : level)
+      if (!taken_.count(v.id) && fusion_.node(v).op == OpKind::Sum &&
+          accumulator_dtype(fusion_.type(fusion_.node(v).operands[0]).dtype) == DType::Float32)
+        f32_sum = true;
+    for (const OnlinePair& p : pairs)
+      if (accumulator_dtype(fusion_.type(p.max).dtype) == DType::Float32) f32_sum = true;
+    if (!f32_sum) return 0;
+    int64_t chunk = kUnchunkedVectors;
+    while (chunk * chunk < vectors) chunk *= 2;
+    return chunk;
+  }
+  static constexpr int64_t kUnchunkedVectors = 4096;
 
   // The row's online pair (max, sum) from this thread's (RowReduceOnline).
   std::pair<kir::Var, kir::Var> row_reduce_online(const kir::Var& max, const kir::Var& sum,

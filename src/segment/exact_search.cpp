@@ -370,13 +370,15 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
   };
   ExactSearchResult result;
   result.lower_bound = lower_bound(target - start);
-  states.push_back({start,
-                    Cost{},
-                    -1,
-                    {NodeSet(graph.size()), SchedulerKind::NoOp},
-                    false,
-                    result.lower_bound,
-                    ready_nodes(graph, start, target)});
+  // Filled in place: GCC 12 warns (-Wmaybe-uninitialized) on destroying a braced temporary State.
+  State& first = states.emplace_back();
+  first.set = start;
+  first.parent = -1;
+  first.via.members = NodeSet(graph.size());
+  first.via.kind = SchedulerKind::NoOp;
+  first.closed = false;
+  first.bound = result.lower_bound;
+  first.ready = ready_nodes(graph, start, target);
   index.emplace(start, 0);
   // An incumbent that meets the bound at the start is optimal already.
   if (options.incumbent && !(result.lower_bound < *options.incumbent)) {

@@ -20,7 +20,9 @@ TEST(Float8Codegen, KernelsCompileForSm90) {
     lowering.kernel_name = fusion.name();
     const kir::Kernel kernel = plan_and_lower_pointwise(fusion, lowering);
     const std::string text = print_cuda_kernel(kernel, CudaLaunchShape{});
-    if (fusion.name().rfind("to_", 0) == 0) EXPECT_NE(text.find("seam_convert<seam_f8"), std::string::npos);
+    if (fusion.name().rfind("to_", 0) == 0) {
+      EXPECT_NE(text.find("seam_convert<seam_f8"), std::string::npos);
+    }
     request.source += text + "\n";
     request.kernel_names.push_back(kernel.name);
   }

@@ -211,6 +211,30 @@ TEST(RowKernel, CudaKernelsCompileForSm90) {
         options.row_persistent = persistent;
         kernels.push_back(plan_and_lower_rows(fusion, options).kernel);
       }
+  // Long streamed rows: f32 sums and online pairs in chunks (kir::Stmt::RowLoop::chunk), an integer sum
+  // beside an f32 one in the same chunked loop, an integer sum alone in one loop.
+  auto chunked = [](const kir::Kernel& k) {
+    return std::any_of(k.rows->body.begin(), k.rows->body.end(),
+                       [](const kir::Stmt& s) { return s.kind == kir::Stmt::Kind::RowLoop && s.chunk > 0; });
+  };
+  for (DType dtype : {Float32, BFloat16, Int32}) {
+    Builder lb("long_row");
+    Value x = lb.input(Type::tensor(dtype, {2, 65536}), "x");
+    std::vector<Value> outs = {lb.sum(x, {1})};
+    if (dtype == Int32) outs.push_back(lb.sum(lb.cast(x, Float32), {1}));
+    RowLoweringOptions options;
+    options.kernel_name = "long_row_" + std::to_string(kernels.size());
+    options.row_persistent = false;
+    kernels.push_back(plan_and_lower_rows(lb.finish(outs), options).kernel);
+    EXPECT_TRUE(chunked(kernels.back())) << dtype_name(dtype);
+  }
+  {
+    RowLoweringOptions options;
+    options.kernel_name = "long_int_row";
+    options.row_persistent = false;
+    EXPECT_FALSE(
+        chunked(plan_and_lower_rows(reduction(OpKind::Sum, Int64, {2, 65536}, {1}), options).kernel));
+  }
   // Normalization backwards with their rows' loads staged in shared memory (row_prefetch: dynamic
   // shared memory, cp.async of 4 and 16 bytes, per-row scalars).
   LaunchParams prefetch;

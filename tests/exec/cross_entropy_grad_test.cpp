@@ -46,7 +46,9 @@ void check(const Fusion& fusion, bool persistent) {
   for (int64_t r = 0; r < shape[0]; ++r) {
     if (targets.get_int(r) != kIgnoreIndex) continue;
     for (int64_t j = 0; j < n; ++j) ASSERT_EQ(dlogits.get_double(r * n + j), 0.0) << context << " row " << r;
-    if (actual.size() == 2) ASSERT_EQ(actual[0].get_double(r), 0.0) << context << " row " << r;
+    if (actual.size() == 2) {
+      ASSERT_EQ(actual[0].get_double(r), 0.0) << context << " row " << r;
+    }
   }
 }
 

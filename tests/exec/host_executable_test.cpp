@@ -101,6 +101,29 @@ TEST(HostExecutable, WrongInputsAreRejectedBeforeRunning) {
   EXPECT_THROW(exe->run(wrong_shape), Error);
 }
 
+// Values past 2^31 elements that no input or output reaches: the kernel's index arithmetic must still be
+// 64-bit (an iota's element index, a pad's shifted index), or the last elements wrap.
+TEST(HostExecutable, IndicesOfLargeIntermediatesDoNotWrap) {
+  const int64_t n = (int64_t{1} << 31) + 8;
+  ExecutableOptions options;
+  options.backend = Backend::Host;
+  options.poison_outputs = true;
+  for (DType dtype : {DType::Int64, DType::Float64}) {
+    Builder b("iota_tail");
+    const Value tail = b.slice_axis(b.iota(n, dtype), 0, n - 4, n);
+    auto exe = Executable::compile(b.finish({tail}), options);
+    EXPECT_EQ(exe->run({})[0].to_doubles(),
+              (std::vector<double>{2147483652.0, 2147483653.0, 2147483654.0, 2147483655.0}))
+        << dtype_name(dtype);
+  }
+  Builder b("pad_tail");
+  Value x = b.input(Type::tensor(DType::Int64, {4}), "x");
+  const Value tail = b.slice_axis(b.pad(x, {n - 4}, {0}, Number::of_int(-1)), 0, n - 6, n);
+  auto exe = Executable::compile(b.finish({tail}), options);
+  EXPECT_EQ(exe->run({HostTensor::from_ints(DType::Int64, {4}, {10, 11, 12, 13})})[0].to_ints(),
+            (std::vector<int64_t>{-1, -1, 10, 11, 12, 13}));
+}
+
 }  // namespace
 }  // namespace seam
 

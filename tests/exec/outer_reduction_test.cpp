@@ -59,7 +59,9 @@ void check(const Fusion& fusion, size_t outer_sums, int sm_count, bool persisten
     if (!persistent) {
       EXPECT_EQ(rows.iterations, 0) << context;
     }
-    if (staged) EXPECT_EQ(rows.prefetch_stages, *staged ? 2 : 0) << context;
+    if (staged) {
+      EXPECT_EQ(rows.prefetch_stages, *staged ? 2 : 0) << context;
+    }
   } else {
     EXPECT_NE(staged, true) << context;
   }
@@ -160,9 +162,12 @@ TEST(OuterReduction, LoadedAhead) {
       const kir::RowLaunch& rows = *exe->steps()[0].kernel.rows;
       EXPECT_EQ(rows.load_ahead, c.ahead) << context;
       EXPECT_EQ(rows.prefetch_stages, 0) << context;
-      if (c.share > 0) EXPECT_LE(rows.iterations * rows.vector, c.share) << context;
-      if (c.threads_per_sm > 0)
+      if (c.share > 0) {
+        EXPECT_LE(rows.iterations * rows.vector, c.share) << context;
+      }
+      if (c.threads_per_sm > 0) {
         EXPECT_EQ(rows.min_blocks_per_sm, c.threads_per_sm / rows.block_size()) << context;
+      }
       const std::vector<HostTensor> inputs = random_inputs(fusion, 5);
       const std::vector<HostTensor> expected = interpret(fusion, inputs);
       const std::vector<HostTensor> actual = exe->run(inputs);

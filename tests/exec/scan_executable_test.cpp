@@ -85,7 +85,9 @@ TEST(ScanExecutable, ScanIsAlonePointwiseNeighboursAndViewsCopiedFirst) {
     for (const CompiledStep& step : exe->steps()) {
       scans += step.kind == StepKind::Scan;
       copies += step.copy_of >= 0;
-      if (step.kind == StepKind::Scan) EXPECT_EQ(step.kernel_fusion.fusion.num_nodes(), 2);  // input, cumsum
+      if (step.kind == StepKind::Scan) {
+        EXPECT_EQ(step.kernel_fusion.fusion.num_nodes(), 2);  // input, cumsum
+      }
     }
     EXPECT_EQ(scans, 2);
     EXPECT_EQ(copies, 1);                          // the permuted input the second scan reads

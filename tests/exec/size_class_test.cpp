@@ -51,7 +51,9 @@ int distinct_texts(const std::vector<Fusion>& fusions, const LaunchParams& launc
   for (size_t i = 0; i < fusions.size(); ++i) {
     auto exe = Executable::compile(fusions[i], options);
     const bool seen = !texts.insert(joined_sources(*exe)).second;
-    if (seen) EXPECT_EQ(exe->module_origin(), ModuleOrigin::Loaded) << fusions[i].name() << " size " << i;
+    if (seen) {
+      EXPECT_EQ(exe->module_origin(), ModuleOrigin::Loaded) << fusions[i].name() << " size " << i;
+    }
     expect_matches_interpreter(fusions[i], *exe, 7 + i);
     alive.push_back(std::move(exe));
   }

@@ -45,7 +45,9 @@ TEST(GpuSuite, ScanMatchesInterpreter) {
 TEST(GpuSuite, ScanRunIntoDeviceBuffers) {
   SKIP_WITHOUT_GPU();
   const Fusion fusion = testing_scan::cumsum_fusion("into", DType::BFloat16, {64, 8192}, -1);
-  auto exe = Executable::compile(fusion, ExecutableOptions{Backend::Cuda});
+  ExecutableOptions options;
+  options.backend = Backend::Cuda;
+  auto exe = Executable::compile(fusion, options);
   const std::vector<HostTensor> inputs = random_inputs(fusion, 4);
   const DeviceTensor out = to_device(HostTensor::zeros(DType::BFloat16, {64, 8192}));
   exe->run_into({to_device(inputs[0])}, {out}, nullptr);
@@ -66,7 +68,9 @@ TEST(GpuScan, Times) {
        {Shape2{"rows_4096x4096_f32", {4096, 4096}, 1}, Shape2{"rows_32x1M_f32", {32, 1 << 20}, 1},
         Shape2{"rows_65536x128_f32", {65536, 128}, 1}, Shape2{"cols_4096x4096_f32", {4096, 4096}, 0}}) {
     const Fusion fusion = testing_scan::cumsum_fusion(s.name, DType::Float32, s.shape, s.axis);
-    auto exe = Executable::compile(fusion, ExecutableOptions{Backend::Cuda});
+    ExecutableOptions options;
+    options.backend = Backend::Cuda;
+    auto exe = Executable::compile(fusion, options);
     const Timing t = exe->time_gpu({random_inputs(fusion, 1)}, 20);
     const double bytes = 8.0 * static_cast<double>(fusion.type(fusion.outputs()[0].value).numel());
     std::printf("scan %s: median %.1f us, %.0f GB/s\n", s.name, t.median_ms * 1e3,

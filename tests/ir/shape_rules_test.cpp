@@ -143,6 +143,11 @@ TEST_F(ShapeRules, Expand) {
   EXPECT_EQ(type(b.expand(x, {4, 2, 3})), "f32[4,2,3]");
   EXPECT_EQ(type(b.expand(x, {0, -1, 3})), "f32[0,2,3]");
   expect_error([&] { b.expand(x, {4, 5, 3}); }, {"expand", "axis 1 of extent 2 cannot become 5"});
+  expect_error(
+      [&] {
+        b.expand(b.broadcast(x, {0}), {-5, 4, 2, 3});
+      },
+      {"expand", "axis 0: the extent -5 is negative"});
   expect_error([&] { b.expand(x, {4, 2}); }, {"expand", "'shape' has 2 entries for rank 3"});
 }
 

@@ -170,6 +170,22 @@ def test_repro_script_runs():
     assert float(result.stdout.strip().splitlines()[-1]) == 3 * 4 * 2.5
 
 
+def test_repro_script_keeps_the_strides_of_its_inputs():
+    with FusionDefinition() as fd:
+        t0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, stride_order=[0, 1])
+        fd.add_output(fd.ops.exp(t0))
+    column_major = make((7, 6)).t()
+    offset = make((40,))[3:].as_strided((6, 2), (1, 6), 3)
+    script = fd._script([column_major])
+    assert ".as_strided((6, 7), (1, 6), 0)" in script
+    script += "print(fd.execute(inputs)[0].shape, inputs[0].stride())\n"
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(seam.__file__)))
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "torch.Size([6, 7]) (1, 6)"
+    assert ".as_strided((6, 2), (1, 6), 3)" in fd._script([offset])
+
+
 def test_introspection():
     with FusionDefinition() as fd:
         t = fd.define_tensor([-1, -1], [True, True], dtype=DataType.BFloat16)

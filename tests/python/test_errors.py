@@ -121,6 +121,19 @@ def test_shape_errors_name_the_op():
         fd.execute([make((2, 3))])
 
 
+def test_repeated_reduction_dims_and_negative_extents_are_refused():
+    with FusionDefinition() as fd:
+        a = fd.define_tensor([-1, -1], [True, True])
+        fd.add_output(fd.ops.sum(a, dims=[1, -1]))
+    with pytest.raises(ValueError, match=r"dim 1 appears multiple times in the list of dims \[1, -1\]"):
+        fd.execute([make((2, 3))])
+    with FusionDefinition() as fd:
+        a = fd.define_tensor([-1], [True])
+        fd.add_output(fd.ops.broadcast_in_dim(a, [-5, 3], [1]))
+    with pytest.raises(ValueError, match=r"output extent -5 of dim 0 \(shape \[-5, 3\]\) is negative"):
+        fd.execute([make((3,))])
+
+
 def test_definition_time_errors():
     with FusionDefinition() as fd:
         t = fd.define_tensor([-1, -1], [True, True])

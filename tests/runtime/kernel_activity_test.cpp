@@ -40,10 +40,11 @@ TEST(KernelActivity, TooFewRecordsIsAnErrorSayingHowMany) {
 
 TEST(KernelActivity, AvailabilitySaysWhyNot) {
   std::string why;
-  if (!activity_available(&why))
+  if (!activity_available(&why)) {
     EXPECT_FALSE(why.empty());
-  else
+  } else {
     EXPECT_TRUE(why.empty());
+  }
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #define SEAM_KERNEL extern "C" __global__
 #define SEAM_PRAGMA(text) _Pragma(#text)
 #define SEAM_UNROLL(n) SEAM_PRAGMA(unroll n)
+#define SEAM_STOP_IF_INTERRUPTED() ((void)0)  // a host run's check (seam_host.h); a launch runs to its end
 
 SEAM_FN float seam_bits_to_float(unsigned int bits) { return __uint_as_float(bits); }
 SEAM_FN float seam_f16_bits_to_float(unsigned short bits) {

@@ -11,6 +11,16 @@
 #define SEAM_KERNEL extern "C"
 #define SEAM_UNROLL(n)
 
+// Set by the host backend when it loads the module (exec/host_interrupt.h): nonzero asks the kernel
+// running to stop. Kernels look at it between chunks of their work, often enough that a run stops
+// within a fraction of a second, and return; the backend then reports the run as interrupted.
+extern "C" {
+volatile const int* seam_host_interrupt = 0;
+}
+SEAM_FN bool seam_interrupted() { return seam_host_interrupt != 0 && *seam_host_interrupt != 0; }
+#define SEAM_STOP_IF_INTERRUPTED() \
+  if (seam_interrupted()) return
+
 SEAM_FN float seam_bits_to_float(unsigned int bits) {
   float out;
   memcpy(&out, &bits, sizeof out);
