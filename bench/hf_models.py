@@ -89,15 +89,17 @@ def deviation(result, reference):
     the gradients; each reference tensor is brought to the result's device in turn."""
     logits, loss, grads = result
     rlogits, rloss, rgrads = reference
-    grad_dev = 0.0
+    grad_dev, worst = 0.0, None
     for n, g in rgrads.items():
         if n not in grads:
             return {"error": f"no gradient for {n}"}
         g = g.to(grads[n].device).float()
         scale = g.abs().max().clamp_min(1e-12)
-        grad_dev = max(grad_dev, ((grads[n].float() - g).abs().max() / scale).item())
+        dev = ((grads[n].float() - g).abs().max() / scale).item()
+        if dev > grad_dev or worst is None:
+            grad_dev, worst = dev, n
     return {"logits": (logits.float() - rlogits.to(logits.device).float()).abs().max().item(),
-            "loss": abs(loss.item() - rloss.item()), "grads_rel": grad_dev}
+            "loss": abs(loss.item() - rloss.item()), "grads_rel": grad_dev, "worst_grad": worst}
 
 
 def timed(torch, fn, steps, warmup):
