@@ -172,6 +172,7 @@ struct CudaPlan {
   std::vector<std::string> symbols;                     // per step: its kernel in the module ("": library)
   std::vector<std::string> texts;                       // per generated step: its kernel's source
   std::unique_ptr<StreamWorkspaces> workspaces;         // per stream, for library steps and outer reductions
+  std::vector<size_t> workspace_offsets;                // per step: its part of the kernels' workspace
   size_t scratch_bytes = 0;  // caller scratch a run of this plan takes (ScratchArena), set by the executable
 };
 
@@ -251,9 +252,13 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
     config.shared_bytes = static_cast<unsigned>(kir::dynamic_shared_bytes(step.kernel));
     plan.configs.push_back(config);
   }
+  // Each step its own part: the counters of one outer-reduction layout lie where another layout keeps
+  // its partials, so a shared workspace left one kernel's counters non-zero for the next one's launch.
   size_t kernel_workspace_bytes = 0;
-  for (const CompiledStep& step : plan.steps)
-    kernel_workspace_bytes = std::max(kernel_workspace_bytes, static_cast<size_t>(step.workspace_bytes));
+  for (const CompiledStep& step : plan.steps) {
+    plan.workspace_offsets.push_back(kernel_workspace_bytes);
+    kernel_workspace_bytes += (static_cast<size_t>(step.workspace_bytes) + 255) / 256 * 256;
+  }
   plan.workspaces = std::make_unique<StreamWorkspaces>(workspace_bytes, kernel_workspace_bytes);
   return plan;
 }
@@ -637,7 +642,7 @@ class CudaExecutable final : public Executable {
         args.push_back(&pointers.back());
       }
       if (step.workspace_bytes > 0) {  // after it: the workspace (kernel_ir.h, OuterWorkspace)
-        pointers.push_back(kernel_workspace);
+        pointers.push_back(kernel_workspace + static_cast<DevicePtr>(plan.workspace_offsets[s]));
         args.push_back(&pointers.back());
       }
       // Last: the extents, a struct passed by value (constants_argument_slot).

@@ -11,6 +11,7 @@
 #include "interp/compare.h"
 #include "interp/fast_random.h"
 #include "interp/interpreter.h"
+#include "ir/builder.h"
 #include "runtime/cuda_driver.h"
 #include "support/parallel.h"
 #include "testing/norm_backward.h"
@@ -112,6 +113,37 @@ TEST(GpuOuterReduction, WeightGradientAlone) {
   check_all({{weight_gradient_alone({2053, 2048}, 1, DType::BFloat16), 1},
              {weight_gradient_alone({4, 300, 1025}, 2, DType::BFloat16), 1},
              {weight_gradient_alone({1000, 768}, 1, DType::Float32), 1, false}});
+}
+
+// Two outer-reduction kernels of different workspace layouts in one plan (a bias gradient of 1536 and one
+// of 256 columns, as a Qwen2 layer's backward has), run several times: each kernel has its own part of
+// the plan's workspace. Sharing one let a kernel with fewer groups write its partials over the other's
+// counters, and the other's next launch summed too early (a wrong gradient, seen in a training step).
+TEST(GpuOuterReduction, KernelsOfTwoLayoutsShareAPlan) {
+  if (!driver_status().available) GTEST_SKIP() << driver_status().reason;
+  Builder b("two_bias_gradients");
+  auto column_sum = [&](int64_t columns, const char* name) {
+    const Value dy = b.cast(b.input(Type::tensor(DType::BFloat16, {4096, columns}), name), DType::Float32);
+    return b.cast(b.sum(dy, {0}), DType::BFloat16);
+  };
+  const Value wide = column_sum(1536, "dq");
+  const Value narrow = column_sum(256, "dk");
+  const Fusion fusion = b.finish({wide, narrow});
+  ExecutableOptions options;
+  options.backend = Backend::Cuda;
+  options.poison_outputs = true;
+  auto exe = Executable::compile(fusion, options);
+  ASSERT_EQ(exe->steps().size(), 2u);
+  for (const CompiledStep& step : exe->steps()) ASSERT_GT(step.workspace_bytes, 0);
+  const std::vector<HostTensor> inputs = fast_random_inputs(fusion, 13);
+  const std::vector<HostTensor> expected = interpret(fusion, inputs);
+  for (int run = 0; run < 4; ++run) {
+    const std::vector<HostTensor> actual = exe->run(inputs);
+    for (size_t o = 0; o < expected.size(); ++o) {
+      const Comparison c = compare_tensors(actual[o], expected[o], default_tolerance(expected[o].dtype()));
+      EXPECT_TRUE(c.ok) << "run " << run << " output " << o << ": " << c.message;
+    }
+  }
 }
 
 }  // namespace

@@ -24,6 +24,8 @@ class CompilationSettings:
     # no mask, and with the unrepeated keys and values (enable_gqa) where they are a plain repeat of KV heads
     # (rewrites/attention.py); any other mask is left alone.
     causal_attention: bool = True
+    # With causal_attention: keys and values that repeat KV heads passed unrepeated with enable_gqa.
+    unrepeated_kv: bool = True
     # lm_head + cross-entropy (without class weights or label smoothing, reduction mean or sum) through
     # seam's fused linear + cross-entropy: chunked products, no [rows, vocab] f32 logits, log-softmax or
     # gradient (rewrites/linear_cross_entropy.py). Off until measured on the GPU.

@@ -15,7 +15,7 @@ def apply_graph_rewrites(gm, settings):
     counts = {}
     try:
         if settings.causal_attention:
-            counts["causal_attention"] = rewrite_causal_attention(gm)
+            counts["causal_attention"] = rewrite_causal_attention(gm, unrepeated_kv=settings.unrepeated_kv)
         if settings.linear_cross_entropy:
             counts["linear_cross_entropy"] = rewrite_linear_cross_entropy(gm)
     except Exception as e:

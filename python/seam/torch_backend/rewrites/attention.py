@@ -111,8 +111,9 @@ def plain_head_repeat(node):
 
 
 class _Rewrite:
-    def __init__(self, gm):
+    def __init__(self, gm, unrepeated_kv):
         self.gm = gm
+        self.unrepeated_kv = unrepeated_kv
         self.reader = MaskReader()
         self.targets = _sdpa_targets()
         self.count = 0
@@ -139,7 +140,7 @@ class _Rewrite:
         bound["attn_mask"] = None
         if mask is not None:
             bound["is_causal"] = True
-        if "enable_gqa" in parameters and torch_has_gqa() and not bound.get("enable_gqa"):
+        if self.unrepeated_kv and "enable_gqa" in parameters and torch_has_gqa() and not bound.get("enable_gqa"):
             keys, values = plain_head_repeat(bound["key"]), plain_head_repeat(bound["value"])
             if keys is not None and values is not None and keys[1] == values[1]:
                 bound["key"], bound["value"], bound["enable_gqa"] = keys[0], values[0], True
@@ -180,9 +181,10 @@ def _mark_inputs(gm, nodes):
         stack.extend(node.all_input_nodes)
 
 
-def rewrite_causal_attention(gm):
-    """Rewrites gm's SDPA calls in place (see the module's doc); the number of calls changed."""
-    rewrite = _Rewrite(gm)
+def rewrite_causal_attention(gm, unrepeated_kv=True):
+    """Rewrites gm's SDPA calls in place (see the module's doc); the number of calls changed.
+    `unrepeated_kv`: keys and values repeating KV heads passed unrepeated (enable_gqa)."""
+    rewrite = _Rewrite(gm, unrepeated_kv)
     before = {n: (n.args, dict(n.kwargs)) for n in gm.graph.nodes
               if n.op == "call_function" and n.target in rewrite.targets}
     count = rewrite.run()
