@@ -41,6 +41,9 @@ class ConstantSpelling final : public kir::IndexSpelling {
  public:
   ConstantSpelling(ExtentSpelling mode, bool index64) : mode_(mode) { constants_.index64 = index64; }
   std::string integer(int64_t value) override;
+  // A size the launch loops over (a row kernel's rows, an outer reduction's columns and blocks): an
+  // argument even when it is 0 or 1, so that one row and many share a text.
+  std::string extent(int64_t value);
   std::string multiplier(int64_t value) override;
   // A floating constant of the kernel's math (`literal`: its text as a literal), converted to f32 where
   // `to_float32`: an argument unless it is 0, 1, -1 or not finite, which are structure (initial values,

@@ -195,15 +195,15 @@ void print_cuda_rows(const kir::Kernel& kernel, const std::string& first_block, 
                      std::ostringstream& out, ConstantSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   out << "  for (long long seam_first_row = (long long)" << first_block << " * " << rows.rows_per_block
-      << "; seam_first_row < (long long)" << sp.integer(rows.rows) << "; seam_first_row += (long long)"
+      << "; seam_first_row < (long long)" << sp.extent(rows.rows) << "; seam_first_row += (long long)"
       << blocks << " * " << rows.rows_per_block << ") {\n";
   out << "    const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);\n";
   if (rows.peel) {
     print_row_shift(rows, out, sp);
-    out << "    const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+    out << "    const idx_t seam_row_extent = row < " << sp.extent(rows.rows) << " ? "
         << peeled_row_vectors(rows, sp) << " : 0;\n";
   } else {
-    out << "    const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+    out << "    const idx_t seam_row_extent = row < " << sp.extent(rows.rows) << " ? "
         << sp.integer(rows.vectors()) << " : 0;\n";
   }
   out << "    (void)seam_row_extent;\n";
@@ -218,7 +218,7 @@ void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& fi
                                 const std::string& blocks, std::ostringstream& out, ConstantSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   const int64_t stage = kir::row_stage(rows).bytes(rows.block_size(), rows.iterations);
-  const std::string last = "(long long)" + sp.integer(rows.rows);
+  const std::string last = "(long long)" + sp.extent(rows.rows);
   const std::string stride = "(long long)" + blocks + " * " + std::to_string(rows.rows_per_block);
   const kir::Block prefetch = prefetch_block(rows);
   out << "  extern __shared__ __align__(16) unsigned char seam_stage[];  // "
@@ -232,7 +232,7 @@ void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& fi
     out << "      const long long seam_next_row = " << first << " + seam_row_ctx.slot;\n";
     out << "      const idx_t row = (idx_t)(seam_next_row < " << last << " ? seam_next_row : " << last
         << ");\n";
-    out << "      const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+    out << "      const idx_t seam_row_extent = row < " << sp.extent(rows.rows) << " ? "
         << sp.integer(rows.vectors()) << " : 0;\n";
     out << "      unsigned char* const seam_staging = seam_stage + " << stage_index << " * " << stage
         << ";\n";
@@ -246,7 +246,7 @@ void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& fi
   print_prefetch("seam_first_row + " + stride, "(seam_stage_index ^ 1)");
   out << "    seam_async_wait<1>();  // this group's copies have landed\n";
   out << "    const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);\n";
-  out << "    const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+  out << "    const idx_t seam_row_extent = row < " << sp.extent(rows.rows) << " ? "
       << sp.integer(rows.vectors()) << " : 0;\n";
   out << "    (void)seam_row_extent;\n";
   out << "    unsigned char* const seam_staging = seam_stage + seam_stage_index * " << stage << ";\n";
@@ -261,7 +261,7 @@ void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& fi
 void print_cuda_rows_loaded_ahead(const kir::Kernel& kernel, const std::string& first_block,
                                   const std::string& blocks, std::ostringstream& out, ConstantSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
-  const std::string last = "(long long)" + sp.integer(rows.rows);
+  const std::string last = "(long long)" + sp.extent(rows.rows);
   const std::string stride = "(long long)" + blocks + " * " + std::to_string(rows.rows_per_block);
   const kir::Block ahead = prefetch_block(rows);
   const auto [fills, rest] = split_at_fills(rows);
@@ -272,7 +272,7 @@ void print_cuda_rows_loaded_ahead(const kir::Kernel& kernel, const std::string& 
     out << pad << "  const long long seam_next_row = " << first << " + seam_row_ctx.slot;\n";
     out << pad << "  const idx_t row = (idx_t)(seam_next_row < " << last << " ? seam_next_row : " << last
         << ");\n";
-    out << pad << "  const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+    out << pad << "  const idx_t seam_row_extent = row < " << sp.extent(rows.rows) << " ? "
         << sp.integer(rows.vectors()) << " : 0;\n";
     print_kernel_block(kernel, ahead, out, depth + 1, sp, RowFill::LoadAhead);
     out << pad << "}\n";
@@ -281,7 +281,7 @@ void print_cuda_rows_loaded_ahead(const kir::Kernel& kernel, const std::string& 
   print_load_ahead("seam_first_row", 1);
   out << "  for (; seam_first_row < " << last << "; seam_first_row += " << stride << ") {\n";
   out << "    const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);\n";
-  out << "    const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+  out << "    const idx_t seam_row_extent = row < " << sp.extent(rows.rows) << " ? "
       << sp.integer(rows.vectors()) << " : 0;\n";
   out << "    (void)seam_row_extent;\n";
   print_kernel_block(kernel, fills, out, 2, sp, RowFill::TakeAhead);
@@ -364,7 +364,7 @@ std::string print_host_row_kernel(const kir::Kernel& kernel, ConstantSpelling& s
   if (!rows.outer.empty()) {
     print_host_outer_rows(kernel, out, sp);
   } else {
-    out << "  for (idx_t row = 0; row < " << sp.integer(rows.rows) << "; ++row) {\n";
+    out << "  for (idx_t row = 0; row < " << sp.extent(rows.rows) << "; ++row) {\n";
     if (rows.peel) {
       print_row_shift(rows, out, sp);
       out << "    const idx_t seam_row_extent = " << peeled_row_vectors(rows, sp) << ";\n";

@@ -222,6 +222,34 @@ TEST(SizeClasses, RowKernelsShareATextPerLayout) {
   }
 }
 
+// The frontend's first fusion with symbolic sizes: exp(x) * rsqrt(sum(x * x, 1, keepdim)).
+std::string scaled_exp_text(int64_t m, int64_t n) {
+  const std::string shape = "[" + std::to_string(m) + "," + std::to_string(n) + "]";
+  const std::string row = "[" + std::to_string(m) + ",1]";
+  return "fusion scaled_exp {\n"
+         "  %x = input {name=\"x\"} : f32" + shape + "\n"
+         "  %sq = mul %x, %x : f32" + shape + "\n"
+         "  %s = sum %sq {axes=[1], keepdim=true} : f32" + row + "\n"
+         "  %e = exp %x : f32" + shape + "\n"
+         "  %r = rsqrt %s : f32" + row + "\n"
+         "  %rb = expand %r {shape=" + shape + "} : f32" + shape + "\n"
+         "  %y = mul %e, %rb : f32" + shape + "\n"
+         "  return y=%y\n"
+         "}\n";
+}
+
+// The number of rows is never in a row kernel's text, one row included: every row count of a row
+// length whose layout does not change with it (rows of 128 elements and fewer: a thread per vector at
+// most) shares one text.
+TEST(SizeClasses, EveryRowCountSharesOneText) {
+  for (auto* text_of : {&scaled_exp_text, &softmax_text, &rmsnorm_text})
+    for (int64_t n : {128, 100}) {
+      std::vector<Fusion> fusions;
+      for (int64_t m : {4, 1, 2, 7, 64, 300, 1000}) fusions.push_back(parse_fusion(text_of(m, n)));
+      EXPECT_EQ(distinct_texts(fusions), 1) << fusions.front().name() << " rows of " << n;
+    }
+}
+
 // The divisors' magic numbers against plain division, over the ranges the kernels' index types allow.
 TEST(SizeClasses, FastDivisionIsExact) {
   uint64_t state = 88172645463325252ull;
