@@ -14,6 +14,7 @@
 #include "interp/compare.h"
 #include "interp/interpreter.h"
 #include "lower/kernel_ir.h"
+#include "testing/norm_backward.h"
 #include "testing/random_fusion.h"
 #include "text/parser.h"
 #include "workloads/rope.h"
@@ -248,6 +249,37 @@ TEST(SizeClasses, EveryRowCountSharesOneText) {
       for (int64_t m : {4, 1, 2, 7, 64, 300, 1000}) fusions.push_back(parse_fusion(text_of(m, n)));
       EXPECT_EQ(distinct_texts(fusions), 1) << fusions.front().name() << " rows of " << n;
     }
+}
+
+// Normalization backwards: the outer reductions' workspace layout (columns, the partial blocks of the
+// grid and their groups) and the rows are arguments, so row counts of one layout share a text while
+// the grid grows with them.
+TEST(SizeClasses, OuterReductionsShareATextPerLayout) {
+  LaunchParams launch;
+  launch.sm_count = 132;
+  for (bool layernorm : {false, true}) {
+    std::vector<Fusion> fusions;
+    std::set<std::string> layouts;
+    std::set<int64_t> grids;
+    for (int64_t m : {17, 300, 2000}) {
+      fusions.push_back(layernorm ? layernorm_backward(m, 512, DType::BFloat16)
+                                  : rmsnorm_backward(m, 512, DType::BFloat16));
+      ExecutableOptions options;
+      options.backend = Backend::Host;
+      options.launch = launch;
+      const auto exe = Executable::compile(fusions.back(), options);
+      ASSERT_EQ(exe->steps().size(), 1u);
+      const kir::RowLaunch& r = *exe->steps()[0].kernel.rows;
+      ASSERT_FALSE(r.outer.empty());
+      layouts.insert(std::to_string(r.vector) + " " + std::to_string(r.threads_per_row) + " " +
+                     std::to_string(r.rows_per_block) + " " + std::to_string(r.iterations) + " " +
+                     std::to_string(r.min_blocks_per_sm) + " " + std::to_string(r.prefetch_stages) + " " +
+                     std::to_string(r.load_ahead));
+      grids.insert(exe->steps()[0].grid.blocks);
+    }
+    EXPECT_GT(grids.size(), 1u) << "the grid follows the rows";
+    EXPECT_EQ(distinct_texts(fusions, launch), static_cast<int>(layouts.size())) << fusions.front().name();
+  }
 }
 
 // The divisors' magic numbers against plain division, over the ranges the kernels' index types allow.
