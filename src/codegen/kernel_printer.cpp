@@ -511,8 +511,11 @@ void print_cuda_signature(const kir::Kernel& kernel, const CudaLaunchShape& shap
 
 PrintedKernel print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& shape,
                                 ExtentSpelling mode) {
-  if (kernel.scan) return PrintedKernel{print_cuda_scan_kernel(kernel), KernelConstants{}};
   ConstantSpelling spelling(mode, kernel.index64);
+  if (kernel.scan) {
+    std::string text = print_cuda_scan_kernel(kernel, spelling);
+    return PrintedKernel{std::move(text), spelling.constants()};
+  }
   if (kernel.rows) {
     std::string text = print_cuda_row_kernel(kernel, spelling);
     return PrintedKernel{std::move(text), spelling.constants()};
@@ -560,8 +563,11 @@ void print_host_entry(const kir::Kernel& kernel, std::ostringstream& out, const 
 }
 
 PrintedKernel print_host_kernel(const kir::Kernel& kernel, ExtentSpelling mode) {
-  if (kernel.scan) return PrintedKernel{print_host_scan_kernel(kernel), KernelConstants{}};
   ConstantSpelling spelling(mode, kernel.index64);
+  if (kernel.scan) {
+    std::string text = print_host_scan_kernel(kernel, spelling);
+    return PrintedKernel{std::move(text), spelling.constants()};
+  }
   if (kernel.rows) {
     std::string text = print_host_row_kernel(kernel, spelling);
     return PrintedKernel{std::move(text), spelling.constants()};

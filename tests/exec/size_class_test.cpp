@@ -16,6 +16,7 @@
 #include "lower/kernel_ir.h"
 #include "testing/norm_backward.h"
 #include "testing/random_fusion.h"
+#include "testing/scan_cases.h"
 #include "text/parser.h"
 #include "workloads/rope.h"
 
@@ -280,6 +281,19 @@ TEST(SizeClasses, OuterReductionsShareATextPerLayout) {
     EXPECT_GT(grids.size(), 1u) << "the grid follows the rows";
     EXPECT_EQ(distinct_texts(fusions, launch), static_cast<int>(layouts.size())) << fusions.front().name();
   }
+}
+
+// Scans: the line count, the scanned extent and the line layout are arguments, so the sizes of one scan
+// launch (the rows kernel over long lines, a thread per line over short ones) share a text, one line too
+// (integer sums: exact, as the interpreter's).
+TEST(SizeClasses, ScansShareATextPerLaunch) {
+  std::vector<Fusion> rows, lines;
+  for (int64_t m : {3, 1, 40})
+    for (int64_t n : {4097, 3000}) rows.push_back(testing_scan::cumsum_fusion("rows", DType::Int32, {m, n}, -1));
+  for (int64_t m : {9, 1, 100}) lines.push_back(testing_scan::cumsum_fusion("lines", DType::Int32, {m, 33}, 1));
+  for (int64_t m : {4, 2}) lines.push_back(testing_scan::cumsum_fusion("lines", DType::Int32, {m, 100, 5}, 1));
+  EXPECT_EQ(distinct_texts(rows), 1);
+  EXPECT_EQ(distinct_texts(lines), 2) << "contiguous lines, and lines with an inner stride";
 }
 
 // The divisors' magic numbers against plain division, over the ranges the kernels' index types allow.
