@@ -91,7 +91,8 @@ void print_cuda_outer_prologue(const kir::RowLaunch& rows, std::ostringstream& o
       out << "  const seam_outer_row<" << rows.vector << "> " << acc
           << "{seam_outer_partials(seam_workspace, " << j << ", " << sp.extent(rows.outer_columns()) << ", "
           << sp.extent(w.header) << ")};\n";
-      out << "  seam_outer_zero(" << acc << ", seam_lane, seam_lanes, " << sp.extent(rows.vectors()) << ");\n";
+      out << "  seam_outer_zero(" << acc << ", seam_lane, seam_lanes, " << sp.extent(rows.vectors())
+          << ");\n";
     }
   }
 }
@@ -118,10 +119,11 @@ void print_cuda_outer_epilogue(const kir::Kernel& kernel, std::ostringstream& ou
   if (rows.iterations > 0)
     for (size_t j = 0; j < rows.outer.size(); ++j)
       out << "  seam_outer_store(" << rows.outer[j].accumulator << ", seam_outer_partials(seam_workspace, "
-          << j << ", " << sp.extent(rows.outer_columns()) << ", " << sp.extent(w.header) << "), seam_row_ctx, "
-          << sp.extent(rows.vectors()) << ");\n";
-  out << "  if (seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", " << sp.extent(rows.outer_columns())
-      << ", " << sp.extent(w.group_size) << ", " << sp.extent(w.header) << ")) {\n";
+          << j << ", " << sp.extent(rows.outer_columns()) << ", " << sp.extent(w.header)
+          << "), seam_row_ctx, " << sp.extent(rows.vectors()) << ");\n";
+  out << "  if (seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", "
+      << sp.extent(rows.outer_columns()) << ", " << sp.extent(w.group_size) << ", " << sp.extent(w.header)
+      << ")) {\n";
   print_outer_finish(kernel,
                      "for (idx_t seam_col = (idx_t)threadIdx.x; seam_col < " + sp.extent(rows.reduced) +
                          "; seam_col += (idx_t)blockDim.x)",
@@ -186,7 +188,8 @@ void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out, C
   out << "    if (!seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", "
       << sp.extent(rows.outer_columns()) << ", " << block_count << ", seam_block, " << sp.extent(w.group_size)
       << ", " << sp.extent(w.header) << ")) continue;\n";
-  print_outer_finish(kernel, "for (idx_t seam_col = 0; seam_col < " + sp.extent(rows.reduced) + "; ++seam_col)",
+  print_outer_finish(kernel,
+                     "for (idx_t seam_col = 0; seam_col < " + sp.extent(rows.reduced) + "; ++seam_col)",
                      block_count + ", ", out, sp);
   out << "  }\n";
 }

@@ -82,11 +82,13 @@ void print_thread_share(const kir::ScanLaunch& s, std::ostringstream& out, const
 }
 
 void print_thread_stores(const kir::ScanLaunch& s, std::ostringstream& out, const std::string& pad,
-                         const std::string& values, const std::string& prefix, bool cuda, ConstantSpelling& sp) {
+                         const std::string& values, const std::string& prefix, bool cuda,
+                         ConstantSpelling& sp) {
   if (cuda) out << "#pragma unroll\n";
   out << pad << "for (int j = 0; j < " << s.items << "; ++j) {\n";
   out << pad << "  const long long k = seam_first + j;\n";
-  out << pad << "  if (k < " << size_ll(sp, s.extent) << ") out0[seam_out_base + k] = " << store(s, prefix + " + " + values + "[j]") << ";\n";
+  out << pad << "  if (k < " << size_ll(sp, s.extent)
+      << ") out0[seam_out_base + k] = " << store(s, prefix + " + " + values + "[j]") << ";\n";
   out << pad << "}\n";
 }
 
@@ -100,8 +102,8 @@ void print_cuda_rows(const kir::Kernel& kernel, std::ostringstream& out, Constan
       << "; seam_line += gridDim.x) {\n";
   print_line_bases(s, out, "    ", sp);
   out << "    " << acc << " seam_carry = 0;  // the total of the row's earlier chunks\n";
-  out << "    for (long long seam_start = 0; seam_start < " << size_ll(sp, s.extent) << "; seam_start += "
-      << s.chunk() << "LL) {\n";
+  out << "    for (long long seam_start = 0; seam_start < " << size_ll(sp, s.extent)
+      << "; seam_start += " << s.chunk() << "LL) {\n";
   out << "      const long long seam_first = seam_start + (long long)threadIdx.x * " << s.items << ";\n";
   out << "      " << acc << " seam_v[" << s.items << "];\n";
   print_thread_share(s, out, "      ", "seam_v", true, sp);
@@ -206,8 +208,8 @@ std::string print_host_scan_kernel(const kir::Kernel& kernel, ConstantSpelling& 
   // The GPU's chunks and thread shares, the threads' sums added in thread order.
   print_line_bases(s, out, "    ", sp);
   out << "    " << acc << " seam_carry = 0;\n";
-  out << "    for (long long seam_start = 0; seam_start < " << size_ll(sp, s.extent) << "; seam_start += "
-      << s.chunk() << "LL) {\n";
+  out << "    for (long long seam_start = 0; seam_start < " << size_ll(sp, s.extent)
+      << "; seam_start += " << s.chunk() << "LL) {\n";
   out << "      " << acc << " seam_prefix = seam_carry;\n";
   out << "      for (int seam_thread = 0; seam_thread < " << s.threads << "; ++seam_thread) {\n";
   out << "        const long long seam_first = seam_start + (long long)seam_thread * " << s.items << ";\n";

@@ -32,10 +32,9 @@ std::unique_ptr<Executable> Executable::compile(const Fusion& input_fusion,
   Fusion fusion = options.run_passes ? run_pipeline(input_fusion, PipelineOptions{}) : input_fusion;
   lap("passes");
   bool segmentation_reused = false;
-  SegmentedFusion segmented =
-      options.reuse_segmentation
-          ? SegmentationCache::shared().segment(fusion, options.segment, &segmentation_reused)
-          : segment_fusion(fusion, options.segment);
+  SegmentedFusion segmented = options.reuse_segmentation ? SegmentationCache::shared().segment(
+                                                               fusion, options.segment, &segmentation_reused)
+                                                         : segment_fusion(fusion, options.segment);
   lap("segment");
   ExecutableOptions tuned = options;
   if (options.backend == Backend::Cuda) {

@@ -59,12 +59,13 @@ std::string segmentation_key(const Fusion& fusion, const SegmentOptions& options
   for (const FusionOutput& out : fusion.outputs()) key += "out " + std::to_string(out.value.id) + '\n';
   // The options that steer the search and what it may accept.
   const SegmentRules& rules = options.rules;
-  key += std::string(strategy_name(options.strategy)) + ' ' + std::to_string(options.time_budget_seconds) + ' ' +
-         std::to_string(options.state_budget) + ' ' + std::to_string(options.maximal_groups_only) +
+  key += std::string(strategy_name(options.strategy)) + ' ' + std::to_string(options.time_budget_seconds) +
+         ' ' + std::to_string(options.state_budget) + ' ' + std::to_string(options.maximal_groups_only) +
          std::to_string(options.prove_bytes) + ' ' + std::to_string(options.bytes_time_budget_seconds) + ' ' +
          std::to_string(options.bytes_state_budget) + ' ' + std::to_string(rules.duplicate_cheap_ops) +
-         std::to_string(rules.cut_before_slice_pad) + ' ' + std::to_string(rules.limits.max_inlined_reduction) +
-         ' ' + std::to_string(options.greedy.improve_windows) + ' ' + std::to_string(options.greedy.window_groups) +
+         std::to_string(rules.cut_before_slice_pad) + ' ' +
+         std::to_string(rules.limits.max_inlined_reduction) + ' ' +
+         std::to_string(options.greedy.improve_windows) + ' ' + std::to_string(options.greedy.window_groups) +
          ' ' + std::to_string(options.greedy.window_max_nodes) + ' ' +
          std::to_string(options.greedy.time_budget_seconds);
   for (auto [a, b] : rules.must_cut) key += " cut " + std::to_string(a) + ',' + std::to_string(b);
@@ -106,7 +107,8 @@ std::optional<SegmentedFusion> SegmentationCache::reuse(const std::string& key, 
   return found;
 }
 
-SegmentedFusion SegmentationCache::segment(const Fusion& fusion, const SegmentOptions& options, bool* reused) {
+SegmentedFusion SegmentationCache::segment(const Fusion& fusion, const SegmentOptions& options,
+                                           bool* reused) {
   const std::string key = segmentation_key(fusion, options);
   if (std::optional<SegmentedFusion> hit = reuse(key, fusion)) {
     if (reused) *reused = true;

@@ -1,5 +1,7 @@
 // Segmentation once per structure and size class (exec/segmentation_cache.h): a new size of a known
 // class reuses the groups, re-checked for its sizes, and gets what a fresh search gives.
+#include "exec/segmentation_cache.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "exec/executable.h"
-#include "exec/segmentation_cache.h"
 #include "passes/pipeline.h"
 #include "text/parser.h"
 #include "workloads/rope.h"
@@ -19,13 +20,14 @@ namespace {
 std::string scaled_exp(int64_t m, int64_t n) {
   const std::string shape = "[" + std::to_string(m) + "," + std::to_string(n) + "]";
   const std::string row = "[" + std::to_string(m) + ",1]";
-  return "fusion scaled_exp {\n  %x = input {name=\"x\"} : f32" + shape + "\n  %sq = mul %x, %x : f32" + shape +
-         "\n  %s = sum %sq {axes=[1], keepdim=true} : f32" + row + "\n  %e = exp %x : f32" + shape +
+  return "fusion scaled_exp {\n  %x = input {name=\"x\"} : f32" + shape + "\n  %sq = mul %x, %x : f32" +
+         shape + "\n  %s = sum %sq {axes=[1], keepdim=true} : f32" + row + "\n  %e = exp %x : f32" + shape +
          "\n  %r = rsqrt %s : f32" + row + "\n  %rb = expand %r {shape=" + shape + "} : f32" + shape +
          "\n  %y = mul %e, %rb : f32" + shape + "\n  return y=%y\n}\n";
 }
 
-void expect_same_groups(const SegmentedFusion& reused, const SegmentedFusion& fresh, const std::string& what) {
+void expect_same_groups(const SegmentedFusion& reused, const SegmentedFusion& fresh,
+                        const std::string& what) {
   ASSERT_EQ(reused.groups.size(), fresh.groups.size()) << what;
   for (size_t g = 0; g < fresh.groups.size(); ++g) {
     EXPECT_EQ(reused.groups[g].kind, fresh.groups[g].kind) << what << " group " << g;
@@ -52,7 +54,8 @@ void check_sweep(const std::vector<Fusion>& fusions) {
 
 TEST(SegmentationCache, RowCountsAndLengthsOfOneClass) {
   std::vector<Fusion> fusions;
-  for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{4, 128}, {7, 128}, {300, 96}, {2, 4096}, {65, 33}})
+  for (auto [m, n] :
+       std::vector<std::pair<int64_t, int64_t>>{{4, 128}, {7, 128}, {300, 96}, {2, 4096}, {65, 33}})
     fusions.push_back(parse_fusion(scaled_exp(m, n)));
   check_sweep(fusions);
 }

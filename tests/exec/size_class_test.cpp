@@ -229,13 +229,27 @@ std::string scaled_exp_text(int64_t m, int64_t n) {
   const std::string shape = "[" + std::to_string(m) + "," + std::to_string(n) + "]";
   const std::string row = "[" + std::to_string(m) + ",1]";
   return "fusion scaled_exp {\n"
-         "  %x = input {name=\"x\"} : f32" + shape + "\n"
-         "  %sq = mul %x, %x : f32" + shape + "\n"
-         "  %s = sum %sq {axes=[1], keepdim=true} : f32" + row + "\n"
-         "  %e = exp %x : f32" + shape + "\n"
-         "  %r = rsqrt %s : f32" + row + "\n"
-         "  %rb = expand %r {shape=" + shape + "} : f32" + shape + "\n"
-         "  %y = mul %e, %rb : f32" + shape + "\n"
+         "  %x = input {name=\"x\"} : f32" +
+         shape +
+         "\n"
+         "  %sq = mul %x, %x : f32" +
+         shape +
+         "\n"
+         "  %s = sum %sq {axes=[1], keepdim=true} : f32" +
+         row +
+         "\n"
+         "  %e = exp %x : f32" +
+         shape +
+         "\n"
+         "  %r = rsqrt %s : f32" +
+         row +
+         "\n"
+         "  %rb = expand %r {shape=" +
+         shape + "} : f32" + shape +
+         "\n"
+         "  %y = mul %e, %rb : f32" +
+         shape +
+         "\n"
          "  return y=%y\n"
          "}\n";
 }
@@ -289,9 +303,12 @@ TEST(SizeClasses, OuterReductionsShareATextPerLayout) {
 TEST(SizeClasses, ScansShareATextPerLaunch) {
   std::vector<Fusion> rows, lines;
   for (int64_t m : {3, 1, 40})
-    for (int64_t n : {4097, 3000}) rows.push_back(testing_scan::cumsum_fusion("rows", DType::Int32, {m, n}, -1));
-  for (int64_t m : {9, 1, 100}) lines.push_back(testing_scan::cumsum_fusion("lines", DType::Int32, {m, 33}, 1));
-  for (int64_t m : {4, 2}) lines.push_back(testing_scan::cumsum_fusion("lines", DType::Int32, {m, 100, 5}, 1));
+    for (int64_t n : {4097, 3000})
+      rows.push_back(testing_scan::cumsum_fusion("rows", DType::Int32, {m, n}, -1));
+  for (int64_t m : {9, 1, 100})
+    lines.push_back(testing_scan::cumsum_fusion("lines", DType::Int32, {m, 33}, 1));
+  for (int64_t m : {4, 2})
+    lines.push_back(testing_scan::cumsum_fusion("lines", DType::Int32, {m, 100, 5}, 1));
   EXPECT_EQ(distinct_texts(rows), 1);
   EXPECT_EQ(distinct_texts(lines), 2) << "contiguous lines, and lines with an inner stride";
 }
