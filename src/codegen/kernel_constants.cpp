@@ -80,6 +80,12 @@ std::string ConstantSpelling::floating(double value, const std::string& literal,
   return "seam_k.e[" + std::to_string(constants_.doubles.size() - 1) + "]";
 }
 
+std::string ConstantSpelling::integer_constant(int64_t value, const std::string& literal) {
+  if (mode_ == ExtentSpelling::Literals || (value >= -1 && value <= 1)) return literal;
+  constants_.values.push_back(value);
+  return "((seam_i64)seam_k.v[" + std::to_string(constants_.values.size() - 1) + "])";
+}
+
 std::string ConstantSpelling::quotient(const std::string& numerator, int64_t divisor, bool remainder,
                                        bool nonnegative) {
   if (mode_ == ExtentSpelling::Literals || !nonnegative || divisor <= 1)

@@ -49,6 +49,9 @@ class ConstantSpelling final : public kir::IndexSpelling {
   // `to_float32`: an argument unless it is 0, 1, -1 or not finite, which are structure (initial values,
   // identities).
   std::string floating(double value, const std::string& literal, bool to_float32);
+  // An integer constant of the kernel's math (a frontend's `x.size(1)` that a mean divides by), as a
+  // 64-bit value: an argument unless it is 0, 1 or -1 (structure: identities, initial values).
+  std::string integer_constant(int64_t value, const std::string& literal);
   std::string quotient(const std::string& numerator, int64_t divisor, bool remainder,
                        bool nonnegative) override;
   const KernelConstants& constants() const { return constants_; }

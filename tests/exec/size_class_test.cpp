@@ -266,6 +266,24 @@ TEST(SizeClasses, EveryRowCountSharesOneText) {
     }
 }
 
+// A mean as a sum divided by the row length as an integer (a frontend's `x.size(1)`): integer constants
+// of the kernel's math are arguments too, so row lengths of one layout share a text.
+std::string centered_text(int64_t m, int64_t n) {
+  const std::string shape = "[" + std::to_string(m) + "," + std::to_string(n) + "]";
+  const std::string row = "[" + std::to_string(m) + ",1]";
+  return "fusion centered {\n  %x = input {name=\"x\"} : f32" + shape +
+         "\n  %s = sum %x {axes=[1], keepdim=true} : f32" + row +
+         "\n  %n = const {value=" + std::to_string(n) + "} : i64\n  %mean = div %s, %n : f32" + row +
+         "\n  %mb = expand %mean {shape=" + shape + "} : f32" + shape + "\n  %y = sub %x, %mb : f32" + shape +
+         "\n  return y=%y\n}\n";
+}
+
+TEST(SizeClasses, IntegerConstantsOfTheMathAreArguments) {
+  std::vector<Fusion> fusions;
+  for (int64_t n : {128, 100, 112, 124}) fusions.push_back(parse_fusion(centered_text(3, n)));
+  EXPECT_EQ(distinct_texts(fusions), 1);
+}
+
 // Normalization backwards: the outer reductions' workspace layout (columns, the partial blocks of the
 // grid and their groups) and the rows are arguments, so row counts of one layout share a text while
 // the grid grows with them.
