@@ -26,6 +26,14 @@ bool size_valued(std::string_view name) {
   return name == "shape" || name == "starts" || name == "stops" || name == "low" || name == "high";
 }
 
+// A constant's class: its kind and whether it is 0, 1 or -1 (identities the passes fold); the value
+// itself (a mean's 1 / N, a row length) does not steer the search.
+std::string number_class(const Number& n) {
+  const double v = n.as_double();
+  const char* kind = n.kind() == Number::Kind::Float ? "f" : n.kind() == Number::Kind::Int ? "i" : "b";
+  return std::string(kind) + (v == 0 ? "0" : v == 1 ? "1" : v == -1 ? "-1" : "n");
+}
+
 }  // namespace
 
 std::string segmentation_key(const Fusion& fusion, const SegmentOptions& options) {
@@ -42,6 +50,8 @@ std::string segmentation_key(const Fusion& fusion, const SegmentOptions& options
       key += '=';
       if (size_valued(name) && std::holds_alternative<std::vector<int64_t>>(value))
         append_extents(key, std::get<std::vector<int64_t>>(value));
+      else if (const Number* number = std::get_if<Number>(&value))  // a constant: sizes make some (1 / N)
+        key += number_class(*number);
       else if (name != "name")  // an input's name is not structure
         key += attr_value_to_string(value);
       key += ';';

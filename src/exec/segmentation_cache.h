@@ -1,7 +1,8 @@
 // Segmentation once per fusion structure and size class (docs/CODEGEN.md, "Size classes"): a fusion
 // that differs from an earlier one only in its extents reuses the earlier segmentation instead of
 // searching again. The key is the fusion after the passes with every extent reduced to its class (0, 1
-// or more), each reduction marked when it is small enough to inline into a pointwise kernel (the
+// or more), constants to their kind and whether they are 0, 1 or -1 (a mean's 1 / N differs per size),
+// each reduction marked when it is small enough to inline into a pointwise kernel (the
 // scheduler predicates' one size limit), and the options that steer the search. A hit is never
 // trusted: the cached groups are re-checked for the new sizes (check_segmentation: every group accepted
 // by its scheduler at these extents, the group order, boundaries recomputed), and groups the new sizes

@@ -60,6 +60,21 @@ TEST(SegmentationCache, RowCountsAndLengthsOfOneClass) {
   check_sweep(fusions);
 }
 
+// A mean divided by the row length, a constant of the fusion: constants are classes too.
+TEST(SegmentationCache, ConstantsThatFollowTheSizes) {
+  std::vector<Fusion> fusions;
+  for (int64_t n : {128, 1000, 77}) {
+    const std::string shape = "[5," + std::to_string(n) + "]";
+    fusions.push_back(parse_fusion(
+        "fusion centered {\n  %x = input {name=\"x\"} : f32" + shape +
+        "\n  %s = sum %x {axes=[1], keepdim=true} : f32[5,1]\n  %n = const {value=" + std::to_string(n) +
+        "} : i64\n  %mean = div %s, %n : f32[5,1]\n  %mb = expand "
+        "%mean {shape=" +
+        shape + "} : f32" + shape + "\n  %y = sub %x, %mb : f32" + shape + "\n  return y=%y\n}\n"));
+  }
+  check_sweep(fusions);
+}
+
 TEST(SegmentationCache, RopeSequenceLengths) {
   for (Direction direction : {Direction::Forward, Direction::Backward}) {
     std::vector<Fusion> fusions;
