@@ -260,6 +260,9 @@ class Executable {
   // kernel cache's binary), "loaded" (a module this process loaded for another size of the same size
   // class: nothing compiled), "none" (no generated kernel).
   std::string module_origin() const;
+  // The compile_times() stages an earlier fusion of the same structure and size class did the work of
+  // ("segment": its segmentation, re-checked for these sizes).
+  std::vector<std::string> reused_stages() const;
   std::string optimized_fusion() const;      // the fusion after seam's passes (text format)
   std::string segmentation() const;          // kernels, their values, boundary bytes, proven optimal?
   int num_kernels() const;                   // kernels launched per run (library calls included)

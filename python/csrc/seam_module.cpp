@@ -366,6 +366,7 @@ PYBIND11_MODULE(_seam, m) {
           py::arg("inputs"), py::arg("stream"))
       .def("compile_times", &Executable::compile_times)
       .def("module_origin", &Executable::module_origin)
+      .def("reused_stages", &Executable::reused_stages)
       .def("optimized_fusion", &Executable::optimized_fusion)
       .def("segmentation", &Executable::segmentation)
       .def("num_kernels", &Executable::num_kernels)

@@ -524,16 +524,20 @@ class FusionDefinition:
         """How the last execute()'s specialization was compiled: `module` is "compiled" (NVRTC or the host
         compiler ran), "cache" (the kernel cache's binary), "loaded" (the module of another size of the same
         size class, nothing compiled: docs/CODEGEN.md, "Size classes") or "none"; `compile_ms` the whole
-        specialization, `stages` seam's compile per stage (ms), `kernels` launches per run,
-        `specializations` how many input signatures this definition has compiled."""
+        specialization, `stages` seam's compile per stage (ms), `reused` the stages whose work an earlier size
+        of the same structure and size class did (their time is the lookup and the check), `stages_run` the
+        others, `kernels` launches per run, `specializations` how many input signatures this definition has
+        compiled."""
         spec = self._last_or_error("last_compile_info")
         if spec.executable_or_none() is None:
-            return {"module": "none", "compile_ms": spec.compile_time_ms, "stages": {}, "kernels": 0,
-                    "specializations": len(self._entry.specializations)}
+            return {"module": "none", "compile_ms": spec.compile_time_ms, "stages": {}, "stages_run": [],
+                    "reused": [], "kernels": 0, "specializations": len(self._entry.specializations)}
         exe = spec.executable()
-        return {"module": exe.module_origin(), "compile_ms": spec.compile_time_ms,
-                "stages": dict(exe.compile_times()), "kernels": exe.num_kernels(),
-                "specializations": len(self._entry.specializations)}
+        stages = dict(exe.compile_times())
+        reused = list(exe.reused_stages())
+        return {"module": exe.module_origin(), "compile_ms": spec.compile_time_ms, "stages": stages,
+                "stages_run": [s for s in stages if s not in reused], "reused": reused,
+                "kernels": exe.num_kernels(), "specializations": len(self._entry.specializations)}
 
     def segmentation_for(self, inputs):
         self._ensure_defined()

@@ -279,6 +279,8 @@ std::vector<std::pair<std::string, double>> Executable::compile_times() const {
   return impl_->exe->compile_times();
 }
 
+std::vector<std::string> Executable::reused_stages() const { return impl_->exe->reused_stages(); }
+
 std::string Executable::module_origin() const {
   return std::string(seam::module_origin_name(impl_->exe->module_origin()));
 }

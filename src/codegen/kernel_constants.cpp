@@ -55,6 +55,12 @@ std::string ConstantSpelling::integer(int64_t value) {
   return "((idx_t)seam_k.v[" + std::to_string(constants_.values.size() - 1) + "])";
 }
 
+std::string ConstantSpelling::extent(int64_t value) {
+  if (mode_ == ExtentSpelling::Literals) return std::to_string(value);
+  constants_.values.push_back(value);
+  return "((idx_t)seam_k.v[" + std::to_string(constants_.values.size() - 1) + "])";
+}
+
 std::string ConstantSpelling::multiplier(int64_t value) {
   // A vector's lanes (2, 4, 8, 16) scale vector indices into element offsets: as literals, the offsets of
   // a persistent row's unrolled iterations stay immediates of the loads (softmax 16384 x 8192 for sm_90:
@@ -72,6 +78,12 @@ std::string ConstantSpelling::floating(double value, const std::string& literal,
   }
   constants_.doubles.push_back(value);
   return "seam_k.e[" + std::to_string(constants_.doubles.size() - 1) + "]";
+}
+
+std::string ConstantSpelling::integer_constant(int64_t value, const std::string& literal) {
+  if (mode_ == ExtentSpelling::Literals || (value >= -1 && value <= 1)) return literal;
+  constants_.values.push_back(value);
+  return "((seam_i64)seam_k.v[" + std::to_string(constants_.values.size() - 1) + "])";
 }
 
 std::string ConstantSpelling::quotient(const std::string& numerator, int64_t divisor, bool remainder,

@@ -41,11 +41,17 @@ class ConstantSpelling final : public kir::IndexSpelling {
  public:
   ConstantSpelling(ExtentSpelling mode, bool index64) : mode_(mode) { constants_.index64 = index64; }
   std::string integer(int64_t value) override;
+  // A size the launch loops over (a row kernel's rows, an outer reduction's columns and blocks): an
+  // argument even when it is 0 or 1, so that one row and many share a text.
+  std::string extent(int64_t value);
   std::string multiplier(int64_t value) override;
   // A floating constant of the kernel's math (`literal`: its text as a literal), converted to f32 where
   // `to_float32`: an argument unless it is 0, 1, -1 or not finite, which are structure (initial values,
   // identities).
   std::string floating(double value, const std::string& literal, bool to_float32);
+  // An integer constant of the kernel's math (a frontend's `x.size(1)` that a mean divides by), as a
+  // 64-bit value: an argument unless it is 0, 1 or -1 (structure: identities, initial values).
+  std::string integer_constant(int64_t value, const std::string& literal);
   std::string quotient(const std::string& numerator, int64_t divisor, bool remainder,
                        bool nonnegative) override;
   const KernelConstants& constants() const { return constants_; }

@@ -108,9 +108,12 @@ class BodyPrinter {
  private:
   bool is_array(const kir::Var& v) const { return arrays_.count(v.name) > 0; }
   std::string ix(const kir::Index& index) const { return kir::to_string(index, spelling_); }
-  // A constant of the kernel's math: floating ones through the kernel's constants (an argument where
-  // sizes may have made it, a mean's 1 / N), others as literals.
+  // A constant of the kernel's math: floating and integer ones through the kernel's constants (an
+  // argument where sizes may have made it: a mean's 1 / N, a row length as an integer), booleans as
+  // literals.
   std::string literal_value(const Number& n, DType dtype) const {
+    if (n.kind() == Number::Kind::Int && n.as_int() != INT64_MIN)
+      return spelling_.integer_constant(n.as_int(), literal_text(n));
     if (n.kind() != Number::Kind::Float) return literal_text(n);
     return spelling_.floating(n.as_double(), literal_text(n), dtype == DType::Float32);
   }
@@ -527,8 +530,11 @@ void print_cuda_signature(const kir::Kernel& kernel, const CudaLaunchShape& shap
 
 PrintedKernel print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& shape,
                                 ExtentSpelling mode) {
-  if (kernel.scan) return PrintedKernel{print_cuda_scan_kernel(kernel), KernelConstants{}};
   ConstantSpelling spelling(mode, kernel.index64);
+  if (kernel.scan) {
+    std::string text = print_cuda_scan_kernel(kernel, spelling);
+    return PrintedKernel{std::move(text), spelling.constants()};
+  }
   if (kernel.rows) {
     std::string text = print_cuda_row_kernel(kernel, spelling);
     return PrintedKernel{std::move(text), spelling.constants()};
@@ -576,8 +582,11 @@ void print_host_entry(const kir::Kernel& kernel, std::ostringstream& out, const 
 }
 
 PrintedKernel print_host_kernel(const kir::Kernel& kernel, ExtentSpelling mode) {
-  if (kernel.scan) return PrintedKernel{print_host_scan_kernel(kernel), KernelConstants{}};
   ConstantSpelling spelling(mode, kernel.index64);
+  if (kernel.scan) {
+    std::string text = print_host_scan_kernel(kernel, spelling);
+    return PrintedKernel{std::move(text), spelling.constants()};
+  }
   if (kernel.rows) {
     std::string text = print_host_row_kernel(kernel, spelling);
     return PrintedKernel{std::move(text), spelling.constants()};

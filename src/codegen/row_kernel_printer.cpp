@@ -80,7 +80,7 @@ std::pair<kir::Block, kir::Block> split_at_fills(const kir::RowLaunch& rows) {
 
 // Outer reductions (kir::OuterReduction): per reduction, the accumulator (registers when persistent, the
 // block's workspace row when streamed) zeroed before the rows.
-void print_cuda_outer_prologue(const kir::RowLaunch& rows, std::ostringstream& out) {
+void print_cuda_outer_prologue(const kir::RowLaunch& rows, std::ostringstream& out, ConstantSpelling& sp) {
   const kir::OuterWorkspace w = kir::outer_workspace(rows);
   for (size_t j = 0; j < rows.outer.size(); ++j) {
     const std::string& acc = rows.outer[j].accumulator;
@@ -89,9 +89,10 @@ void print_cuda_outer_prologue(const kir::RowLaunch& rows, std::ostringstream& o
       out << "  seam_outer_zero(" << acc << ");\n";
     } else {
       out << "  const seam_outer_row<" << rows.vector << "> " << acc
-          << "{seam_outer_partials(seam_workspace, " << j << ", " << rows.outer_columns() << "LL, "
-          << w.header << ")};\n";
-      out << "  seam_outer_zero(" << acc << ", seam_lane, seam_lanes, " << rows.vectors() << "LL);\n";
+          << "{seam_outer_partials(seam_workspace, " << j << ", " << sp.extent(rows.outer_columns()) << ", "
+          << sp.extent(w.header) << ")};\n";
+      out << "  seam_outer_zero(" << acc << ", seam_lane, seam_lanes, " << sp.extent(rows.vectors())
+          << ");\n";
     }
   }
 }
@@ -105,8 +106,8 @@ void print_outer_finish(const kir::Kernel& kernel, const std::string& column_loo
   out << "    " << column_loop << " {\n";
   for (size_t j = 0; j < rows.outer.size(); ++j)
     out << "      const float " << rows.outer[j].total << "_0 = seam_outer_total(seam_workspace, " << j
-        << ", " << rows.outer_columns() << "LL, seam_col, " << rows.outer.size() << ", " << blocks
-        << w.group_size << ", " << w.header << ");\n";
+        << ", " << sp.extent(rows.outer_columns()) << ", seam_col, " << rows.outer.size() << ", " << blocks
+        << sp.extent(w.group_size) << ", " << sp.extent(w.header) << ");\n";
   print_kernel_block(kernel, rows.finish, out, 3, sp);
   out << "    }\n";
 }
@@ -118,12 +119,13 @@ void print_cuda_outer_epilogue(const kir::Kernel& kernel, std::ostringstream& ou
   if (rows.iterations > 0)
     for (size_t j = 0; j < rows.outer.size(); ++j)
       out << "  seam_outer_store(" << rows.outer[j].accumulator << ", seam_outer_partials(seam_workspace, "
-          << j << ", " << rows.outer_columns() << "LL, " << w.header << "), seam_row_ctx, " << rows.vectors()
-          << "LL);\n";
-  out << "  if (seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", " << rows.outer_columns()
-      << "LL, " << w.group_size << ", " << w.header << ")) {\n";
+          << j << ", " << sp.extent(rows.outer_columns()) << ", " << sp.extent(w.header)
+          << "), seam_row_ctx, " << sp.extent(rows.vectors()) << ");\n";
+  out << "  if (seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", "
+      << sp.extent(rows.outer_columns()) << ", " << sp.extent(w.group_size) << ", " << sp.extent(w.header)
+      << ")) {\n";
   print_outer_finish(kernel,
-                     "for (idx_t seam_col = (idx_t)threadIdx.x; seam_col < " + std::to_string(rows.reduced) +
+                     "for (idx_t seam_col = (idx_t)threadIdx.x; seam_col < " + sp.extent(rows.reduced) +
                          "; seam_col += (idx_t)blockDim.x)",
                      "", out, sp);
   out << "  }\n";
@@ -150,7 +152,7 @@ void print_host_row_body(const kir::Kernel& kernel, std::ostringstream& out, int
   }
   const std::string pad(2 * static_cast<size_t>(depth), ' ');
   const std::string staging = "unsigned char* const seam_staging = seam_stage.data + seam_stage_index * " +
-                              std::to_string(kir::row_stage(rows).bytes(1, rows.vectors())) + ";\n";
+                              sp.extent(kir::row_stage(rows).bytes(1, rows.vectors())) + ";\n";
   out << pad << "{\n" << pad << "  " << staging;
   print_kernel_block(kernel, prefetch_block(rows), out, depth + 1, sp, RowFill::Prefetch);
   out << pad << "}\n" << pad << "seam_async_commit();\n" << pad << "seam_async_wait<0>();\n";
@@ -164,18 +166,19 @@ void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out, C
   const kir::RowLaunch& rows = *kernel.rows;
   const kir::OuterWorkspace w = kir::outer_workspace(rows);
   const int64_t blocks = rows.partial_blocks, per_block = rows.rows_per_block;
-  out << "  for (idx_t seam_block = 0; seam_block < " << blocks << "; ++seam_block) {\n";
+  const std::string block_count = sp.extent(blocks);
+  out << "  for (idx_t seam_block = 0; seam_block < " << block_count << "; ++seam_block) {\n";
   for (size_t j = 0; j < rows.outer.size(); ++j) {
     const std::string& acc = rows.outer[j].accumulator;
     out << "    const seam_outer_row<" << rows.vector << "> " << acc
-        << "{seam_outer_partials(seam_workspace, " << j << ", " << rows.outer_columns() << "LL, " << blocks
-        << "LL, seam_block, " << w.header << ")};\n";
-    out << "    seam_outer_zero(" << acc << ", " << rows.vectors() << "LL);\n";
+        << "{seam_outer_partials(seam_workspace, " << j << ", " << sp.extent(rows.outer_columns()) << ", "
+        << block_count << ", seam_block, " << sp.extent(w.header) << ")};\n";
+    out << "    seam_outer_zero(" << acc << ", " << sp.extent(rows.vectors()) << ");\n";
   }
-  out << "    for (idx_t seam_first_row = seam_block * " << per_block << "; seam_first_row < " << rows.rows
-      << "; seam_first_row += " << blocks * per_block << ") {\n";
+  out << "    for (idx_t seam_first_row = seam_block * " << per_block << "; seam_first_row < "
+      << sp.extent(rows.rows) << "; seam_first_row += " << sp.extent(blocks * per_block) << ") {\n";
   out << "      for (idx_t row = seam_first_row; row < seam_first_row + " << per_block << " && row < "
-      << rows.rows << "; ++row) {\n";
+      << sp.extent(rows.rows) << "; ++row) {\n";
   out << "        if ((row & 0xff) == 0xff) SEAM_STOP_IF_INTERRUPTED();\n";
   if (rows.peel) {
     print_row_shift(rows, out, sp);
@@ -183,11 +186,12 @@ void print_host_outer_rows(const kir::Kernel& kernel, std::ostringstream& out, C
   }
   print_host_row_body(kernel, out, 4, sp);
   out << "      }\n    }\n";
-  out << "    if (!seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", " << rows.outer_columns()
-      << "LL, " << blocks << "LL, seam_block, " << w.group_size << ", " << w.header << ")) continue;\n";
+  out << "    if (!seam_outer_arrive(seam_workspace, " << rows.outer.size() << ", "
+      << sp.extent(rows.outer_columns()) << ", " << block_count << ", seam_block, " << sp.extent(w.group_size)
+      << ", " << sp.extent(w.header) << ")) continue;\n";
   print_outer_finish(kernel,
-                     "for (idx_t seam_col = 0; seam_col < " + std::to_string(rows.reduced) + "; ++seam_col)",
-                     std::to_string(blocks) + "LL, ", out, sp);
+                     "for (idx_t seam_col = 0; seam_col < " + sp.extent(rows.reduced) + "; ++seam_col)",
+                     block_count + ", ", out, sp);
   out << "  }\n";
 }
 
@@ -196,15 +200,15 @@ void print_cuda_rows(const kir::Kernel& kernel, const std::string& first_block, 
                      std::ostringstream& out, ConstantSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   out << "  for (long long seam_first_row = (long long)" << first_block << " * " << rows.rows_per_block
-      << "; seam_first_row < (long long)" << sp.integer(rows.rows) << "; seam_first_row += (long long)"
+      << "; seam_first_row < (long long)" << sp.extent(rows.rows) << "; seam_first_row += (long long)"
       << blocks << " * " << rows.rows_per_block << ") {\n";
   out << "    const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);\n";
   if (rows.peel) {
     print_row_shift(rows, out, sp);
-    out << "    const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+    out << "    const idx_t seam_row_extent = row < " << sp.extent(rows.rows) << " ? "
         << peeled_row_vectors(rows, sp) << " : 0;\n";
   } else {
-    out << "    const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+    out << "    const idx_t seam_row_extent = row < " << sp.extent(rows.rows) << " ? "
         << sp.integer(rows.vectors()) << " : 0;\n";
   }
   out << "    (void)seam_row_extent;\n";
@@ -219,7 +223,7 @@ void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& fi
                                 const std::string& blocks, std::ostringstream& out, ConstantSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   const int64_t stage = kir::row_stage(rows).bytes(rows.block_size(), rows.iterations);
-  const std::string last = "(long long)" + sp.integer(rows.rows);
+  const std::string last = "(long long)" + sp.extent(rows.rows);
   const std::string stride = "(long long)" + blocks + " * " + std::to_string(rows.rows_per_block);
   const kir::Block prefetch = prefetch_block(rows);
   out << "  extern __shared__ __align__(16) unsigned char seam_stage[];  // "
@@ -233,7 +237,7 @@ void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& fi
     out << "      const long long seam_next_row = " << first << " + seam_row_ctx.slot;\n";
     out << "      const idx_t row = (idx_t)(seam_next_row < " << last << " ? seam_next_row : " << last
         << ");\n";
-    out << "      const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+    out << "      const idx_t seam_row_extent = row < " << sp.extent(rows.rows) << " ? "
         << sp.integer(rows.vectors()) << " : 0;\n";
     out << "      unsigned char* const seam_staging = seam_stage + " << stage_index << " * " << stage
         << ";\n";
@@ -247,7 +251,7 @@ void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& fi
   print_prefetch("seam_first_row + " + stride, "(seam_stage_index ^ 1)");
   out << "    seam_async_wait<1>();  // this group's copies have landed\n";
   out << "    const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);\n";
-  out << "    const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+  out << "    const idx_t seam_row_extent = row < " << sp.extent(rows.rows) << " ? "
       << sp.integer(rows.vectors()) << " : 0;\n";
   out << "    (void)seam_row_extent;\n";
   out << "    unsigned char* const seam_staging = seam_stage + seam_stage_index * " << stage << ";\n";
@@ -262,7 +266,7 @@ void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& fi
 void print_cuda_rows_loaded_ahead(const kir::Kernel& kernel, const std::string& first_block,
                                   const std::string& blocks, std::ostringstream& out, ConstantSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
-  const std::string last = "(long long)" + sp.integer(rows.rows);
+  const std::string last = "(long long)" + sp.extent(rows.rows);
   const std::string stride = "(long long)" + blocks + " * " + std::to_string(rows.rows_per_block);
   const kir::Block ahead = prefetch_block(rows);
   const auto [fills, rest] = split_at_fills(rows);
@@ -273,7 +277,7 @@ void print_cuda_rows_loaded_ahead(const kir::Kernel& kernel, const std::string& 
     out << pad << "  const long long seam_next_row = " << first << " + seam_row_ctx.slot;\n";
     out << pad << "  const idx_t row = (idx_t)(seam_next_row < " << last << " ? seam_next_row : " << last
         << ");\n";
-    out << pad << "  const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+    out << pad << "  const idx_t seam_row_extent = row < " << sp.extent(rows.rows) << " ? "
         << sp.integer(rows.vectors()) << " : 0;\n";
     print_kernel_block(kernel, ahead, out, depth + 1, sp, RowFill::LoadAhead);
     out << pad << "}\n";
@@ -282,7 +286,7 @@ void print_cuda_rows_loaded_ahead(const kir::Kernel& kernel, const std::string& 
   print_load_ahead("seam_first_row", 1);
   out << "  for (; seam_first_row < " << last << "; seam_first_row += " << stride << ") {\n";
   out << "    const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);\n";
-  out << "    const idx_t seam_row_extent = row < " << sp.integer(rows.rows) << " ? "
+  out << "    const idx_t seam_row_extent = row < " << sp.extent(rows.rows) << " ? "
       << sp.integer(rows.vectors()) << " : 0;\n";
   out << "    (void)seam_row_extent;\n";
   print_kernel_block(kernel, fills, out, 2, sp, RowFill::TakeAhead);
@@ -309,7 +313,7 @@ std::string print_cuda_row_kernel(const kir::Kernel& kernel, ConstantSpelling& s
     out << "  constexpr int seam_row_iterations = " << rows.iterations << ";\n";
     print_row_caches(rows, false, out);
   }
-  print_cuda_outer_prologue(rows, out);
+  print_cuda_outer_prologue(rows, out, sp);
   // Every thread of a block runs the same iterations (the row reductions synchronize the block).
   // Over a cluster, its blocks take the same rows (the grid is a multiple of the cluster).
   const std::string first_block =
@@ -358,14 +362,14 @@ std::string print_host_row_kernel(const kir::Kernel& kernel, ConstantSpelling& s
   }
   if (rows.prefetch_stages == 2) {  // one thread, one vector per iteration: the stage holds a row
     out << "  seam_row_cache<unsigned char, 1> seam_stage("
-        << 2 * kir::row_stage(rows).bytes(1, rows.vectors()) << ");\n";
+        << sp.extent(2 * kir::row_stage(rows).bytes(1, rows.vectors())) << ");\n";
     out << "  constexpr int seam_stage_block = 1, seam_stage_thread = 0;\n";
     out << "  int seam_stage_index = 0;\n";
   }
   if (!rows.outer.empty()) {
     print_host_outer_rows(kernel, out, sp);
   } else {
-    out << "  for (idx_t row = 0; row < " << sp.integer(rows.rows) << "; ++row) {\n";
+    out << "  for (idx_t row = 0; row < " << sp.extent(rows.rows) << "; ++row) {\n";
     out << "    if ((row & 0xff) == 0xff) SEAM_STOP_IF_INTERRUPTED();  // a long run may be stopped\n";
     if (rows.peel) {
       print_row_shift(rows, out, sp);

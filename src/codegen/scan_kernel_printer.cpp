@@ -37,10 +37,16 @@ std::string store(const kir::ScanLaunch& s, const std::string& total) {
   return "seam_convert<" + kir::c_type(s.output_dtype) + ">(" + total + ")";
 }
 
+// A size as a long long: the line count and the scanned extent always arguments (one line and many share
+// a text), other integers as ConstantSpelling::integer spells them (0 and 1 are structure).
+std::string size_ll(ConstantSpelling& sp, int64_t value) { return "(long long)" + sp.extent(value); }
+std::string integer_ll(ConstantSpelling& sp, int64_t value) { return "(long long)" + sp.integer(value); }
+
 // `seam_in_base` and `seam_out_base`: where line `seam_line` starts in the input and the output.
-void print_line_bases(const kir::ScanLaunch& s, std::ostringstream& out, const std::string& pad) {
-  out << pad << "const long long seam_out_base = (seam_line / " << s.inner << "LL) * " << s.extent * s.inner
-      << "LL + seam_line % " << s.inner << "LL;\n";
+void print_line_bases(const kir::ScanLaunch& s, std::ostringstream& out, const std::string& pad,
+                      ConstantSpelling& sp) {
+  out << pad << "const long long seam_out_base = (seam_line / " << integer_ll(sp, s.inner) << ") * "
+      << integer_ll(sp, s.extent * s.inner) << " + seam_line % " << integer_ll(sp, s.inner) << ";\n";
   if (s.contiguous) {
     out << pad << "const long long seam_in_base = seam_out_base;\n";
     return;
@@ -48,69 +54,73 @@ void print_line_bases(const kir::ScanLaunch& s, std::ostringstream& out, const s
   out << pad << "long long seam_in_base = 0;\n";
   out << pad << "{\n" << pad << "  long long seam_rest = seam_line;\n";
   for (size_t d = s.line_extents.size(); d-- > 0;) {
-    out << pad << "  seam_in_base += (seam_rest % " << s.line_extents[d] << "LL) * " << s.line_strides[d]
-        << "LL;\n";
-    out << pad << "  seam_rest /= " << s.line_extents[d] << "LL;\n";
+    out << pad << "  seam_in_base += (seam_rest % " << integer_ll(sp, s.line_extents[d]) << ") * "
+        << integer_ll(sp, s.line_strides[d]) << ";\n";
+    out << pad << "  seam_rest /= " << integer_ll(sp, s.line_extents[d]) << ";\n";
   }
   out << pad << "}\n";
 }
 
-std::string element(const kir::ScanLaunch& s, const std::string& k) {
-  return "in0[seam_in_base + " + k + " * " + std::to_string(s.axis_stride) + "LL]";
+std::string element(const kir::ScanLaunch& s, const std::string& k, ConstantSpelling& sp) {
+  return "in0[seam_in_base + " + k + " * " + integer_ll(sp, s.axis_stride) + "]";
 }
 
 // The lines kernel's body for line `seam_line`: the axis walked in order.
-void print_line_walk(const kir::ScanLaunch& s, std::ostringstream& out, const std::string& pad) {
-  print_line_bases(s, out, pad);
+void print_line_walk(const kir::ScanLaunch& s, std::ostringstream& out, const std::string& pad,
+                     ConstantSpelling& sp) {
+  print_line_bases(s, out, pad, sp);
   out << pad << accumulator_type(s, Walk::Serial) << " seam_total = 0;\n";
-  out << pad << "for (long long k = 0; k < " << s.extent << "LL; ++k) {\n";
+  out << pad << "for (long long k = 0; k < " << size_ll(sp, s.extent) << "; ++k) {\n";
   out << pad
       << "  if ((k & 0xffff) == 0xffff) SEAM_STOP_IF_INTERRUPTED();  // a long host run (seam_host.h)\n";
-  out << pad << "  seam_total += " << load(s, element(s, "k"), Walk::Serial) << ";\n";
-  out << pad << "  out0[seam_out_base + k * " << s.inner << "LL] = " << store(s, "seam_total") << ";\n";
+  out << pad << "  seam_total += " << load(s, element(s, "k", sp), Walk::Serial) << ";\n";
+  out << pad << "  out0[seam_out_base + k * " << integer_ll(sp, s.inner) << "] = " << store(s, "seam_total")
+      << ";\n";
   out << pad << "}\n";
 }
 
 // A thread's share of a chunk of the rows kernel: elements seam_first .. seam_first + items - 1, scanned
 // into seam_v (zero past the row's end), their total in seam_sum.
 void print_thread_share(const kir::ScanLaunch& s, std::ostringstream& out, const std::string& pad,
-                        const std::string& values, bool cuda) {
+                        const std::string& values, bool cuda, ConstantSpelling& sp) {
   const Walk walk = cuda ? Walk::Parallel : Walk::Serial;
   const std::string acc = accumulator_type(s, walk);
   out << pad << acc << " seam_sum = 0;\n";
   if (cuda) out << "#pragma unroll\n";  // the values stay in registers
   out << pad << "for (int j = 0; j < " << s.items << "; ++j) {\n";
   out << pad << "  const long long k = seam_first + j;\n";
-  out << pad << "  if (k < " << s.extent << "LL) seam_sum += " << load(s, element(s, "k"), walk) << ";\n";
+  out << pad << "  if (k < " << size_ll(sp, s.extent) << ") seam_sum += " << load(s, element(s, "k", sp), walk)
+      << ";\n";
   out << pad << "  " << values << "[j] = seam_sum;\n";
   out << pad << "}\n";
 }
 
 void print_thread_stores(const kir::ScanLaunch& s, std::ostringstream& out, const std::string& pad,
-                         const std::string& values, const std::string& prefix, bool cuda) {
+                         const std::string& values, const std::string& prefix, bool cuda,
+                         ConstantSpelling& sp) {
   if (cuda) out << "#pragma unroll\n";
   out << pad << "for (int j = 0; j < " << s.items << "; ++j) {\n";
   out << pad << "  const long long k = seam_first + j;\n";
-  out << pad << "  if (k < " << s.extent
-      << "LL) out0[seam_out_base + k] = " << store(s, prefix + " + " + values + "[j]") << ";\n";
+  out << pad << "  if (k < " << size_ll(sp, s.extent)
+      << ") out0[seam_out_base + k] = " << store(s, prefix + " + " + values + "[j]") << ";\n";
   out << pad << "}\n";
 }
 
-void print_cuda_rows(const kir::Kernel& kernel, std::ostringstream& out) {
+void print_cuda_rows(const kir::Kernel& kernel, std::ostringstream& out, ConstantSpelling& sp) {
   const kir::ScanLaunch& s = *kernel.scan;
   const std::string acc = accumulator_type(s, Walk::Parallel);
   const int warps = s.threads / 32;
   out << "  __shared__ " << acc << " seam_warp_totals[" << warps << "];\n";
   out << "  const int seam_lane = threadIdx.x & 31, seam_warp = threadIdx.x >> 5;\n";
-  out << "  for (long long seam_line = blockIdx.x; seam_line < " << s.lines
-      << "LL; seam_line += gridDim.x) {\n";
-  print_line_bases(s, out, "    ");
+  out << "  for (long long seam_line = blockIdx.x; seam_line < " << size_ll(sp, s.lines)
+      << "; seam_line += gridDim.x) {\n";
+  print_line_bases(s, out, "    ", sp);
   out << "    " << acc << " seam_carry = 0;  // the total of the row's earlier chunks\n";
-  out << "    for (long long seam_start = 0; seam_start < " << s.extent << "LL; seam_start += " << s.chunk()
-      << "LL) {\n";
+  out << "    for (long long seam_start = 0; seam_start < " << size_ll(sp, s.extent)
+      << "; seam_start += " << s.chunk() << "LL) {\n";
   out << "      const long long seam_first = seam_start + (long long)threadIdx.x * " << s.items << ";\n";
   out << "      " << acc << " seam_v[" << s.items << "];\n";
-  print_thread_share(s, out, "      ", "seam_v", true);
+  print_thread_share(s, out, "      ", "seam_v", true, sp);
   out << "      // Inclusive scan of the threads' sums across the warp, then of the warps' totals.\n";
   out << "      " << acc << " seam_incl = seam_sum;\n";
   out << "#pragma unroll\n";
@@ -138,18 +148,18 @@ void print_cuda_rows(const kir::Kernel& kernel, std::ostringstream& out) {
   out << "      const " << acc
       << " seam_prefix = seam_carry + ((seam_warp > 0 ? seam_warp_totals[seam_warp - 1] : (" << acc
       << ")0) + seam_excl);\n";
-  print_thread_stores(s, out, "      ", "seam_v", "seam_prefix", true);
+  print_thread_stores(s, out, "      ", "seam_v", "seam_prefix", true, sp);
   out << "      seam_carry += seam_warp_totals[" << warps - 1 << "];\n";
   out << "      __syncthreads();  // the totals are read before the next chunk writes them\n";
   out << "    }\n";
   out << "  }\n";
 }
 
-void print_cuda_lines(const kir::Kernel& kernel, std::ostringstream& out) {
+void print_cuda_lines(const kir::Kernel& kernel, std::ostringstream& out, ConstantSpelling& sp) {
   const kir::ScanLaunch& s = *kernel.scan;
   out << "  for (long long seam_line = (long long)blockIdx.x * blockDim.x + threadIdx.x; seam_line < "
-      << s.lines << "LL; seam_line += (long long)gridDim.x * blockDim.x) {\n";
-  print_line_walk(s, out, "    ");
+      << size_ll(sp, s.lines) << "; seam_line += (long long)gridDim.x * blockDim.x) {\n";
+  print_line_walk(s, out, "    ", sp);
   out << "  }\n";
 }
 
@@ -161,56 +171,73 @@ std::string params_text(const kir::Kernel& kernel) {
 
 }  // namespace
 
-std::string print_cuda_scan_kernel(const kir::Kernel& kernel) {
+std::string print_cuda_scan_kernel(const kir::Kernel& kernel, ConstantSpelling& sp) {
   SEAM_ASSERT(kernel.scan && kernel.params.size() == 2, "not a scan kernel: ", kernel.name);
   const kir::ScanLaunch& s = *kernel.scan;
-  std::ostringstream out;
-  out << "#include \"seam_device.cuh\"\n\n";
-  out << "SEAM_KERNEL void __launch_bounds__(" << s.block << ") " << kernel.name << "(" << params_text(kernel)
-      << ") {\n";
+  std::ostringstream body;  // first: the signature takes the constants it prints
   if (s.rows())
-    print_cuda_rows(kernel, out);
+    print_cuda_rows(kernel, body, sp);
   else
-    print_cuda_lines(kernel, out);
-  out << "}\n";
+    print_cuda_lines(kernel, body, sp);
+  body << "}\n";
+  std::ostringstream out;
+  out << "#include \"seam_device.cuh\"\n\n" << sp.struct_definition(kernel.name);
+  out << "SEAM_KERNEL void __launch_bounds__(" << s.block << ") " << kernel.name << "(" << params_text(kernel)
+      << (sp.constants().empty() ? "" : ", const " + ConstantSpelling::struct_name(kernel.name) + " seam_k")
+      << ") {\n";
+  out << "  typedef long long idx_t;\n";
+  out << body.str();
   return out.str();
 }
 
-std::string print_host_scan_kernel(const kir::Kernel& kernel) {
-  SEAM_ASSERT(kernel.scan && kernel.params.size() == 2, "not a scan kernel: ", kernel.name);
+// The host entry of a scan kernel: its arguments (input, output, then the constants) unpacked.
+static std::string host_scan_entry(const kir::Kernel& kernel, const ConstantSpelling& sp) {
   const kir::ScanLaunch& s = *kernel.scan;
-  const std::string acc = accumulator_type(s, Walk::Serial);
   std::ostringstream out;
+  out << sp.struct_definition(kernel.name);
   out << "SEAM_KERNEL void " << kernel.name << "(void** args) {\n";
+  out << "  typedef long long idx_t;\n";
   out << "  const " << kir::c_type(s.input_dtype) << "* in0 = static_cast<const "
       << kir::c_type(s.input_dtype) << "*>(args[0]);\n";
   out << "  " << kir::c_type(s.output_dtype) << "* out0 = static_cast<" << kir::c_type(s.output_dtype)
       << "*>(args[1]);\n";
-  out << "  for (long long seam_line = 0; seam_line < " << s.lines << "LL; ++seam_line) {\n";
+  if (!sp.constants().empty()) {
+    const std::string type = ConstantSpelling::struct_name(kernel.name);
+    out << "  const " << type << "& seam_k = *static_cast<const " << type << "*>(args[2]);\n";
+  }
+  return out.str();
+}
+
+std::string print_host_scan_kernel(const kir::Kernel& kernel, ConstantSpelling& sp) {
+  SEAM_ASSERT(kernel.scan && kernel.params.size() == 2, "not a scan kernel: ", kernel.name);
+  const kir::ScanLaunch& s = *kernel.scan;
+  const std::string acc = accumulator_type(s, Walk::Serial);
+  std::ostringstream out;  // the body: the entry takes the constants it prints
+  out << "  for (long long seam_line = 0; seam_line < " << size_ll(sp, s.lines) << "; ++seam_line) {\n";
   out << "    if ((seam_line & 0xfff) == 0xfff) SEAM_STOP_IF_INTERRUPTED();\n";
   if (!s.rows()) {
-    print_line_walk(s, out, "    ");
+    print_line_walk(s, out, "    ", sp);
     out << "  }\n}\n";
-    return out.str();
+    return host_scan_entry(kernel, sp) + out.str();
   }
   // The GPU's chunks and thread shares, the threads' sums added in thread order.
-  print_line_bases(s, out, "    ");
+  print_line_bases(s, out, "    ", sp);
   out << "    " << acc << " seam_carry = 0;\n";
-  out << "    for (long long seam_start = 0; seam_start < " << s.extent << "LL; seam_start += " << s.chunk()
-      << "LL) {\n";
+  out << "    for (long long seam_start = 0; seam_start < " << size_ll(sp, s.extent)
+      << "; seam_start += " << s.chunk() << "LL) {\n";
   out << "      SEAM_STOP_IF_INTERRUPTED();\n";
   out << "      " << acc << " seam_prefix = seam_carry;\n";
   out << "      for (int seam_thread = 0; seam_thread < " << s.threads << "; ++seam_thread) {\n";
   out << "        const long long seam_first = seam_start + (long long)seam_thread * " << s.items << ";\n";
   out << "        " << acc << " seam_v[" << s.items << "];\n";
-  print_thread_share(s, out, "        ", "seam_v", false);
-  print_thread_stores(s, out, "        ", "seam_v", "seam_prefix", false);
+  print_thread_share(s, out, "        ", "seam_v", false, sp);
+  print_thread_stores(s, out, "        ", "seam_v", "seam_prefix", false, sp);
   out << "        seam_prefix += seam_sum;\n";
   out << "      }\n";
   out << "      seam_carry = seam_prefix;\n";
   out << "    }\n";
   out << "  }\n}\n";
-  return out.str();
+  return host_scan_entry(kernel, sp) + out.str();
 }
 
 }  // namespace seam

@@ -6,11 +6,15 @@
 
 #include <string>
 
+#include "codegen/kernel_constants.h"
 #include "lower/kernel_ir.h"
 
 namespace seam {
 
-std::string print_cuda_scan_kernel(const kir::Kernel& kernel);
-std::string print_host_scan_kernel(const kir::Kernel& kernel);
+// The line count, the scanned extent and the line layout (extents, strides) are spelled by `sp`: with
+// ExtentSpelling::Arguments, every size of a launch layout (rows or lines kernel, threads, items a
+// thread) prints one text.
+std::string print_cuda_scan_kernel(const kir::Kernel& kernel, ConstantSpelling& sp);
+std::string print_host_scan_kernel(const kir::Kernel& kernel, ConstantSpelling& sp);
 
 }  // namespace seam

@@ -6,6 +6,7 @@
 
 #include "exec/cuda_executable.h"
 #include "exec/host_executable.h"
+#include "exec/segmentation_cache.h"
 #include "interp/interpreter.h"
 #include "passes/pipeline.h"
 #include "schedule/view.h"
@@ -30,7 +31,10 @@ std::unique_ptr<Executable> Executable::compile(const Fusion& input_fusion,
   };
   Fusion fusion = options.run_passes ? run_pipeline(input_fusion, PipelineOptions{}) : input_fusion;
   lap("passes");
-  SegmentedFusion segmented = segment_fusion(fusion, options.segment);
+  bool segmentation_reused = false;
+  SegmentedFusion segmented = options.reuse_segmentation ? SegmentationCache::shared().segment(
+                                                               fusion, options.segment, &segmentation_reused)
+                                                         : segment_fusion(fusion, options.segment);
   lap("segment");
   ExecutableOptions tuned = options;
   if (options.backend == Backend::Cuda) {
@@ -44,6 +48,7 @@ std::unique_ptr<Executable> Executable::compile(const Fusion& input_fusion,
           : compile_cuda_executable(std::move(fusion), std::move(segmented), std::move(steps), tuned);
   lap("backend");
   exe->compile_times_ = std::move(times);
+  if (segmentation_reused) exe->reused_stages_.push_back("segment");
   return exe;
 }
 

@@ -34,6 +34,9 @@ struct ExecutableOptions {
   LaunchParams launch;
   // Fill every output with a pattern before the kernels run, so that unwritten elements are caught.
   bool poison_outputs = false;
+  // Take the segmentation of an earlier fusion of the same structure and size class, re-checked for
+  // these sizes, instead of searching again (exec/segmentation_cache.h).
+  bool reuse_segmentation = true;
 };
 
 // A step as the plan decided it (plan/plan.h); the backends add what compiling it showed (registers).
@@ -111,6 +114,9 @@ class Executable {
   // Where the generated kernels' module came from (runtime/module_origin.h): Loaded or Cache for a size
   // of a class compiled before.
   ModuleOrigin module_origin() const { return module_origin_; }
+  // The stages of compile_times() whose work an earlier fusion of the same structure and size class did
+  // ("segment": its groups, re-checked for these sizes); their times are the lookup and the check.
+  const std::vector<std::string>& reused_stages() const { return reused_stages_; }
 
   const Fusion& fusion() const { return fusion_; }  // after the passes
   const SegmentedFusion& segmented() const { return segmented_; }
@@ -144,6 +150,7 @@ class Executable {
   std::vector<OutputRoute> output_routes_;  // per output of segmented_.fusion
   std::vector<std::pair<std::string, double>> compile_times_;
   ModuleOrigin module_origin_ = ModuleOrigin::None;
+  std::vector<std::string> reused_stages_;
 
  private:
   OutputRoute route_of(size_t output) const;

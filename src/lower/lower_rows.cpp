@@ -147,7 +147,6 @@ class RowEmitter : public ExpressionEmitter {
       // No rows (an extent 0): nothing runs, and the index arithmetic would divide by 0.
       Index i = rows_ == 0 ? kir::constant(0) : kir::div(row(), inner);
       if (k != 0 && rows_ != 0) i = kir::mod(i, shape_[d]);
-      if (shape_[d] == 1) i = kir::constant(0);  // so that reads at 0 match it structurally
       row_index_[d] = let("r" + std::to_string(counter_++), i);
       inner *= shape_[d];
     }
@@ -553,7 +552,10 @@ class RowEmitter : public ExpressionEmitter {
     for (size_t d = 0; d < shape_.size(); ++d) {
       if (is_reduced(d) && !keepdim) continue;
       Index expected = is_reduced(d) ? kir::constant(0) : row_index_[d];
-      if (kir::to_string(idx.index[o]) != kir::to_string(expected))
+      // An axis of extent 1 is read at 0 through a broadcast; every row's index there is 0 too (the
+      // row index is not folded to 0, so that one row and many print one text).
+      const bool unit_axis = !is_reduced(d) && shape_[d] == 1 && kir::constant_value(idx.index[o]) == 0;
+      if (!unit_axis && kir::to_string(idx.index[o]) != kir::to_string(expected))
         throw NotRowAligned{"reduction %" + std::to_string(v.id) + " is read at another row"};
       ++o;
     }
@@ -565,6 +567,17 @@ class RowEmitter : public ExpressionEmitter {
   static AxisIndex map_axes(const Shape& shape, const Shape& source_shape, const std::vector<size_t>& axes,
                             const std::vector<Index>& index, int lane_axis = -1) {
     AxisIndex idx;
+    // A tensor of exactly those axes of S takes their indices, unit axes included: a single row's index
+    // stays `row`, so that one row and many print one text.
+    bool same_axes = shape.size() == axes.size();
+    for (size_t d = 0; same_axes && d < shape.size(); ++d) same_axes = shape[d] == source_shape[axes[d]];
+    if (same_axes) {
+      for (size_t d = 0; d < shape.size(); ++d) {
+        if (static_cast<int>(axes[d]) == lane_axis) idx.lane_axis = static_cast<int>(d);
+        idx.index.push_back(index[axes[d]]);
+      }
+      return idx;
+    }
     size_t next = 0;
     for (int64_t extent : shape) {
       while (next < axes.size() && source_shape[axes[next]] == 1) ++next;
@@ -891,9 +904,9 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
   launch.threads_per_row = layout.threads_per_row;
   launch.rows_per_block = layout.rows_per_block;
   launch.lanes_contiguous = layout.lanes_contiguous;
-  // Blocks start at multiples of rows_per_block below `rows`: row < rows rounded up to a whole block.
-  const int64_t row_bound =
-      (launch.rows + launch.rows_per_block - 1) / launch.rows_per_block * launch.rows_per_block;
+  // What `row` stays below, for the index algebra: the index width's range, not the rows (rounded up to
+  // a whole block), so that no fold depends on the row count and every count of a class prints one text.
+  const int64_t row_bound = kernel.index64 ? kir::kLargestKnownBound : int64_t{1} << 31;
   if (!outer.empty()) {
     // Each block's partials are one workspace row (its rows combined in order); streamed accumulators
     // live in that row, so a streamed block holds one row.

@@ -14,7 +14,9 @@
 #include "interp/compare.h"
 #include "interp/interpreter.h"
 #include "lower/kernel_ir.h"
+#include "testing/norm_backward.h"
 #include "testing/random_fusion.h"
+#include "testing/scan_cases.h"
 #include "text/parser.h"
 #include "workloads/rope.h"
 
@@ -222,6 +224,113 @@ TEST(SizeClasses, RowKernelsShareATextPerLayout) {
         static_cast<int>(std::set<std::string>(layouts.begin(), layouts.end()).size());
     EXPECT_EQ(texts, distinct_layouts) << fusions.front().name() << ": " << fusions.size() << " sizes";
   }
+}
+
+// The frontend's first fusion with symbolic sizes: exp(x) * rsqrt(sum(x * x, 1, keepdim)).
+std::string scaled_exp_text(int64_t m, int64_t n) {
+  const std::string shape = "[" + std::to_string(m) + "," + std::to_string(n) + "]";
+  const std::string row = "[" + std::to_string(m) + ",1]";
+  return "fusion scaled_exp {\n"
+         "  %x = input {name=\"x\"} : f32" +
+         shape +
+         "\n"
+         "  %sq = mul %x, %x : f32" +
+         shape +
+         "\n"
+         "  %s = sum %sq {axes=[1], keepdim=true} : f32" +
+         row +
+         "\n"
+         "  %e = exp %x : f32" +
+         shape +
+         "\n"
+         "  %r = rsqrt %s : f32" +
+         row +
+         "\n"
+         "  %rb = expand %r {shape=" +
+         shape + "} : f32" + shape +
+         "\n"
+         "  %y = mul %e, %rb : f32" +
+         shape +
+         "\n"
+         "  return y=%y\n"
+         "}\n";
+}
+
+// The number of rows is never in a row kernel's text, one row included: every row count of a row
+// length whose layout does not change with it (rows of 128 elements and fewer: a thread per vector at
+// most) shares one text.
+TEST(SizeClasses, EveryRowCountSharesOneText) {
+  for (auto* text_of : {&scaled_exp_text, &softmax_text, &rmsnorm_text})
+    for (int64_t n : {128, 100}) {
+      std::vector<Fusion> fusions;
+      for (int64_t m : {4, 1, 2, 7, 64, 300, 1000}) fusions.push_back(parse_fusion(text_of(m, n)));
+      EXPECT_EQ(distinct_texts(fusions), 1) << fusions.front().name() << " rows of " << n;
+    }
+}
+
+// A mean as a sum divided by the row length as an integer (a frontend's `x.size(1)`): integer constants
+// of the kernel's math are arguments too, so row lengths of one layout share a text.
+std::string centered_text(int64_t m, int64_t n) {
+  const std::string shape = "[" + std::to_string(m) + "," + std::to_string(n) + "]";
+  const std::string row = "[" + std::to_string(m) + ",1]";
+  return "fusion centered {\n  %x = input {name=\"x\"} : f32" + shape +
+         "\n  %s = sum %x {axes=[1], keepdim=true} : f32" + row +
+         "\n  %n = const {value=" + std::to_string(n) + "} : i64\n  %mean = div %s, %n : f32" + row +
+         "\n  %mb = expand %mean {shape=" + shape + "} : f32" + shape + "\n  %y = sub %x, %mb : f32" + shape +
+         "\n  return y=%y\n}\n";
+}
+
+TEST(SizeClasses, IntegerConstantsOfTheMathAreArguments) {
+  std::vector<Fusion> fusions;
+  for (int64_t n : {128, 100, 112, 124}) fusions.push_back(parse_fusion(centered_text(3, n)));
+  EXPECT_EQ(distinct_texts(fusions), 1);
+}
+
+// Normalization backwards: the outer reductions' workspace layout (columns, the partial blocks of the
+// grid and their groups) and the rows are arguments, so row counts of one layout share a text while
+// the grid grows with them.
+TEST(SizeClasses, OuterReductionsShareATextPerLayout) {
+  LaunchParams launch;
+  launch.sm_count = 132;
+  for (bool layernorm : {false, true}) {
+    std::vector<Fusion> fusions;
+    std::set<std::string> layouts;
+    std::set<int64_t> grids;
+    for (int64_t m : {17, 300, 2000}) {
+      fusions.push_back(layernorm ? layernorm_backward(m, 512, DType::BFloat16)
+                                  : rmsnorm_backward(m, 512, DType::BFloat16));
+      ExecutableOptions options;
+      options.backend = Backend::Host;
+      options.launch = launch;
+      const auto exe = Executable::compile(fusions.back(), options);
+      ASSERT_EQ(exe->steps().size(), 1u);
+      const kir::RowLaunch& r = *exe->steps()[0].kernel.rows;
+      ASSERT_FALSE(r.outer.empty());
+      layouts.insert(std::to_string(r.vector) + " " + std::to_string(r.threads_per_row) + " " +
+                     std::to_string(r.rows_per_block) + " " + std::to_string(r.iterations) + " " +
+                     std::to_string(r.min_blocks_per_sm) + " " + std::to_string(r.prefetch_stages) + " " +
+                     std::to_string(r.load_ahead));
+      grids.insert(exe->steps()[0].grid.blocks);
+    }
+    EXPECT_GT(grids.size(), 1u) << "the grid follows the rows";
+    EXPECT_EQ(distinct_texts(fusions, launch), static_cast<int>(layouts.size())) << fusions.front().name();
+  }
+}
+
+// Scans: the line count, the scanned extent and the line layout are arguments, so the sizes of one scan
+// launch (the rows kernel over long lines, a thread per line over short ones) share a text, one line too
+// (integer sums: exact, as the interpreter's).
+TEST(SizeClasses, ScansShareATextPerLaunch) {
+  std::vector<Fusion> rows, lines;
+  for (int64_t m : {3, 1, 40})
+    for (int64_t n : {4097, 3000})
+      rows.push_back(testing_scan::cumsum_fusion("rows", DType::Int32, {m, n}, -1));
+  for (int64_t m : {9, 1, 100})
+    lines.push_back(testing_scan::cumsum_fusion("lines", DType::Int32, {m, 33}, 1));
+  for (int64_t m : {4, 2})
+    lines.push_back(testing_scan::cumsum_fusion("lines", DType::Int32, {m, 100, 5}, 1));
+  EXPECT_EQ(distinct_texts(rows), 1);
+  EXPECT_EQ(distinct_texts(lines), 2) << "contiguous lines, and lines with an inner stride";
 }
 
 // The divisors' magic numbers against plain division, over the ranges the kernels' index types allow.

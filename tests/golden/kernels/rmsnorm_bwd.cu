@@ -4,8 +4,8 @@
 // launch: row kernel: block 256 (2 rows x 128 threads), grid 264 blocks, launch bounds for 2 blocks/SM, lanes contiguous
 #include "seam_device.cuh"
 
-struct seam_rows_10443672809cb8df_consts { long long v[6]; float f[1]; };
-SEAM_KERNEL void __launch_bounds__(256, 2) seam_rows_10443672809cb8df(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, const float* __restrict__ in3, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, float* __restrict__ seam_workspace, const seam_rows_10443672809cb8df_consts seam_k) {
+struct seam_rows_2f63b30e50b769fd_consts { long long v[16]; float f[1]; };
+SEAM_KERNEL void __launch_bounds__(256, 2) seam_rows_2f63b30e50b769fd(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, const float* __restrict__ in3, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, float* __restrict__ seam_workspace, const seam_rows_2f63b30e50b769fd_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<2, 128, true> seam_row_ctx(seam_scratch);
@@ -250,10 +250,10 @@ SEAM_KERNEL void __launch_bounds__(256, 2) seam_rows_10443672809cb8df(const seam
       }
     }
   }
-  seam_outer_store(seam_outer0, seam_outer_partials(seam_workspace, 0, 4096LL, 20), seam_row_ctx, 512LL);
-  if (seam_outer_arrive(seam_workspace, 1, 4096LL, 17, 20)) {
-    for (idx_t seam_col = (idx_t)threadIdx.x; seam_col < 4096; seam_col += (idx_t)blockDim.x) {
-      const float seam_outer_total0_0 = seam_outer_total(seam_workspace, 0, 4096LL, seam_col, 1, 17, 20);
+  seam_outer_store(seam_outer0, seam_outer_partials(seam_workspace, 0, ((idx_t)seam_k.v[6]), ((idx_t)seam_k.v[7])), seam_row_ctx, ((idx_t)seam_k.v[8]));
+  if (seam_outer_arrive(seam_workspace, 1, ((idx_t)seam_k.v[9]), ((idx_t)seam_k.v[10]), ((idx_t)seam_k.v[11]))) {
+    for (idx_t seam_col = (idx_t)threadIdx.x; seam_col < ((idx_t)seam_k.v[12]); seam_col += (idx_t)blockDim.x) {
+      const float seam_outer_total0_0 = seam_outer_total(seam_workspace, 0, ((idx_t)seam_k.v[13]), seam_col, 1, ((idx_t)seam_k.v[14]), ((idx_t)seam_k.v[15]));
       seam_bf16 v31_0 = seam_convert<seam_bf16>(seam_outer_total0_0);
       out1[seam_col] = v31_0;
     }

@@ -4,8 +4,8 @@
 // launch: row kernel: block 256 (8 rows x 32 threads), grid 8 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-struct seam_rows_dda4b554d8711c77_consts { long long v[5]; double e[2]; };
-SEAM_KERNEL void __launch_bounds__(256) seam_rows_dda4b554d8711c77(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_dda4b554d8711c77_consts seam_k) {
+struct seam_rows_469b77b725b2a909_consts { long long v[7]; seam_divisor d[2]; double e[2]; };
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_469b77b725b2a909(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_469b77b725b2a909_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<8, 32, true> seam_row_ctx(seam_scratch);
@@ -17,6 +17,8 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_dda4b554d8711c77(const seam_bf
     const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);
     const idx_t seam_row_extent = row < ((idx_t)seam_k.v[1]) ? ((idx_t)seam_k.v[2]) : 0;
     (void)seam_row_extent;
+    const idx_t r0 = seam_fast_mod(row, seam_k.d[0]);
+    const idx_t r1 = seam_fast_div(row, seam_k.d[1]);
     float v2_0 = seam_convert<float>(((seam_i64)0LL));
     float v2_1 = seam_convert<float>(((seam_i64)0LL));
     float v2_2 = seam_convert<float>(((seam_i64)0LL));
@@ -29,7 +31,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_dda4b554d8711c77(const seam_bf
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        seam_load<8>(in0 + ((row * ((idx_t)seam_k.v[3])) + (k * 8)), seam_cache0[seam_it]);
+        seam_load<8>(in0 + (((r1 * ((idx_t)seam_k.v[4])) + (r0 * ((idx_t)seam_k.v[3]))) + (k * 8)), seam_cache0[seam_it]);
       }
     }
     SEAM_UNROLL(1)
@@ -143,7 +145,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_dda4b554d8711c77(const seam_bf
         v21[5] = seam_convert<seam_bf16>(v20_5);
         v21[6] = seam_convert<seam_bf16>(v20_6);
         v21[7] = seam_convert<seam_bf16>(v20_7);
-        seam_store<8>(out0 + ((k * 8) + (row * ((idx_t)seam_k.v[4]))), v21);
+        seam_store<8>(out0 + (((k * 8) + (r0 * ((idx_t)seam_k.v[6]))) + (r1 * ((idx_t)seam_k.v[5]))), v21);
       }
     }
   }
@@ -350,8 +352,8 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_f3577710548719fa(const se
 // launch: row kernel: block 256 (64 rows x 4 threads), grid 8 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-struct seam_rows_26056e67a2b41e72_consts { long long v[9]; seam_divisor d[2]; double e[3]; };
-SEAM_KERNEL void __launch_bounds__(256) seam_rows_26056e67a2b41e72(const seam_bf16* __restrict__ in0, const bool* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_26056e67a2b41e72_consts seam_k) {
+struct seam_rows_d1961cb0c4fa074f_consts { long long v[12]; seam_divisor d[4]; double e[3]; };
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf16* __restrict__ in0, const bool* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_d1961cb0c4fa074f_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<64, 4, true> seam_row_ctx(seam_scratch);
@@ -365,7 +367,8 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_26056e67a2b41e72(const seam_bf
     const idx_t seam_row_extent = row < ((idx_t)seam_k.v[1]) ? ((idx_t)seam_k.v[2]) : 0;
     (void)seam_row_extent;
     const idx_t r0 = seam_fast_mod(row, seam_k.d[0]);
-    const idx_t r1 = seam_fast_div(row, seam_k.d[1]);
+    const idx_t r1 = seam_fast_mod(seam_fast_div(row, seam_k.d[1]), seam_k.d[2]);
+    const idx_t r2 = seam_fast_div(row, seam_k.d[3]);
     float v3_0 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
     float v3_1 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
     float v3_2 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
@@ -402,8 +405,8 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_26056e67a2b41e72(const seam_bf
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        seam_load<16>(in1 + (((r1 * ((idx_t)seam_k.v[4])) + (r0 * ((idx_t)seam_k.v[3]))) + (k * 16)), seam_cache0[seam_it]);
-        seam_load<16>(in0 + (((r1 * ((idx_t)seam_k.v[6])) + (r0 * ((idx_t)seam_k.v[5]))) + (k * 16)), seam_cache1[seam_it]);
+        seam_load<16>(in1 + ((((r2 * ((idx_t)seam_k.v[5])) + (r1 * ((idx_t)seam_k.v[4]))) + (r0 * ((idx_t)seam_k.v[3]))) + (k * 16)), seam_cache0[seam_it]);
+        seam_load<16>(in0 + ((((r2 * ((idx_t)seam_k.v[8])) + (r1 * ((idx_t)seam_k.v[7]))) + (r0 * ((idx_t)seam_k.v[6]))) + (k * 16)), seam_cache1[seam_it]);
       }
     }
     SEAM_UNROLL(1)
@@ -898,7 +901,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_26056e67a2b41e72(const seam_bf
         v49[13] = seam_convert<seam_bf16>(v48_13);
         v49[14] = seam_convert<seam_bf16>(v48_14);
         v49[15] = seam_convert<seam_bf16>(v48_15);
-        seam_store<16>(out0 + (((k * 16) + (r0 * ((idx_t)seam_k.v[8]))) + (r1 * ((idx_t)seam_k.v[7]))), v49);
+        seam_store<16>(out0 + ((((k * 16) + (r0 * ((idx_t)seam_k.v[11]))) + (r1 * ((idx_t)seam_k.v[10]))) + (r2 * ((idx_t)seam_k.v[9]))), v49);
       }
     }
   }
@@ -931,8 +934,8 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_452c7da8f49afb56(const se
 // launch: row kernel: block 256 (8 rows x 32 threads), grid 8 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-struct seam_rows_ba376d3bbba098a4_consts { long long v[7]; double e[2]; };
-SEAM_KERNEL void __launch_bounds__(256) seam_rows_ba376d3bbba098a4(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, const seam_rows_ba376d3bbba098a4_consts seam_k) {
+struct seam_rows_3bb64223431b0b69_consts { long long v[11]; seam_divisor d[2]; double e[2]; };
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_3bb64223431b0b69(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, const seam_rows_3bb64223431b0b69_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
   const seam_rows<8, 32, true> seam_row_ctx(seam_scratch);
@@ -945,6 +948,8 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_ba376d3bbba098a4(const seam_bf
     const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);
     const idx_t seam_row_extent = row < ((idx_t)seam_k.v[1]) ? ((idx_t)seam_k.v[2]) : 0;
     (void)seam_row_extent;
+    const idx_t r0 = seam_fast_mod(row, seam_k.d[0]);
+    const idx_t r1 = seam_fast_div(row, seam_k.d[1]);
     float v2_0 = seam_convert<float>(((seam_i64)0LL));
     float v2_1 = seam_convert<float>(((seam_i64)0LL));
     float v2_2 = seam_convert<float>(((seam_i64)0LL));
@@ -957,8 +962,8 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_ba376d3bbba098a4(const seam_bf
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        seam_load<8>(in0 + ((row * ((idx_t)seam_k.v[3])) + (k * 8)), seam_cache0[seam_it]);
-        seam_load<8>(in2 + ((row * ((idx_t)seam_k.v[4])) + (k * 8)), seam_cache1[seam_it]);
+        seam_load<8>(in0 + (((r1 * ((idx_t)seam_k.v[4])) + (r0 * ((idx_t)seam_k.v[3]))) + (k * 8)), seam_cache0[seam_it]);
+        seam_load<8>(in2 + (((r1 * ((idx_t)seam_k.v[6])) + (r0 * ((idx_t)seam_k.v[5]))) + (k * 8)), seam_cache1[seam_it]);
       }
     }
     SEAM_UNROLL(1)
@@ -1105,7 +1110,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_ba376d3bbba098a4(const seam_bf
         v18[5] = seam_convert<seam_bf16>(v17_5);
         v18[6] = seam_convert<seam_bf16>(v17_6);
         v18[7] = seam_convert<seam_bf16>(v17_7);
-        seam_store<8>(out0 + ((k * 8) + (row * ((idx_t)seam_k.v[5]))), v18);
+        seam_store<8>(out0 + (((k * 8) + (r0 * ((idx_t)seam_k.v[8]))) + (r1 * ((idx_t)seam_k.v[7]))), v18);
         float v19_0 = seam_convert<float>(v18[0]);
         float v19_1 = seam_convert<float>(v18[1]);
         float v19_2 = seam_convert<float>(v18[2]);
@@ -1156,7 +1161,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_ba376d3bbba098a4(const seam_bf
         v31[5] = seam_convert<seam_bf16>(v30_5);
         v31[6] = seam_convert<seam_bf16>(v30_6);
         v31[7] = seam_convert<seam_bf16>(v30_7);
-        seam_store<8>(out1 + ((k * 8) + (row * ((idx_t)seam_k.v[6]))), v31);
+        seam_store<8>(out1 + (((k * 8) + (r0 * ((idx_t)seam_k.v[10]))) + (r1 * ((idx_t)seam_k.v[9]))), v31);
       }
     }
   }
