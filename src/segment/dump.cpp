@@ -56,6 +56,7 @@ std::string dump_segments(const SegmentedFusion& s, const DumpOptions& options) 
         out << (i ? ", " : " ") << op_label(fusion, group.duplicated[i]);
       out << "\n";
     }
+    if (group.kind != SchedulerKind::NoOp) out << "  bytes: " << group.boundary_bytes << "\n";
     for (int32_t id : group.nodes) out << "  " << op_label(fusion, id) << "\n";
   }
   out << "kernels: " << s.num_kernels() << "\n";
@@ -65,6 +66,7 @@ std::string dump_segments(const SegmentedFusion& s, const DumpOptions& options) 
           : s.bytes_proven_optimal ? "yes (kernels and bytes)"
                                    : "yes (kernels; bytes not proven within the budget)")
       << "\n";
+  out << "floor estimate: " << s.floor_bytes << " bytes\n";
   if (options.show_time) {
     char line[96];
     std::snprintf(line, sizeof line, "search: %.3f ms, %lld states\n", s.search_seconds * 1e3,

@@ -8,6 +8,7 @@
 #include "segment/dump.h"
 #include "segment/exact_search.h"
 #include "segment/nvfuser_greedy.h"
+#include "segment/traffic_floor.h"
 #include "support/error.h"
 
 namespace seam {
@@ -49,6 +50,17 @@ SegmentStrategy parse_strategy(std::string_view name) {
     if (strategy_name(s) == name) return s;
   throw Error("unknown segmentation strategy '" + std::string(name) +
               "'; expected one of: auto, exact, greedy, nvfuser-greedy");
+}
+
+SegmentOptions reproducible_segment_options() {
+  SegmentOptions options;
+  options.time_budget_seconds = 1e6;
+  options.bytes_time_budget_seconds = 1e6;
+  // About a second per model step's region on one core: the largest regions of a transformer layer
+  // take up to ~2,000 states to prove their kernel count.
+  options.state_budget = 200000;
+  options.bytes_state_budget = 20000;
+  return options;
 }
 
 SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& options) {
@@ -155,6 +167,7 @@ SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& optio
   result.proven_optimal = proven;
   result.bytes_proven_optimal = proven && bytes_proven;
   result.states_explored = states;
+  result.floor_bytes = traffic_floor_bytes(graph);
   result.search_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   check_segmentation(result);
   if (dump_requested()) std::cerr << dump_segments(result);

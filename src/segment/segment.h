@@ -39,6 +39,10 @@ struct SegmentOptions {
   GreedyOptions greedy;
 };
 
+// Options whose budgets count states only, never the clock: the same segmentation on any machine under
+// any load (the figure-of-merit test and bench/model_regions.py; the product keeps the time budgets).
+SegmentOptions reproducible_segment_options();
+
 // Segments `fusion`, checks the result (check_segmentation) and returns it. With SEAM_DUMP=segments in
 // the environment (a comma-separated list), prints segment/dump.h's text dump to stderr.
 SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& options = {});

@@ -34,6 +34,7 @@ struct SegmentedFusion {
   bool bytes_proven_optimal = false;
   double search_seconds = 0;
   int64_t states_explored = 0;
+  int64_t floor_bytes = 0;  // segment/traffic_floor.h: what a segmentation could move at best (estimate)
 
   int num_kernels() const;         // launching groups
   int64_t boundary_bytes() const;  // the sum over groups (docs/SEGMENTER.md has the formula)
