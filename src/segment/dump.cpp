@@ -64,7 +64,7 @@ std::string dump_segments(const SegmentedFusion& s, const DumpOptions& options) 
   out << "proven optimal: "
       << (!s.proven_optimal        ? "no"
           : s.bytes_proven_optimal ? "yes (kernels and bytes)"
-                                   : "yes (kernels; bytes not proven within the budget)")
+                                   : "yes (among maximal groups; not over all groups within the budget)")
       << "\n";
   out << "floor estimate: " << s.floor_bytes << " bytes\n";
   if (options.show_time) {

@@ -16,8 +16,8 @@
 namespace seam {
 
 struct ExactSearchOptions {
-  // Explore only groups that are maximal for their (hereditary) scheduler kind. Keeps the minimum number
-  // of kernels; bytes are then the minimum over segmentations made of such groups (docs/SEGMENTER.md).
+  // Explore only groups that are maximal for their (hereditary) scheduler kind: the result is the
+  // cheapest segmentation made of such groups, which need not be the cheapest of all (docs/SEGMENTER.md).
   bool maximal_groups_only = true;
   double time_budget_seconds = 0.1;
   // Down-sets expanded plus candidate groups generated; the search stops unfinished beyond it.

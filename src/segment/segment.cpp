@@ -138,6 +138,20 @@ SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& optio
         partition = std::move(*r.partition);
         strategy = "exact";
         prove_bytes();
+        // The pruned search is exact only among segmentations into maximal groups, and in bytes a
+        // smaller group can be cheaper (docs/SEGMENTER.md, "Objective"): unless the bytes phase proved
+        // the result, the greedy merge, which weighs every merge in bytes, competes with it.
+        if (!bytes_proven && Clock::now() < until(1.9)) {
+          Partition merged = greedy_merge(graph, Budget::until(until(1.9)));
+          if (options.greedy.improve_windows)
+            merged = improve_by_windows(graph, std::move(merged), options.greedy, nullptr, nullptr,
+                                        Budget::until(until(1.9)));
+          if (merged.cost < partition.cost) {
+            partition = std::move(merged);
+            strategy = "greedy+windows (cheaper than the exact search among maximal groups)";
+            proven = false;
+          }
+        }
       } else {
         // Two incumbents: the baseline first (one pass over the graph, about a tenth of the greedy's
         // time), then the greedy merge, which is usually better but, cut short on a huge graph, leaves

@@ -29,9 +29,9 @@ struct SegmentedFusion {
   std::vector<std::pair<int32_t, int32_t>> must_cut;  // node pairs kept apart (options and rules)
   ScheduleLimits limits;  // what the scheduler predicates were allowed to accept (SegmentRules::limits)
 
-  std::string strategy;         // "exact", "greedy", "nvfuser-greedy"
-  bool proven_optimal = false;  // see SegmentOptions in segment/segment.h for exactly what is proven
-  bool bytes_proven_optimal = false;
+  std::string strategy;               // "exact", "greedy", "nvfuser-greedy"
+  bool proven_optimal = false;        // see SegmentOptions in segment/segment.h for exactly what is proven
+  bool bytes_proven_optimal = false;  // the cheapest of all segmentations, not only of maximal groups
   double search_seconds = 0;
   int64_t states_explored = 0;
   int64_t floor_bytes = 0;  // segment/traffic_floor.h: what a segmentation could move at best (estimate)

@@ -86,8 +86,9 @@ TEST_P(ModelRegions, BytesPerStepStayWithinTheGoldenBound) {
   EXPECT_GT(t.regions, 0);
   EXPECT_LE(t.bytes, golden_bytes) << model << ": the step's kernels move more bytes than golden.txt allows";
   EXPECT_LE(t.floor, t.bytes) << model << ": the floor estimate is above what the segmentation moves";
-  if (t.bytes < golden_bytes) std::printf("%s: below the golden bound; lower golden.txt to %lld bytes\n",
-                                          model.c_str(), static_cast<long long>(t.bytes));
+  if (t.bytes < golden_bytes)
+    std::printf("%s: below the golden bound; lower golden.txt to %lld bytes\n", model.c_str(),
+                static_cast<long long>(t.bytes));
 }
 
 INSTANTIATE_TEST_SUITE_P(TrainingSteps, ModelRegions, ::testing::Values("llama", "qwen2", "gpt2"),
