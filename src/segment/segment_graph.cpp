@@ -20,7 +20,8 @@ void sort_unique(std::vector<int32_t>& v) {
 SegmentGraph::SegmentGraph(const Fusion& fusion, const SegmentRules& rules)
     : fusion_(&fusion), limits_(rules.limits) {
   const int n = fusion.num_nodes();
-  duplicated_ = rules.duplicate_cheap_ops ? mark_cheap_ops(fusion) : std::vector<bool>(n, false);
+  duplicated_ = rules.duplicate_cheap_ops ? mark_cheap_ops(fusion, rules.recompute_widening_chains)
+                                          : std::vector<bool>(n, false);
   local_of_.assign(n, -1);
   for (int32_t id = 0; id < n; ++id) {
     const Node& node = fusion.node(Value{id});
@@ -35,21 +36,36 @@ SegmentGraph::SegmentGraph(const Fusion& fusion, const SegmentRules& rules)
   succs_.resize(m);
   reads_.resize(m);
   dups_.resize(m);
+  chain_roots_.resize(m);
   for (int u = 0; u < m; ++u) {
     // Operands reach across a boundary unless duplicated; duplicated ones are followed to what they read.
-    std::vector<Value> stack(fusion.node(Value{owned_[u]}).operands);
+    // A computed value reached through duplicated ops is a chain's root; the chain is recorded when a
+    // row or reduction kernel could not hold it with its root: it moves data (broadcast, expand) or
+    // reads a reduction (a cast of a computed value alone is a pointwise op of the root's shape).
+    struct Step {
+      Value v;
+      bool through, moves;
+    };
+    std::vector<Step> stack;
+    for (Value v : fusion.node(Value{owned_[u]}).operands) stack.push_back({v, false, false});
     while (!stack.empty()) {
-      Value v = stack.back();
+      Step step = stack.back();
       stack.pop_back();
-      if (duplicated_[v.id]) {
-        dups_[u].push_back(v.id);
-        for (Value w : fusion.node(v).operands) stack.push_back(w);
+      const Node& node = fusion.node(step.v);
+      if (duplicated_[step.v.id]) {
+        dups_[u].push_back(step.v.id);
+        const bool moves = step.moves || node.op != OpKind::Cast;
+        for (Value w : node.operands) stack.push_back({w, true, moves});
       } else {
-        reads_[u].push_back(v.id);
+        reads_[u].push_back(step.v.id);
+        const bool restricted = step.moves || node.category() == OpCategory::Reduction;
+        if (step.through && restricted && local_of_[step.v.id] >= 0)
+          chain_roots_[u].push_back(local_of_[step.v.id]);
       }
     }
     sort_unique(dups_[u]);
     sort_unique(reads_[u]);
+    sort_unique(chain_roots_[u]);
     for (int32_t v : reads_[u]) {
       int p = local_of_[v];
       if (p < 0) continue;  // a fusion input
@@ -165,9 +181,22 @@ size_t SegmentGraph::IdsHash::operator()(const std::vector<int32_t>& ids) const 
   return static_cast<size_t>(h ^ (h >> 33));
 }
 
+bool SegmentGraph::reads_own_chain(SchedulerKind kind, const std::function<bool(int)>& contains,
+                                   std::span<const int> members) const {
+  if (kind != SchedulerKind::Reduction && kind != SchedulerKind::Normalization) return false;
+  for (int u : members)
+    for (int root : chain_roots_[static_cast<size_t>(u)])
+      if (contains(root)) return true;
+  return false;
+}
+
 bool SegmentGraph::accepts(SchedulerKind kind, const NodeSet& set) const {
   for (auto [a, b] : must_cut_)
     if (set.test(a) && set.test(b)) return false;
+  if ((kind == SchedulerKind::Reduction || kind == SchedulerKind::Normalization) &&
+      reads_own_chain(
+          kind, [&](int local) { return set.test(local); }, set.members()))
+    return false;
   const int k = int(kind);
   if (memo_.size() > (size_t{1} << 21)) memo_.clear();  // bound memory on huge searches
   std::vector<int32_t> ids = node_ids(set);
@@ -184,6 +213,10 @@ bool SegmentGraph::accepts(SchedulerKind kind, std::span<const int> sorted_membe
   for (int u : sorted_members)
     for (int partner : cut_partners_[static_cast<size_t>(u)])
       if (std::binary_search(sorted_members.begin(), sorted_members.end(), partner)) return false;
+  auto contains = [&](int local) {
+    return std::binary_search(sorted_members.begin(), sorted_members.end(), local);
+  };
+  if (reads_own_chain(kind, contains, sorted_members)) return false;
   ++predicate_calls_;
   std::vector<int32_t> ids;
   ids.reserve(sorted_members.size());

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -24,6 +25,8 @@ namespace seam {
 struct SegmentRules {
   // Copy cheap ops (segment/mark_cheap_ops.h) into each consuming kernel instead of materializing them.
   bool duplicate_cheap_ops = true;
+  // With duplicate_cheap_ops: also chains of widening ops of computed values (segment/mark_cheap_ops.cpp).
+  bool recompute_widening_chains = true;
   // nvFuser's rule in the seed report: a slice or pad never shares a kernel with its operand's producer.
   bool cut_before_slice_pad = false;
   // Pairs of node ids that must land in different groups. Both must be owned nodes (not inputs, not
@@ -106,6 +109,11 @@ class SegmentGraph {
   int64_t predicate_calls() const { return predicate_calls_; }
 
  private:
+  // Whether a row or reduction kernel (`kind`) would hold both a root and a reader of its chain of
+  // duplicated widening ops (segment/mark_cheap_ops.cpp): its predicate does not see the chain.
+  bool reads_own_chain(SchedulerKind kind, const std::function<bool(int)>& contains,
+                       std::span<const int> members) const;
+
   const Fusion* fusion_;
   ScheduleLimits limits_;
   std::vector<int32_t> owned_;
@@ -113,6 +121,7 @@ class SegmentGraph {
   std::vector<bool> duplicated_;
   std::vector<std::vector<int>> preds_, succs_;
   std::vector<std::vector<int32_t>> reads_, dups_;
+  std::vector<std::vector<int>> chain_roots_;  // per local node, the computed values its duplicated ops read
   std::vector<bool> is_output_;
   std::vector<std::vector<InputRead>> input_reads_;
   std::vector<std::vector<InputReader>> input_readers_;  // per value id
