@@ -21,7 +21,7 @@ re-segments the checked-in files and compares with bench/model_regions/golden.tx
 rewrites it: a change may lower the numbers, never raise them).
 
 Usage: python3 bench/model_regions.py [--models llama,qwen2,gpt2] [--seam build/tools/seam] [--no-trace]
-       [--write-golden]     (PYTHONPATH=python, or run from the repository root: python/ is added)
+       [--no-segment] [--write-golden] [--budget SECONDS (the product's time budget per region)]     (PYTHONPATH=python, or run from the repository root: python/ is added)
 Needs torch with functorch (1.13's is enough) and networkx (the min-cut partition)."""
 
 import argparse
@@ -150,6 +150,8 @@ def read_manifest(name):
 
 _GROUP = re.compile(r"^group \d+: (\w+)\n(?:  (?!bytes:).*\n)*?  bytes: (\d+)$", re.M)
 _TOTALS = {key: re.compile(rf"^{key}: (\d+)", re.M) for key in ("kernels", "boundary bytes", "floor estimate")}
+_BOUND = re.compile(r"^cost: (\d+) .*proven lower bound (\d+)$", re.M)
+_SEARCH = re.compile(r"^search: ([0-9.]+) ms", re.M)
 
 
 class Segmented:
@@ -170,21 +172,32 @@ class Segmented:
         self.kernels, self.bytes, self.floor = totals["kernels"], totals["boundary bytes"], totals["floor estimate"]
         if sum(self.by_kind.values()) != self.bytes or sum(self.launches.values()) != self.kernels:
             raise RuntimeError("the groups of `seam segment`'s dump do not add up to its totals")
+        bound, search = _BOUND.search(dump), _SEARCH.search(dump)
+        if not bound or not search:
+            raise RuntimeError(f"unexpected `seam segment` output (no cost or search line):\n{dump[-2000:]}")
+        self.cost, self.lower_bound = int(bound.group(1)), int(bound.group(2))
+        self.search_ms = float(search.group(1))
         proven = re.search(r"^proven optimal: (.*)$", dump, re.M)
         self.proven = proven.group(1) if proven else "?"
 
 
-def segment_file(seam, path):
-    out = subprocess.run([seam, "segment", "--reproducible", path], check=True, capture_output=True, text=True).stdout
+def segment_file(seam, path, budget=None):
+    """`seam segment` on one file: with state budgets only (--reproducible), or the product's time budget."""
+    flags = ["--budget", str(budget)] if budget is not None else ["--reproducible"]
+    out = subprocess.run([seam, "segment", *flags, path], check=True, capture_output=True, text=True).stdout
     return Segmented(out)
 
 
-def step_totals(seam, name):
-    """Per model: regions, kernels, bytes (all, and of the fused kernels alone), floor, proofs."""
+def step_totals(seam, name, budget=None):
+    """Per model: regions, kernels, bytes (all, and of the fused kernels alone), floor, cost and its proven
+    lower bound, search time (each distinct region once: identical regions share a compilation), proofs."""
     t = collections.Counter()
     proofs = collections.Counter()
     for path, count in read_manifest(name):
-        s = segment_file(seam, path)
+        s = segment_file(seam, path, budget)
+        t["cost"] += s.cost * count
+        t["lower_bound"] += s.lower_bound * count
+        t["search_ms"] += s.search_ms
         t["regions"] += count
         t["kernels"] += s.kernels * count
         t["bytes"] += s.bytes * count
@@ -202,6 +215,9 @@ def main():
     parser.add_argument("--no-trace", action="store_true", help="report on the checked-in files only")
     parser.add_argument("--no-segment", action="store_true", help="trace and write the files only")
     parser.add_argument("--write-golden", action="store_true")
+    parser.add_argument("--budget", type=float, default=None,
+                        help="segment with the product's time budget (seconds per region) instead of "
+                             "--reproducible's state budgets; not for --write-golden")
     args = parser.parse_args()
     models = args.models.split(",")
     if not args.no_trace:
@@ -213,16 +229,20 @@ def main():
     if args.no_segment:
         return
     golden = []
+    if args.write_golden and args.budget is not None:
+        parser.error("--write-golden takes the reproducible segmentation: drop --budget")
     print("| model step | regions | kernels (fused + products) | bytes seam's kernels move (fused + products) "
-          "| at 3 TB/s | floor estimate (fused + products) | regions proven |")
-    print("|---|---|---|---|---|---|---|")
+          "| at 3 TB/s | floor estimate (fused + products) | cost (bytes + 8 MB/launch) / proven lower bound "
+          "| segmenting | regions proven |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for name in models:
-        t, proofs = step_totals(args.seam, name)
+        t, proofs = step_totals(args.seam, name, args.budget)
         fused_bytes = t["bytes"] - t["matmul_bytes"]
         print(f"| {name} | {t['regions']} | {t['kernels']} ({t['kernels'] - t['matmuls']} + {t['matmuls']}) | "
               f"{t['bytes'] / 1e9:.2f} GB ({fused_bytes / 1e9:.2f} + {t['matmul_bytes'] / 1e9:.2f}) | "
               f"{t['bytes'] / 3e12 * 1e3:.2f} ms | {t['floor'] / 1e9:.2f} GB "
               f"({(t['floor'] - t['matmul_bytes']) / 1e9:.2f} + {t['matmul_bytes'] / 1e9:.2f}) | "
+              f"{t['cost'] / 1e9:.2f} / {t['lower_bound'] / 1e9:.2f} GB | {t['search_ms']:.0f} ms | "
               f"{', '.join(f'{v} {k}' for k, v in proofs.items())} |")
         golden.append(f"{name} {t['bytes']}")
     if args.write_golden:

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "segment/cost_model.h"
+
 namespace seam {
 namespace {
 
@@ -67,6 +69,9 @@ std::string dump_segments(const SegmentedFusion& s, const DumpOptions& options) 
                                    : "yes (among maximal groups; not over all groups within the budget)")
       << "\n";
   out << "floor estimate: " << s.floor_bytes << " bytes\n";
+  const int64_t cost = s.boundary_bytes() + int64_t{s.num_kernels()} * kLaunchCostBytes;
+  out << "cost: " << cost << " (bytes + " << kLaunchCostBytes << " per launch), proven lower bound "
+      << s.lower_bound_cost << "\n";
   if (options.show_time) {
     char line[96];
     std::snprintf(line, sizeof line, "search: %.3f ms, %lld states\n", s.search_seconds * 1e3,

@@ -466,4 +466,9 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
   return result;
 }
 
+Cost segmentation_lower_bound(const SegmentGraph& graph) {
+  LowerBound bound(graph);
+  return bound(graph.all());
+}
+
 }  // namespace seam

@@ -71,4 +71,10 @@ std::vector<GroupChoice> next_groups(
 // The nodes of target - state whose predecessors are all in state, ascending.
 std::vector<int> ready_nodes(const SegmentGraph& graph, const NodeSet& state, const NodeSet& target);
 
+// A lower bound on the cost of every segmentation of the whole graph (launches and bytes, each a bound:
+// the opaque ops and one more kernel if anything else needs one; each fusion input's largest part one
+// node reads and each fusion output once). The search's heuristic at the start; proven, and weak where
+// kernels must exchange intermediates.
+Cost segmentation_lower_bound(const SegmentGraph& graph);
+
 }  // namespace seam

@@ -182,6 +182,7 @@ SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& optio
   result.bytes_proven_optimal = proven && bytes_proven;
   result.states_explored = states;
   result.floor_bytes = traffic_floor_bytes(graph);
+  result.lower_bound_cost = segmentation_lower_bound(graph).total();
   result.search_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   check_segmentation(result);
   if (dump_requested()) std::cerr << dump_segments(result);

@@ -35,6 +35,7 @@ struct SegmentedFusion {
   double search_seconds = 0;
   int64_t states_explored = 0;
   int64_t floor_bytes = 0;  // segment/traffic_floor.h: what a segmentation could move at best (estimate)
+  int64_t lower_bound_cost = 0;  // a proven lower bound on every segmentation's Cost::total()
 
   int num_kernels() const;         // launching groups
   int64_t boundary_bytes() const;  // the sum over groups (docs/SEGMENTER.md has the formula)
