@@ -13,8 +13,8 @@
 // kernel then reads the root (written once by the kernel that owns it, or computed in the same kernel)
 // instead of the wider result: bf16 rather than f32 crosses, a [T, d] table rather than its [b, h, T, d]
 // expansion. SegmentGraph routes dependencies through the chain to the root, so the quotient graph
-// stays what the kernels read; it keeps a row or reduction kernel from holding both a root and a reader
-// of its chain (SegmentGraph::accepts), which their predicates, not seeing the chain, could not judge.
+// stays what the kernels read, and shows a row or reduction kernel's predicate the chain ops whose root
+// the group holds (SegmentGraph::accepts): the kernel computes them between the root and its readers.
 // Narrowing casts, slices and permutes of computed values stay nodes: recomputing them would make more
 // bytes cross, or change how a kernel walks memory.
 #include "segment/mark_cheap_ops.h"
@@ -63,12 +63,17 @@ bool extends_chain(const Fusion& fusion, const Node& n, const std::vector<bool>&
 std::vector<bool> mark_cheap_ops(const Fusion& fusion, bool widening_chains) {
   const size_t n_nodes = static_cast<size_t>(fusion.num_nodes());
   std::vector<bool> cheap(n_nodes, false);
-  std::vector<bool> from_inputs(n_nodes, false);     // rule 2, not a chain
-  std::vector<bool> reduction_free(n_nodes, false);  // no reduction among the node and what it reads
+  std::vector<bool> from_inputs(n_nodes, false);  // rule 2, not a chain
+  // No reduction among the node and what it reads within a kernel.
+  std::vector<bool> reduction_free(n_nodes, false);
   for (int32_t id = 0; id < fusion.num_nodes(); ++id) {
     const Node& n = fusion.node(Value{id});
+    // An opaque op or a scan is a kernel of its own: no reduction before it shares a kernel with its result.
     bool free = n.category() != OpCategory::Reduction;
-    for (Value operand : n.operands) free = free && reduction_free[operand.id];
+    if (n.category() == OpCategory::Opaque || n.category() == OpCategory::Scan)
+      free = true;
+    else
+      for (Value operand : n.operands) free = free && reduction_free[operand.id];
     reduction_free[id] = free;
     if (!is_duplicable_op(n.op)) continue;
     bool feeds_opaque = false;

@@ -36,36 +36,29 @@ SegmentGraph::SegmentGraph(const Fusion& fusion, const SegmentRules& rules)
   succs_.resize(m);
   reads_.resize(m);
   dups_.resize(m);
-  chain_roots_.resize(m);
+  chain_ops_.resize(m);
   for (int u = 0; u < m; ++u) {
     // Operands reach across a boundary unless duplicated; duplicated ones are followed to what they read.
-    // A computed value reached through duplicated ops is a chain's root; the chain is recorded when a
-    // row or reduction kernel could not hold it with its root: it moves data (broadcast, expand) or
-    // reads a reduction (a cast of a computed value alone is a pointwise op of the root's shape).
-    struct Step {
-      Value v;
-      bool through, moves;
-    };
-    std::vector<Step> stack;
-    for (Value v : fusion.node(Value{owned_[u]}).operands) stack.push_back({v, false, false});
+    std::vector<Value> stack(fusion.node(Value{owned_[u]}).operands);
     while (!stack.empty()) {
-      Step step = stack.back();
+      Value v = stack.back();
       stack.pop_back();
-      const Node& node = fusion.node(step.v);
-      if (duplicated_[step.v.id]) {
-        dups_[u].push_back(step.v.id);
-        const bool moves = step.moves || node.op != OpKind::Cast;
-        for (Value w : node.operands) stack.push_back({w, true, moves});
+      if (duplicated_[v.id]) {
+        dups_[u].push_back(v.id);
+        for (Value w : fusion.node(v).operands) stack.push_back(w);
       } else {
-        reads_[u].push_back(step.v.id);
-        const bool restricted = step.moves || node.category() == OpCategory::Reduction;
-        if (step.through && restricted && local_of_[step.v.id] >= 0)
-          chain_roots_[u].push_back(local_of_[step.v.id]);
+        reads_[u].push_back(v.id);
       }
     }
     sort_unique(dups_[u]);
     sort_unique(reads_[u]);
-    sort_unique(chain_roots_[u]);
+    // The duplicated ops on a chain from a computed value (unary ops: one root each).
+    for (int32_t d : dups_[u]) {
+      int32_t x = d;
+      while (duplicated_[x] && !fusion.node(Value{x}).operands.empty())
+        x = fusion.node(Value{x}).operands[0].id;
+      if (!duplicated_[x] && local_of_[x] >= 0) chain_ops_[u].emplace_back(local_of_[x], d);
+    }
     for (int32_t v : reads_[u]) {
       int p = local_of_[v];
       if (p < 0) continue;  // a fusion input
@@ -181,29 +174,31 @@ size_t SegmentGraph::IdsHash::operator()(const std::vector<int32_t>& ids) const 
   return static_cast<size_t>(h ^ (h >> 33));
 }
 
-bool SegmentGraph::reads_own_chain(SchedulerKind kind, const std::function<bool(int)>& contains,
-                                   std::span<const int> members) const {
-  if (kind != SchedulerKind::Reduction && kind != SchedulerKind::Normalization) return false;
+void SegmentGraph::add_own_chains(SchedulerKind kind, const std::function<bool(int)>& contains,
+                                  std::span<const int> members, std::vector<int32_t>& ids) const {
+  if (kind != SchedulerKind::Reduction && kind != SchedulerKind::Normalization) return;
+  const size_t before = ids.size();
   for (int u : members)
-    for (int root : chain_roots_[static_cast<size_t>(u)])
-      if (contains(root)) return true;
-  return false;
+    for (auto [root, op] : chain_ops_[static_cast<size_t>(u)])
+      if (contains(root)) ids.push_back(op);
+  if (ids.size() == before) return;
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
 }
 
 bool SegmentGraph::accepts(SchedulerKind kind, const NodeSet& set) const {
   for (auto [a, b] : must_cut_)
     if (set.test(a) && set.test(b)) return false;
-  if ((kind == SchedulerKind::Reduction || kind == SchedulerKind::Normalization) &&
-      reads_own_chain(
-          kind, [&](int local) { return set.test(local); }, set.members()))
-    return false;
   const int k = int(kind);
   if (memo_.size() > (size_t{1} << 21)) memo_.clear();  // bound memory on huge searches
   std::vector<int32_t> ids = node_ids(set);
   uint16_t& entry = memo_[ids];
   if (!((entry >> k) & 1)) {
     ++predicate_calls_;
-    bool ok = can_schedule(kind, *fusion_, ids, limits_);
+    std::vector<int32_t> kernel = ids;
+    add_own_chains(
+        kind, [&](int local) { return set.test(local); }, set.members(), kernel);
+    bool ok = can_schedule(kind, *fusion_, kernel, limits_);
     entry = static_cast<uint16_t>(entry | (1u << k) | (ok ? (1u << (8 + k)) : 0u));
   }
   return (entry >> (8 + k)) & 1;
@@ -213,14 +208,14 @@ bool SegmentGraph::accepts(SchedulerKind kind, std::span<const int> sorted_membe
   for (int u : sorted_members)
     for (int partner : cut_partners_[static_cast<size_t>(u)])
       if (std::binary_search(sorted_members.begin(), sorted_members.end(), partner)) return false;
-  auto contains = [&](int local) {
-    return std::binary_search(sorted_members.begin(), sorted_members.end(), local);
-  };
-  if (reads_own_chain(kind, contains, sorted_members)) return false;
   ++predicate_calls_;
   std::vector<int32_t> ids;
   ids.reserve(sorted_members.size());
   for (int u : sorted_members) ids.push_back(owned_[static_cast<size_t>(u)]);
+  auto contains = [&](int local) {
+    return std::binary_search(sorted_members.begin(), sorted_members.end(), local);
+  };
+  add_own_chains(kind, contains, sorted_members, ids);
   return can_schedule(kind, *fusion_, ids, limits_);
 }
 

@@ -109,10 +109,11 @@ class SegmentGraph {
   int64_t predicate_calls() const { return predicate_calls_; }
 
  private:
-  // Whether a row or reduction kernel (`kind`) would hold both a root and a reader of its chain of
-  // duplicated widening ops (segment/mark_cheap_ops.cpp): its predicate does not see the chain.
-  bool reads_own_chain(SchedulerKind kind, const std::function<bool(int)>& contains,
-                       std::span<const int> members) const;
+  // For a row or reduction kernel (`kind`), adds to `ids` (sorted node ids) the duplicated ops of chains
+  // from computed values (segment/mark_cheap_ops.cpp) whose root is in the group: the kernel computes
+  // them between the root and its readers, so its predicate must judge them too.
+  void add_own_chains(SchedulerKind kind, const std::function<bool(int)>& contains,
+                      std::span<const int> members, std::vector<int32_t>& ids) const;
 
   const Fusion* fusion_;
   ScheduleLimits limits_;
@@ -121,7 +122,8 @@ class SegmentGraph {
   std::vector<bool> duplicated_;
   std::vector<std::vector<int>> preds_, succs_;
   std::vector<std::vector<int32_t>> reads_, dups_;
-  std::vector<std::vector<int>> chain_roots_;  // per local node, the computed values its duplicated ops read
+  // Per local node, (root, op) for each duplicated op it reads on a chain from a computed value (the root).
+  std::vector<std::vector<std::pair<int, int32_t>>> chain_ops_;
   std::vector<bool> is_output_;
   std::vector<std::vector<InputRead>> input_reads_;
   std::vector<std::vector<InputReader>> input_readers_;  // per value id

@@ -34,7 +34,7 @@ struct SegmentedFusion {
   bool bytes_proven_optimal = false;  // the cheapest of all segmentations, not only of maximal groups
   double search_seconds = 0;
   int64_t states_explored = 0;
-  int64_t floor_bytes = 0;  // segment/traffic_floor.h: what a segmentation could move at best (estimate)
+  int64_t floor_bytes = 0;       // segment/traffic_floor.h: what a segmentation could move at best (estimate)
   int64_t lower_bound_cost = 0;  // a proven lower bound on every segmentation's Cost::total()
 
   int num_kernels() const;         // launching groups
