@@ -72,7 +72,7 @@ void print_compile_summary(const std::vector<CompiledStep>& steps, const std::st
 }  // namespace
 
 int cmd_segment(Args& args) {
-  SegmentOptions options;
+  SegmentOptions options = args.has("reproducible") ? reproducible_segment_options() : SegmentOptions{};
   options.strategy = parse_strategy(args.get_or("strategy", "auto"));
   options.time_budget_seconds = args.get_double("budget", options.time_budget_seconds);
   const bool no_passes = args.has("no-passes");

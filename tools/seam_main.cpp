@@ -33,8 +33,9 @@ Workloads:
 Passes and segmentation:
   passes FILE [--each]       run the pre-segmentation pipeline (--each: print after every pass)
   pass NAME FILE             run one pass alone
-  segment FILE [--strategy S] [--budget SECONDS] [--no-passes] [--draw OUT.svg|OUT.dot]
-                             partition into kernels and print the segmented fusion
+  segment FILE [--strategy S] [--budget SECONDS] [--reproducible] [--no-passes] [--draw OUT.svg|OUT.dot]
+                             partition into kernels and print the segmented fusion (--reproducible:
+                             budgets in search states, not time: the same result under any load)
                              --strategy auto (default: exact search within the budget, then
                              greedy), exact, greedy, nvfuser-greedy (the nvFuser-like baseline)
                              --budget: search time in seconds (default 0.5)
@@ -91,7 +92,7 @@ int main(int argc, char** argv) {
       {"workload", cmd_workload, {"backward"}},
       {"passes", cmd_passes, {"each"}},
       {"pass", cmd_pass, {}},
-      {"segment", cmd_segment, {"no-passes"}},
+      {"segment", cmd_segment, {"no-passes", "reproducible"}},
       {"emit", cmd_emit, emit_switches()},
       {"bench", cmd_bench, bench_switches()},
       {"demo", cmd_demo, {}},

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "segment/cost_model.h"
+
 namespace seam {
 namespace {
 
@@ -56,6 +58,7 @@ std::string dump_segments(const SegmentedFusion& s, const DumpOptions& options) 
         out << (i ? ", " : " ") << op_label(fusion, group.duplicated[i]);
       out << "\n";
     }
+    if (group.kind != SchedulerKind::NoOp) out << "  bytes: " << group.boundary_bytes << "\n";
     for (int32_t id : group.nodes) out << "  " << op_label(fusion, id) << "\n";
   }
   out << "kernels: " << s.num_kernels() << "\n";
@@ -63,8 +66,12 @@ std::string dump_segments(const SegmentedFusion& s, const DumpOptions& options) 
   out << "proven optimal: "
       << (!s.proven_optimal        ? "no"
           : s.bytes_proven_optimal ? "yes (kernels and bytes)"
-                                   : "yes (kernels; bytes not proven within the budget)")
+                                   : "yes (among maximal groups; not over all groups within the budget)")
       << "\n";
+  out << "floor estimate: " << s.floor_bytes << " bytes\n";
+  const int64_t cost = s.boundary_bytes() + int64_t{s.num_kernels()} * kLaunchCostBytes;
+  out << "cost: " << cost << " (bytes + " << kLaunchCostBytes << " per launch), proven lower bound "
+      << s.lower_bound_cost << "\n";
   if (options.show_time) {
     char line[96];
     std::snprintf(line, sizeof line, "search: %.3f ms, %lld states\n", s.search_seconds * 1e3,

@@ -362,11 +362,11 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
   std::vector<State> states;
   std::unordered_map<NodeSet, int, NodeSetHash> index;
   LowerBound lower_bound(graph);
-  // Ordered by estimated total (cost + lower bound), then by progress, then by age.
-  using Entry = std::tuple<int64_t, int64_t, int, int>;
+  // Ordered by estimated cost (cost + lower bound, as Cost orders them), then by progress, then by age.
+  using Entry = std::tuple<int64_t, int64_t, int64_t, int, int>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
   auto push = [&](int id, Cost estimate) {
-    queue.emplace(estimate.launches, estimate.bytes, -states[id].set.count(), id);
+    queue.emplace(estimate.total(), estimate.launches, estimate.bytes, -states[id].set.count(), id);
   };
   ExactSearchResult result;
   result.lower_bound = lower_bound(target - start);
@@ -394,7 +394,7 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
   const int to_cover = (target - start).count();
   int covered = 0;  // the most nodes of target - start that an expanded state holds
   while (!queue.empty()) {
-    const int id = std::get<3>(queue.top());
+    const int id = std::get<4>(queue.top());
     queue.pop();
     if (states[id].closed) continue;
     states[id].closed = true;
@@ -466,6 +466,11 @@ ExactSearchResult exact_search(const SegmentGraph& graph, const NodeSet& start, 
   result.finished = !out_of_budget;
   result.seconds = elapsed();
   return result;
+}
+
+Cost segmentation_lower_bound(const SegmentGraph& graph) {
+  LowerBound bound(graph);
+  return bound(graph.all());
 }
 
 }  // namespace seam

@@ -16,8 +16,8 @@
 namespace seam {
 
 struct ExactSearchOptions {
-  // Explore only groups that are maximal for their (hereditary) scheduler kind. Keeps the minimum number
-  // of kernels; bytes are then the minimum over segmentations made of such groups (docs/SEGMENTER.md).
+  // Explore only groups that are maximal for their (hereditary) scheduler kind: the result is the
+  // cheapest segmentation made of such groups, which need not be the cheapest of all (docs/SEGMENTER.md).
   bool maximal_groups_only = true;
   double time_budget_seconds = 0.1;
   // Down-sets expanded plus candidate groups generated; the search stops unfinished beyond it.
@@ -70,5 +70,11 @@ std::vector<GroupChoice> next_groups(
 
 // The nodes of target - state whose predecessors are all in state, ascending.
 std::vector<int> ready_nodes(const SegmentGraph& graph, const NodeSet& state, const NodeSet& target);
+
+// A lower bound on the cost of every segmentation of the whole graph (launches and bytes, each a bound:
+// the opaque ops and one more kernel if anything else needs one; each fusion input's largest part one
+// node reads and each fusion output once). The search's heuristic at the start; proven, and weak where
+// kernels must exchange intermediates.
+Cost segmentation_lower_bound(const SegmentGraph& graph);
 
 }  // namespace seam

@@ -23,12 +23,13 @@ struct GreedyResult {
   int windows_improved = 0;
 };
 
-// Starts from one group per node and repeatedly applies the merge that saves the most (launches, then
-// bytes) among groups joined by an edge or reading a common value, skipping merges no scheduler accepts
-// or that would close a cycle; stops when no merge saves anything, or when `budget` (a step per merge
-// tried) runs out, with the merges made so far. About linear in the graph on narrow graphs such as a
-// transformer stack: merges and cycle checks touch only the groups involved (segment/quotient_graph.h).
-// `finished` (when given) says whether it stopped because nothing saved more, not for the budget.
+// Starts from one group per node and repeatedly applies the merge that saves the most (in Cost's order:
+// bytes plus a cost per launch, segment/cost_model.h) among groups joined by an edge or reading a common
+// value, skipping merges no scheduler accepts or that would close a cycle; stops when no merge saves
+// anything, or when `budget` (a step per merge tried) runs out, with the merges made so far. About linear in
+// the graph on narrow graphs such as a transformer stack: merges and cycle checks touch only the groups
+// involved (segment/quotient_graph.h). `finished` (when given) says whether it stopped because nothing saved
+// more, not for the budget.
 Partition greedy_merge(const SegmentGraph& graph, Budget budget = {}, bool* finished = nullptr);
 
 // Re-solves windows of `partition` exactly and keeps each re-solution that is cheaper; stops after

@@ -3,11 +3,20 @@
 //   2. every operand is a fusion input or a cheap node, and
 //   3. no consumer is an opaque op or a scan (a vendor library call or a scan kernel reads its operand
 //      from memory, it does not recompute it).
-// Cheap nodes therefore depend on fusion inputs only, so copying one into every kernel that reads it adds
-// no dependency between kernels and never reads more than the one materialized copy would have written
+// Such nodes depend on fusion inputs only, so copying one into every kernel that reads it adds no
+// dependency between kernels and never reads more than the one materialized copy would have written
 // and read back: a cast of a bf16 input makes the bf16 input, not the f32 result, cross the boundary.
-// A cast of a value computed by another kernel is not cheap under this rule (its operand would have to
-// be written first anyway); rewriting such edges is left to a later pass.
+//
+// Also cheap, under 3: a widening cast (of anything but a reduction's result), or a broadcast, an expand,
+// a reshape or a squeeze of a value free of reductions, where the value is computed by a kernel (the
+// chain's "root") or is itself such an op: a chain that only makes a value wider or larger. Each consuming
+// kernel then reads the root (written once by the kernel that owns it, or computed in the same kernel)
+// instead of the wider result: bf16 rather than f32 crosses, a [T, d] table rather than its [b, h, T, d]
+// expansion. SegmentGraph routes dependencies through the chain to the root, so the quotient graph
+// stays what the kernels read, and shows a row or reduction kernel's predicate the chain ops whose root
+// the group holds (SegmentGraph::accepts): the kernel computes them between the root and its readers.
+// Narrowing casts, slices and permutes of computed values stay nodes: recomputing them would make more
+// bytes cross, or change how a kernel walks memory.
 #include "segment/mark_cheap_ops.h"
 
 namespace seam {
@@ -29,21 +38,54 @@ bool is_duplicable_op(OpKind op) {
   }
 }
 
+// Whether n extends a chain from a computed value: a widening cast of anything but a reduction's
+// result, or a broadcast, expand, reshape or squeeze (views and broadcasts of a kernel's dense output)
+// of a value that depends on no reduction. Row and reduction kernels place a reduction's dependants by
+// the ops between them, which their predicates must see; a value free of reductions moves like an input.
+bool extends_chain(const Fusion& fusion, const Node& n, const std::vector<bool>& reduction_free) {
+  if (n.operands.size() != 1) return false;
+  const Value operand = n.operands[0];
+  const Node& producer = fusion.node(operand);
+  if (producer.op == OpKind::Input) return false;
+  switch (n.op) {
+    case OpKind::Cast:
+      return n.type.bytes() >= fusion.type(operand).bytes() && producer.category() != OpCategory::Reduction;
+    case OpKind::Broadcast:
+    case OpKind::Expand:
+    case OpKind::Reshape:
+    case OpKind::Squeeze: return reduction_free[operand.id];
+    default: return false;
+  }
+}
+
 }  // namespace
 
-std::vector<bool> mark_cheap_ops(const Fusion& fusion) {
-  std::vector<bool> cheap(static_cast<size_t>(fusion.num_nodes()), false);
+std::vector<bool> mark_cheap_ops(const Fusion& fusion, bool widening_chains) {
+  const size_t n_nodes = static_cast<size_t>(fusion.num_nodes());
+  std::vector<bool> cheap(n_nodes, false);
+  std::vector<bool> from_inputs(n_nodes, false);  // rule 2, not a chain
+  // No reduction among the node and what it reads within a kernel.
+  std::vector<bool> reduction_free(n_nodes, false);
   for (int32_t id = 0; id < fusion.num_nodes(); ++id) {
     const Node& n = fusion.node(Value{id});
+    // An opaque op or a scan is a kernel of its own: no reduction before it shares a kernel with its result.
+    bool free = n.category() != OpCategory::Reduction;
+    if (n.category() == OpCategory::Opaque || n.category() == OpCategory::Scan)
+      free = true;
+    else
+      for (Value operand : n.operands) free = free && reduction_free[operand.id];
+    reduction_free[id] = free;
     if (!is_duplicable_op(n.op)) continue;
-    bool operands_free = true;
-    for (Value operand : n.operands)
-      operands_free = operands_free && (fusion.node(operand).op == OpKind::Input || cheap[operand.id]);
     bool feeds_opaque = false;
     for (Value consumer : fusion.consumers(Value{id}))
       feeds_opaque = feeds_opaque || fusion.node(consumer).category() == OpCategory::Opaque ||
                      fusion.node(consumer).category() == OpCategory::Scan;
-    cheap[id] = operands_free && !feeds_opaque;
+    if (feeds_opaque) continue;
+    bool operands_free = true;
+    for (Value operand : n.operands)
+      operands_free = operands_free && (fusion.node(operand).op == OpKind::Input || from_inputs[operand.id]);
+    from_inputs[id] = operands_free;
+    cheap[id] = operands_free || (widening_chains && extends_chain(fusion, n, reduction_free));
   }
   return cheap;
 }

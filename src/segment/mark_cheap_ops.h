@@ -9,6 +9,7 @@
 namespace seam {
 
 // One flag per node of `fusion`, true when the node may be duplicated into each consuming kernel.
-std::vector<bool> mark_cheap_ops(const Fusion& fusion);
+// `widening_chains`: also chains of widening ops of computed values (rule in mark_cheap_ops.cpp).
+std::vector<bool> mark_cheap_ops(const Fusion& fusion, bool widening_chains = true);
 
 }  // namespace seam

@@ -8,6 +8,7 @@
 #include "segment/dump.h"
 #include "segment/exact_search.h"
 #include "segment/nvfuser_greedy.h"
+#include "segment/traffic_floor.h"
 #include "support/error.h"
 
 namespace seam {
@@ -49,6 +50,17 @@ SegmentStrategy parse_strategy(std::string_view name) {
     if (strategy_name(s) == name) return s;
   throw Error("unknown segmentation strategy '" + std::string(name) +
               "'; expected one of: auto, exact, greedy, nvfuser-greedy");
+}
+
+SegmentOptions reproducible_segment_options() {
+  SegmentOptions options;
+  options.time_budget_seconds = 1e6;
+  options.bytes_time_budget_seconds = 1e6;
+  // About a second per model step's region on one core: the largest regions of a transformer layer
+  // take up to ~2,000 states to prove their kernel count.
+  options.state_budget = 200000;
+  options.bytes_state_budget = 20000;
+  return options;
 }
 
 SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& options) {
@@ -126,6 +138,20 @@ SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& optio
         partition = std::move(*r.partition);
         strategy = "exact";
         prove_bytes();
+        // The pruned search is exact only among segmentations into maximal groups, and in bytes a
+        // smaller group can be cheaper (docs/SEGMENTER.md, "Objective"): unless the bytes phase proved
+        // the result, the greedy merge, which weighs every merge in bytes, competes with it.
+        if (!bytes_proven && Clock::now() < until(1.9)) {
+          Partition merged = greedy_merge(graph, Budget::until(until(1.9)));
+          if (options.greedy.improve_windows)
+            merged = improve_by_windows(graph, std::move(merged), options.greedy, nullptr, nullptr,
+                                        Budget::until(until(1.9)));
+          if (merged.cost < partition.cost) {
+            partition = std::move(merged);
+            strategy = "greedy+windows (cheaper than the exact search among maximal groups)";
+            proven = false;
+          }
+        }
       } else {
         // Two incumbents: the baseline first (one pass over the graph, about a tenth of the greedy's
         // time), then the greedy merge, which is usually better but, cut short on a huge graph, leaves
@@ -155,6 +181,8 @@ SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& optio
   result.proven_optimal = proven;
   result.bytes_proven_optimal = proven && bytes_proven;
   result.states_explored = states;
+  result.floor_bytes = traffic_floor_bytes(graph);
+  result.lower_bound_cost = segmentation_lower_bound(graph).total();
   result.search_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   check_segmentation(result);
   if (dump_requested()) std::cerr << dump_segments(result);

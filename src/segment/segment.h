@@ -27,17 +27,22 @@ struct SegmentOptions {
   double time_budget_seconds = 0.5;
   int64_t state_budget = 200000;
   // The exact search's pruning: only groups maximal for their scheduler. With it, proven_optimal means
-  // the fewest kernels; without it (exponential in the graph's width) also the fewest bytes.
+  // the cheapest segmentation into such groups (segment/cost_model.h's Cost); without it (exponential in
+  // the graph's width) the cheapest of all.
   bool maximal_groups_only = true;
-  // After the pruned search, a search over every accepted group, cut at the proven kernel count and by a
-  // bytes bound, within these budgets: when it finishes, bytes_proven_optimal is true (and its result
-  // is taken when it has fewer bytes).
+  // After the pruned search, a search over every accepted group, cut by the pruned result's cost, within
+  // these budgets: when it finishes, bytes_proven_optimal is true (the cheapest of all segmentations)
+  // and its result is taken when cheaper. When it does not, the greedy merge competes (Auto).
   bool prove_bytes = true;
   double bytes_time_budget_seconds = 0.005;
   int64_t bytes_state_budget = 200000;
   SegmentRules rules;
   GreedyOptions greedy;
 };
+
+// Options whose budgets count states only, never the clock: the same segmentation on any machine under
+// any load (the figure-of-merit test and bench/model_regions.py; the product keeps the time budgets).
+SegmentOptions reproducible_segment_options();
 
 // Segments `fusion`, checks the result (check_segmentation) and returns it. With SEAM_DUMP=segments in
 // the environment (a comma-separated list), prints segment/dump.h's text dump to stderr.

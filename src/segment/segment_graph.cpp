@@ -20,7 +20,8 @@ void sort_unique(std::vector<int32_t>& v) {
 SegmentGraph::SegmentGraph(const Fusion& fusion, const SegmentRules& rules)
     : fusion_(&fusion), limits_(rules.limits) {
   const int n = fusion.num_nodes();
-  duplicated_ = rules.duplicate_cheap_ops ? mark_cheap_ops(fusion) : std::vector<bool>(n, false);
+  duplicated_ = rules.duplicate_cheap_ops ? mark_cheap_ops(fusion, rules.recompute_widening_chains)
+                                          : std::vector<bool>(n, false);
   local_of_.assign(n, -1);
   for (int32_t id = 0; id < n; ++id) {
     const Node& node = fusion.node(Value{id});
@@ -35,6 +36,7 @@ SegmentGraph::SegmentGraph(const Fusion& fusion, const SegmentRules& rules)
   succs_.resize(m);
   reads_.resize(m);
   dups_.resize(m);
+  chain_ops_.resize(m);
   for (int u = 0; u < m; ++u) {
     // Operands reach across a boundary unless duplicated; duplicated ones are followed to what they read.
     std::vector<Value> stack(fusion.node(Value{owned_[u]}).operands);
@@ -50,6 +52,13 @@ SegmentGraph::SegmentGraph(const Fusion& fusion, const SegmentRules& rules)
     }
     sort_unique(dups_[u]);
     sort_unique(reads_[u]);
+    // The duplicated ops on a chain from a computed value (unary ops: one root each).
+    for (int32_t d : dups_[u]) {
+      int32_t x = d;
+      while (duplicated_[x] && !fusion.node(Value{x}).operands.empty())
+        x = fusion.node(Value{x}).operands[0].id;
+      if (!duplicated_[x] && local_of_[x] >= 0) chain_ops_[u].emplace_back(local_of_[x], d);
+    }
     for (int32_t v : reads_[u]) {
       int p = local_of_[v];
       if (p < 0) continue;  // a fusion input
@@ -165,6 +174,18 @@ size_t SegmentGraph::IdsHash::operator()(const std::vector<int32_t>& ids) const 
   return static_cast<size_t>(h ^ (h >> 33));
 }
 
+void SegmentGraph::add_own_chains(SchedulerKind kind, const std::function<bool(int)>& contains,
+                                  std::span<const int> members, std::vector<int32_t>& ids) const {
+  if (kind != SchedulerKind::Reduction && kind != SchedulerKind::Normalization) return;
+  const size_t before = ids.size();
+  for (int u : members)
+    for (auto [root, op] : chain_ops_[static_cast<size_t>(u)])
+      if (contains(root)) ids.push_back(op);
+  if (ids.size() == before) return;
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+}
+
 bool SegmentGraph::accepts(SchedulerKind kind, const NodeSet& set) const {
   for (auto [a, b] : must_cut_)
     if (set.test(a) && set.test(b)) return false;
@@ -174,7 +195,10 @@ bool SegmentGraph::accepts(SchedulerKind kind, const NodeSet& set) const {
   uint16_t& entry = memo_[ids];
   if (!((entry >> k) & 1)) {
     ++predicate_calls_;
-    bool ok = can_schedule(kind, *fusion_, ids, limits_);
+    std::vector<int32_t> kernel = ids;
+    add_own_chains(
+        kind, [&](int local) { return set.test(local); }, set.members(), kernel);
+    bool ok = can_schedule(kind, *fusion_, kernel, limits_);
     entry = static_cast<uint16_t>(entry | (1u << k) | (ok ? (1u << (8 + k)) : 0u));
   }
   return (entry >> (8 + k)) & 1;
@@ -188,6 +212,10 @@ bool SegmentGraph::accepts(SchedulerKind kind, std::span<const int> sorted_membe
   std::vector<int32_t> ids;
   ids.reserve(sorted_members.size());
   for (int u : sorted_members) ids.push_back(owned_[static_cast<size_t>(u)]);
+  auto contains = [&](int local) {
+    return std::binary_search(sorted_members.begin(), sorted_members.end(), local);
+  };
+  add_own_chains(kind, contains, sorted_members, ids);
   return can_schedule(kind, *fusion_, ids, limits_);
 }
 

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -24,6 +25,8 @@ namespace seam {
 struct SegmentRules {
   // Copy cheap ops (segment/mark_cheap_ops.h) into each consuming kernel instead of materializing them.
   bool duplicate_cheap_ops = true;
+  // With duplicate_cheap_ops: also chains of widening ops of computed values (segment/mark_cheap_ops.cpp).
+  bool recompute_widening_chains = true;
   // nvFuser's rule in the seed report: a slice or pad never shares a kernel with its operand's producer.
   bool cut_before_slice_pad = false;
   // Pairs of node ids that must land in different groups. Both must be owned nodes (not inputs, not
@@ -106,6 +109,12 @@ class SegmentGraph {
   int64_t predicate_calls() const { return predicate_calls_; }
 
  private:
+  // For a row or reduction kernel (`kind`), adds to `ids` (sorted node ids) the duplicated ops of chains
+  // from computed values (segment/mark_cheap_ops.cpp) whose root is in the group: the kernel computes
+  // them between the root and its readers, so its predicate must judge them too.
+  void add_own_chains(SchedulerKind kind, const std::function<bool(int)>& contains,
+                      std::span<const int> members, std::vector<int32_t>& ids) const;
+
   const Fusion* fusion_;
   ScheduleLimits limits_;
   std::vector<int32_t> owned_;
@@ -113,6 +122,8 @@ class SegmentGraph {
   std::vector<bool> duplicated_;
   std::vector<std::vector<int>> preds_, succs_;
   std::vector<std::vector<int32_t>> reads_, dups_;
+  // Per local node, (root, op) for each duplicated op it reads on a chain from a computed value (the root).
+  std::vector<std::vector<std::pair<int, int32_t>>> chain_ops_;
   std::vector<bool> is_output_;
   std::vector<std::vector<InputRead>> input_reads_;
   std::vector<std::vector<InputReader>> input_readers_;  // per value id

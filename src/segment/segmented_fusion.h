@@ -29,11 +29,13 @@ struct SegmentedFusion {
   std::vector<std::pair<int32_t, int32_t>> must_cut;  // node pairs kept apart (options and rules)
   ScheduleLimits limits;  // what the scheduler predicates were allowed to accept (SegmentRules::limits)
 
-  std::string strategy;         // "exact", "greedy", "nvfuser-greedy"
-  bool proven_optimal = false;  // see SegmentOptions in segment/segment.h for exactly what is proven
-  bool bytes_proven_optimal = false;
+  std::string strategy;               // "exact", "greedy", "nvfuser-greedy"
+  bool proven_optimal = false;        // see SegmentOptions in segment/segment.h for exactly what is proven
+  bool bytes_proven_optimal = false;  // the cheapest of all segmentations, not only of maximal groups
   double search_seconds = 0;
   int64_t states_explored = 0;
+  int64_t floor_bytes = 0;       // segment/traffic_floor.h: what a segmentation could move at best (estimate)
+  int64_t lower_bound_cost = 0;  // a proven lower bound on every segmentation's Cost::total()
 
   int num_kernels() const;         // launching groups
   int64_t boundary_bytes() const;  // the sum over groups (docs/SEGMENTER.md has the formula)

@@ -30,7 +30,7 @@ inline Cost brute_force_optimum(const SegmentGraph& g) {
       if (mask >> u & 1) s.set(u);
     return s;
   };
-  const Cost infinite{std::numeric_limits<int64_t>::max() / 4, 0};
+  const Cost infinite{0, std::numeric_limits<int64_t>::max() / 4};  // total() must not overflow
   std::function<Cost(uint32_t)> best = [&](uint32_t done) -> Cost {
     if (done == all) return Cost{};
     if (auto it = memo.find(done); it != memo.end()) return it->second;
