@@ -53,7 +53,11 @@ def trace_step(name):
         graphs.append((gm, example_inputs))
         return make_boxed_func(lambda *args: plain_models.below_autograd(gm.forward, *args))
 
-    step = aot_module(model, fw_compiler=keep, bw_compiler=keep, partition_fn=min_cut_rematerialization_partition)
+    from seam.torch_backend.decompositions import decomposition_table
+
+    # The backend's decompositions (the loss's included) and partition, as torch.compile(backend="seam").
+    step = aot_module(model, fw_compiler=keep, bw_compiler=keep, partition_fn=min_cut_rematerialization_partition,
+                      decompositions=decomposition_table())
     step(ids, ids).backward()
     return graphs
 
