@@ -153,12 +153,12 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_469b77b725b2a909(const seam_bf
 
 // group 1: linear, run by a library routine (no generated code)
 
-// group 2: 4 chunked output(s), lanes 8 x4 copies 8 1 x4 copies 16 x8 copies
+// group 2: 4 chunked output(s), lanes 8 x4 copies 8 1 x4 copies 16
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-struct seam_pointwise_f3577710548719fa_consts { long long v[59]; seam_divisor d[22]; };
-SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_f3577710548719fa(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, seam_bf16* __restrict__ out2, bool* __restrict__ out3, const seam_pointwise_f3577710548719fa_consts seam_k) {
+struct seam_pointwise_f15fc314d010e631_consts { long long v[51]; seam_divisor d[22]; };
+SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_f15fc314d010e631(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, seam_bf16* __restrict__ out2, bool* __restrict__ out3, const seam_pointwise_f15fc314d010e631_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {
@@ -299,70 +299,62 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_f3577710548719fa(const se
       const idx_t chunk3 = g - ((idx_t)seam_k.v[50]);
       const idx_t q52 = seam_fast_mod(chunk3, seam_k.d[20]);
       const idx_t i53 = seam_fast_div(chunk3, seam_k.d[21]);
-      const idx_t e59 = ((q52 * 16) + (i53 * ((idx_t)seam_k.v[51])));
-      seam_i64 v56_0 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)(i53) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_0 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 0) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_1 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 1) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_2 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 2) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_3 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 3) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_4 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 4) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_5 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 5) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_6 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 6) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_7 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 7) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_8 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 8) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_9 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 9) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_10 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 10) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_11 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 11) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_12 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 12) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_13 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 13) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_14 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 14) * (seam_i64)((seam_i64)1LL));
-      seam_i64 v57_15 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 15) * (seam_i64)((seam_i64)1LL));
-      alignas(16) bool v58[16];
-      v58[0] = seam_ge(v56_0, v57_0);
-      v58[1] = seam_ge(v56_0, v57_1);
-      v58[2] = seam_ge(v56_0, v57_2);
-      v58[3] = seam_ge(v56_0, v57_3);
-      v58[4] = seam_ge(v56_0, v57_4);
-      v58[5] = seam_ge(v56_0, v57_5);
-      v58[6] = seam_ge(v56_0, v57_6);
-      v58[7] = seam_ge(v56_0, v57_7);
-      v58[8] = seam_ge(v56_0, v57_8);
-      v58[9] = seam_ge(v56_0, v57_9);
-      v58[10] = seam_ge(v56_0, v57_10);
-      v58[11] = seam_ge(v56_0, v57_11);
-      v58[12] = seam_ge(v56_0, v57_12);
-      v58[13] = seam_ge(v56_0, v57_13);
-      v58[14] = seam_ge(v56_0, v57_14);
-      v58[15] = seam_ge(v56_0, v57_15);
-      seam_store<16>(out3 + e59, v58);
-      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[52])), v58);
-      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[53])), v58);
-      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[54])), v58);
-      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[55])), v58);
-      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[56])), v58);
-      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[57])), v58);
-      seam_store<16>(out3 + (e59 + ((idx_t)seam_k.v[58])), v58);
+      seam_i64 v54_0 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)(i53) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v55_0 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 0) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v55_1 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 1) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v55_2 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 2) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v55_3 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 3) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v55_4 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 4) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v55_5 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 5) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v55_6 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 6) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v55_7 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 7) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v55_8 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 8) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v55_9 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 9) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v55_10 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 10) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v55_11 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 11) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v55_12 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 12) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v55_13 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 13) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v55_14 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 14) * (seam_i64)((seam_i64)1LL));
+      seam_i64 v55_15 = seam_convert<seam_i64>((seam_i64)((seam_i64)0LL) + (seam_i64)((q52 * 16) + 15) * (seam_i64)((seam_i64)1LL));
+      alignas(16) bool v56[16];
+      v56[0] = seam_ge(v54_0, v55_0);
+      v56[1] = seam_ge(v54_0, v55_1);
+      v56[2] = seam_ge(v54_0, v55_2);
+      v56[3] = seam_ge(v54_0, v55_3);
+      v56[4] = seam_ge(v54_0, v55_4);
+      v56[5] = seam_ge(v54_0, v55_5);
+      v56[6] = seam_ge(v54_0, v55_6);
+      v56[7] = seam_ge(v54_0, v55_7);
+      v56[8] = seam_ge(v54_0, v55_8);
+      v56[9] = seam_ge(v54_0, v55_9);
+      v56[10] = seam_ge(v54_0, v55_10);
+      v56[11] = seam_ge(v54_0, v55_11);
+      v56[12] = seam_ge(v54_0, v55_12);
+      v56[13] = seam_ge(v54_0, v55_13);
+      v56[14] = seam_ge(v54_0, v55_14);
+      v56[15] = seam_ge(v54_0, v55_15);
+      seam_store<16>(out3 + (chunk3 * 16), v56);
     }
   }
 }
 
 // group 3: matmul, run by a library routine (no generated code)
 
-// group 4: row kernel, 512 rows of 64 reduced elements, 64 rows x 4 threads per block
-// launch: row kernel: block 256 (64 rows x 4 threads), grid 8 blocks, no register cap, lanes contiguous
+// group 4: row kernel, 512 rows of 64 reduced elements, 32 rows x 8 threads per block
+// launch: row kernel: block 256 (32 rows x 8 threads), grid 16 blocks, no register cap, lanes contiguous
 #include "seam_device.cuh"
 
-struct seam_rows_d1961cb0c4fa074f_consts { long long v[12]; seam_divisor d[4]; double e[3]; };
-SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf16* __restrict__ in0, const bool* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_d1961cb0c4fa074f_consts seam_k) {
+struct seam_rows_981a7d64ae52697c_consts { long long v[10]; seam_divisor d[4]; double e[3]; };
+SEAM_KERNEL void __launch_bounds__(256) seam_rows_981a7d64ae52697c(const seam_bf16* __restrict__ in0, const bool* __restrict__ in1, seam_bf16* __restrict__ out0, const seam_rows_981a7d64ae52697c_consts seam_k) {
   typedef int idx_t;
   __shared__ __align__(16) unsigned char seam_scratch[2048];
-  const seam_rows<64, 4, true> seam_row_ctx(seam_scratch);
+  const seam_rows<32, 8, true> seam_row_ctx(seam_scratch);
   const int seam_lane = seam_row_ctx.lane;
-  const int seam_lanes = 4;
+  const int seam_lanes = 8;
   constexpr int seam_row_iterations = 1;
-  alignas(16) bool seam_cache0[1][16];
-  alignas(16) seam_bf16 seam_cache1[1][16];
-  for (long long seam_first_row = (long long)blockIdx.x * 64; seam_first_row < (long long)((idx_t)seam_k.v[0]); seam_first_row += (long long)gridDim.x * 64) {
+  alignas(16) bool seam_cache0[1][8];
+  alignas(16) seam_bf16 seam_cache1[1][8];
+  for (long long seam_first_row = (long long)blockIdx.x * 32; seam_first_row < (long long)((idx_t)seam_k.v[0]); seam_first_row += (long long)gridDim.x * 32) {
     const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);
     const idx_t seam_row_extent = row < ((idx_t)seam_k.v[1]) ? ((idx_t)seam_k.v[2]) : 0;
     (void)seam_row_extent;
@@ -377,14 +369,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
     float v3_5 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
     float v3_6 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
     float v3_7 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
-    float v3_8 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
-    float v3_9 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
-    float v3_10 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
-    float v3_11 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
-    float v3_12 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
-    float v3_13 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
-    float v3_14 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
-    float v3_15 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
     float v4_0 = seam_convert<float>(((seam_i64)0LL));
     float v4_1 = seam_convert<float>(((seam_i64)0LL));
     float v4_2 = seam_convert<float>(((seam_i64)0LL));
@@ -393,27 +377,19 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
     float v4_5 = seam_convert<float>(((seam_i64)0LL));
     float v4_6 = seam_convert<float>(((seam_i64)0LL));
     float v4_7 = seam_convert<float>(((seam_i64)0LL));
-    float v4_8 = seam_convert<float>(((seam_i64)0LL));
-    float v4_9 = seam_convert<float>(((seam_i64)0LL));
-    float v4_10 = seam_convert<float>(((seam_i64)0LL));
-    float v4_11 = seam_convert<float>(((seam_i64)0LL));
-    float v4_12 = seam_convert<float>(((seam_i64)0LL));
-    float v4_13 = seam_convert<float>(((seam_i64)0LL));
-    float v4_14 = seam_convert<float>(((seam_i64)0LL));
-    float v4_15 = seam_convert<float>(((seam_i64)0LL));
     SEAM_UNROLL(1)
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        seam_load<16>(in1 + ((((r2 * ((idx_t)seam_k.v[5])) + (r1 * ((idx_t)seam_k.v[4]))) + (r0 * ((idx_t)seam_k.v[3]))) + (k * 16)), seam_cache0[seam_it]);
-        seam_load<16>(in0 + ((((r2 * ((idx_t)seam_k.v[8])) + (r1 * ((idx_t)seam_k.v[7]))) + (r0 * ((idx_t)seam_k.v[6]))) + (k * 16)), seam_cache1[seam_it]);
+        seam_load<8>(in1 + ((r0 * ((idx_t)seam_k.v[3])) + (k * 8)), seam_cache0[seam_it]);
+        seam_load<8>(in0 + ((((r2 * ((idx_t)seam_k.v[6])) + (r1 * ((idx_t)seam_k.v[5]))) + (r0 * ((idx_t)seam_k.v[4]))) + (k * 8)), seam_cache1[seam_it]);
       }
     }
     SEAM_UNROLL(1)
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        alignas(16) bool v5[16];
+        alignas(16) bool v5[8];
         v5[0] = seam_cache0[seam_it][0];
         v5[1] = seam_cache0[seam_it][1];
         v5[2] = seam_cache0[seam_it][2];
@@ -422,15 +398,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         v5[5] = seam_cache0[seam_it][5];
         v5[6] = seam_cache0[seam_it][6];
         v5[7] = seam_cache0[seam_it][7];
-        v5[8] = seam_cache0[seam_it][8];
-        v5[9] = seam_cache0[seam_it][9];
-        v5[10] = seam_cache0[seam_it][10];
-        v5[11] = seam_cache0[seam_it][11];
-        v5[12] = seam_cache0[seam_it][12];
-        v5[13] = seam_cache0[seam_it][13];
-        v5[14] = seam_cache0[seam_it][14];
-        v5[15] = seam_cache0[seam_it][15];
-        alignas(16) seam_bf16 v6[16];
+        alignas(16) seam_bf16 v6[8];
         v6[0] = seam_cache1[seam_it][0];
         v6[1] = seam_cache1[seam_it][1];
         v6[2] = seam_cache1[seam_it][2];
@@ -439,14 +407,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         v6[5] = seam_cache1[seam_it][5];
         v6[6] = seam_cache1[seam_it][6];
         v6[7] = seam_cache1[seam_it][7];
-        v6[8] = seam_cache1[seam_it][8];
-        v6[9] = seam_cache1[seam_it][9];
-        v6[10] = seam_cache1[seam_it][10];
-        v6[11] = seam_cache1[seam_it][11];
-        v6[12] = seam_cache1[seam_it][12];
-        v6[13] = seam_cache1[seam_it][13];
-        v6[14] = seam_cache1[seam_it][14];
-        v6[15] = seam_cache1[seam_it][15];
         float v7_0 = seam_convert<float>(v6[0]);
         float v7_1 = seam_convert<float>(v6[1]);
         float v7_2 = seam_convert<float>(v6[2]);
@@ -455,14 +415,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         float v7_5 = seam_convert<float>(v6[5]);
         float v7_6 = seam_convert<float>(v6[6]);
         float v7_7 = seam_convert<float>(v6[7]);
-        float v7_8 = seam_convert<float>(v6[8]);
-        float v7_9 = seam_convert<float>(v6[9]);
-        float v7_10 = seam_convert<float>(v6[10]);
-        float v7_11 = seam_convert<float>(v6[11]);
-        float v7_12 = seam_convert<float>(v6[12]);
-        float v7_13 = seam_convert<float>(v6[13]);
-        float v7_14 = seam_convert<float>(v6[14]);
-        float v7_15 = seam_convert<float>(v6[15]);
         double v8_0 = seam_convert<double>(seam_k.e[0]);
         float v9_0 = seam_convert<float>(v8_0);
         float v10_0 = (v7_0 * v9_0);
@@ -473,14 +425,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         float v10_5 = (v7_5 * v9_0);
         float v10_6 = (v7_6 * v9_0);
         float v10_7 = (v7_7 * v9_0);
-        float v10_8 = (v7_8 * v9_0);
-        float v10_9 = (v7_9 * v9_0);
-        float v10_10 = (v7_10 * v9_0);
-        float v10_11 = (v7_11 * v9_0);
-        float v10_12 = (v7_12 * v9_0);
-        float v10_13 = (v7_13 * v9_0);
-        float v10_14 = (v7_14 * v9_0);
-        float v10_15 = (v7_15 * v9_0);
         double v11_0 = seam_convert<double>(seam_double_from_bits(18442240474082181120ULL));
         float v12_0 = seam_convert<float>(v11_0);
         float v13_0 = (v5[0] ? v10_0 : v12_0);
@@ -491,14 +435,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         float v13_5 = (v5[5] ? v10_5 : v12_0);
         float v13_6 = (v5[6] ? v10_6 : v12_0);
         float v13_7 = (v5[7] ? v10_7 : v12_0);
-        float v13_8 = (v5[8] ? v10_8 : v12_0);
-        float v13_9 = (v5[9] ? v10_9 : v12_0);
-        float v13_10 = (v5[10] ? v10_10 : v12_0);
-        float v13_11 = (v5[11] ? v10_11 : v12_0);
-        float v13_12 = (v5[12] ? v10_12 : v12_0);
-        float v13_13 = (v5[13] ? v10_13 : v12_0);
-        float v13_14 = (v5[14] ? v10_14 : v12_0);
-        float v13_15 = (v5[15] ? v10_15 : v12_0);
         float v14_0 = seam_maximum(v3_0, v13_0);
         float v14_1 = seam_maximum(v3_1, v13_1);
         float v14_2 = seam_maximum(v3_2, v13_2);
@@ -507,14 +443,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         float v14_5 = seam_maximum(v3_5, v13_5);
         float v14_6 = seam_maximum(v3_6, v13_6);
         float v14_7 = seam_maximum(v3_7, v13_7);
-        float v14_8 = seam_maximum(v3_8, v13_8);
-        float v14_9 = seam_maximum(v3_9, v13_9);
-        float v14_10 = seam_maximum(v3_10, v13_10);
-        float v14_11 = seam_maximum(v3_11, v13_11);
-        float v14_12 = seam_maximum(v3_12, v13_12);
-        float v14_13 = seam_maximum(v3_13, v13_13);
-        float v14_14 = seam_maximum(v3_14, v13_14);
-        float v14_15 = seam_maximum(v3_15, v13_15);
         v3_0 = v14_0;
         v3_1 = v14_1;
         v3_2 = v14_2;
@@ -523,21 +451,13 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         v3_5 = v14_5;
         v3_6 = v14_6;
         v3_7 = v14_7;
-        v3_8 = v14_8;
-        v3_9 = v14_9;
-        v3_10 = v14_10;
-        v3_11 = v14_11;
-        v3_12 = v14_12;
-        v3_13 = v14_13;
-        v3_14 = v14_14;
-        v3_15 = v14_15;
       }
     }
     SEAM_UNROLL(1)
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        alignas(16) bool v15[16];
+        alignas(16) bool v15[8];
         v15[0] = seam_cache0[seam_it][0];
         v15[1] = seam_cache0[seam_it][1];
         v15[2] = seam_cache0[seam_it][2];
@@ -546,15 +466,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         v15[5] = seam_cache0[seam_it][5];
         v15[6] = seam_cache0[seam_it][6];
         v15[7] = seam_cache0[seam_it][7];
-        v15[8] = seam_cache0[seam_it][8];
-        v15[9] = seam_cache0[seam_it][9];
-        v15[10] = seam_cache0[seam_it][10];
-        v15[11] = seam_cache0[seam_it][11];
-        v15[12] = seam_cache0[seam_it][12];
-        v15[13] = seam_cache0[seam_it][13];
-        v15[14] = seam_cache0[seam_it][14];
-        v15[15] = seam_cache0[seam_it][15];
-        alignas(16) seam_bf16 v16[16];
+        alignas(16) seam_bf16 v16[8];
         v16[0] = seam_cache1[seam_it][0];
         v16[1] = seam_cache1[seam_it][1];
         v16[2] = seam_cache1[seam_it][2];
@@ -563,14 +475,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         v16[5] = seam_cache1[seam_it][5];
         v16[6] = seam_cache1[seam_it][6];
         v16[7] = seam_cache1[seam_it][7];
-        v16[8] = seam_cache1[seam_it][8];
-        v16[9] = seam_cache1[seam_it][9];
-        v16[10] = seam_cache1[seam_it][10];
-        v16[11] = seam_cache1[seam_it][11];
-        v16[12] = seam_cache1[seam_it][12];
-        v16[13] = seam_cache1[seam_it][13];
-        v16[14] = seam_cache1[seam_it][14];
-        v16[15] = seam_cache1[seam_it][15];
         float v17_0 = seam_convert<float>(v16[0]);
         float v17_1 = seam_convert<float>(v16[1]);
         float v17_2 = seam_convert<float>(v16[2]);
@@ -579,14 +483,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         float v17_5 = seam_convert<float>(v16[5]);
         float v17_6 = seam_convert<float>(v16[6]);
         float v17_7 = seam_convert<float>(v16[7]);
-        float v17_8 = seam_convert<float>(v16[8]);
-        float v17_9 = seam_convert<float>(v16[9]);
-        float v17_10 = seam_convert<float>(v16[10]);
-        float v17_11 = seam_convert<float>(v16[11]);
-        float v17_12 = seam_convert<float>(v16[12]);
-        float v17_13 = seam_convert<float>(v16[13]);
-        float v17_14 = seam_convert<float>(v16[14]);
-        float v17_15 = seam_convert<float>(v16[15]);
         double v18_0 = seam_convert<double>(seam_k.e[1]);
         float v19_0 = seam_convert<float>(v18_0);
         float v20_0 = (v17_0 * v19_0);
@@ -597,14 +493,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         float v20_5 = (v17_5 * v19_0);
         float v20_6 = (v17_6 * v19_0);
         float v20_7 = (v17_7 * v19_0);
-        float v20_8 = (v17_8 * v19_0);
-        float v20_9 = (v17_9 * v19_0);
-        float v20_10 = (v17_10 * v19_0);
-        float v20_11 = (v17_11 * v19_0);
-        float v20_12 = (v17_12 * v19_0);
-        float v20_13 = (v17_13 * v19_0);
-        float v20_14 = (v17_14 * v19_0);
-        float v20_15 = (v17_15 * v19_0);
         double v21_0 = seam_convert<double>(seam_double_from_bits(18442240474082181120ULL));
         float v22_0 = seam_convert<float>(v21_0);
         float v23_0 = (v15[0] ? v20_0 : v22_0);
@@ -615,14 +503,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         float v23_5 = (v15[5] ? v20_5 : v22_0);
         float v23_6 = (v15[6] ? v20_6 : v22_0);
         float v23_7 = (v15[7] ? v20_7 : v22_0);
-        float v23_8 = (v15[8] ? v20_8 : v22_0);
-        float v23_9 = (v15[9] ? v20_9 : v22_0);
-        float v23_10 = (v15[10] ? v20_10 : v22_0);
-        float v23_11 = (v15[11] ? v20_11 : v22_0);
-        float v23_12 = (v15[12] ? v20_12 : v22_0);
-        float v23_13 = (v15[13] ? v20_13 : v22_0);
-        float v23_14 = (v15[14] ? v20_14 : v22_0);
-        float v23_15 = (v15[15] ? v20_15 : v22_0);
         float v24_0 = seam_convert<float>(0.0);
         float v25_0 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
         bool v26_0 = seam_eq(v3_0, v25_0);
@@ -633,14 +513,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         bool v26_5 = seam_eq(v3_5, v25_0);
         bool v26_6 = seam_eq(v3_6, v25_0);
         bool v26_7 = seam_eq(v3_7, v25_0);
-        bool v26_8 = seam_eq(v3_8, v25_0);
-        bool v26_9 = seam_eq(v3_9, v25_0);
-        bool v26_10 = seam_eq(v3_10, v25_0);
-        bool v26_11 = seam_eq(v3_11, v25_0);
-        bool v26_12 = seam_eq(v3_12, v25_0);
-        bool v26_13 = seam_eq(v3_13, v25_0);
-        bool v26_14 = seam_eq(v3_14, v25_0);
-        bool v26_15 = seam_eq(v3_15, v25_0);
         float v27_0 = (v26_0 ? v24_0 : v3_0);
         float v27_1 = (v26_1 ? v24_0 : v3_1);
         float v27_2 = (v26_2 ? v24_0 : v3_2);
@@ -649,14 +521,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         float v27_5 = (v26_5 ? v24_0 : v3_5);
         float v27_6 = (v26_6 ? v24_0 : v3_6);
         float v27_7 = (v26_7 ? v24_0 : v3_7);
-        float v27_8 = (v26_8 ? v24_0 : v3_8);
-        float v27_9 = (v26_9 ? v24_0 : v3_9);
-        float v27_10 = (v26_10 ? v24_0 : v3_10);
-        float v27_11 = (v26_11 ? v24_0 : v3_11);
-        float v27_12 = (v26_12 ? v24_0 : v3_12);
-        float v27_13 = (v26_13 ? v24_0 : v3_13);
-        float v27_14 = (v26_14 ? v24_0 : v3_14);
-        float v27_15 = (v26_15 ? v24_0 : v3_15);
         float v28_0 = (v23_0 - v27_0);
         float v28_1 = (v23_1 - v27_1);
         float v28_2 = (v23_2 - v27_2);
@@ -665,14 +529,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         float v28_5 = (v23_5 - v27_5);
         float v28_6 = (v23_6 - v27_6);
         float v28_7 = (v23_7 - v27_7);
-        float v28_8 = (v23_8 - v27_8);
-        float v28_9 = (v23_9 - v27_9);
-        float v28_10 = (v23_10 - v27_10);
-        float v28_11 = (v23_11 - v27_11);
-        float v28_12 = (v23_12 - v27_12);
-        float v28_13 = (v23_13 - v27_13);
-        float v28_14 = (v23_14 - v27_14);
-        float v28_15 = (v23_15 - v27_15);
         float v29_0 = seam_exp_approx(v28_0);
         float v29_1 = seam_exp_approx(v28_1);
         float v29_2 = seam_exp_approx(v28_2);
@@ -681,14 +537,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         float v29_5 = seam_exp_approx(v28_5);
         float v29_6 = seam_exp_approx(v28_6);
         float v29_7 = seam_exp_approx(v28_7);
-        float v29_8 = seam_exp_approx(v28_8);
-        float v29_9 = seam_exp_approx(v28_9);
-        float v29_10 = seam_exp_approx(v28_10);
-        float v29_11 = seam_exp_approx(v28_11);
-        float v29_12 = seam_exp_approx(v28_12);
-        float v29_13 = seam_exp_approx(v28_13);
-        float v29_14 = seam_exp_approx(v28_14);
-        float v29_15 = seam_exp_approx(v28_15);
         float v30_0 = (v4_0 + v29_0);
         float v30_1 = (v4_1 + v29_1);
         float v30_2 = (v4_2 + v29_2);
@@ -697,14 +545,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         float v30_5 = (v4_5 + v29_5);
         float v30_6 = (v4_6 + v29_6);
         float v30_7 = (v4_7 + v29_7);
-        float v30_8 = (v4_8 + v29_8);
-        float v30_9 = (v4_9 + v29_9);
-        float v30_10 = (v4_10 + v29_10);
-        float v30_11 = (v4_11 + v29_11);
-        float v30_12 = (v4_12 + v29_12);
-        float v30_13 = (v4_13 + v29_13);
-        float v30_14 = (v4_14 + v29_14);
-        float v30_15 = (v4_15 + v29_15);
         v4_0 = v30_0;
         v4_1 = v30_1;
         v4_2 = v30_2;
@@ -713,14 +553,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         v4_5 = v30_5;
         v4_6 = v30_6;
         v4_7 = v30_7;
-        v4_8 = v30_8;
-        v4_9 = v30_9;
-        v4_10 = v30_10;
-        v4_11 = v30_11;
-        v4_12 = v30_12;
-        v4_13 = v30_13;
-        v4_14 = v30_14;
-        v4_15 = v30_15;
       }
     }
     float v31_0 = v3_0;
@@ -732,14 +564,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
     seam_online_combine<true>(v31_0, v32_0, v3_5, v4_5);
     seam_online_combine<true>(v31_0, v32_0, v3_6, v4_6);
     seam_online_combine<true>(v31_0, v32_0, v3_7, v4_7);
-    seam_online_combine<true>(v31_0, v32_0, v3_8, v4_8);
-    seam_online_combine<true>(v31_0, v32_0, v3_9, v4_9);
-    seam_online_combine<true>(v31_0, v32_0, v3_10, v4_10);
-    seam_online_combine<true>(v31_0, v32_0, v3_11, v4_11);
-    seam_online_combine<true>(v31_0, v32_0, v3_12, v4_12);
-    seam_online_combine<true>(v31_0, v32_0, v3_13, v4_13);
-    seam_online_combine<true>(v31_0, v32_0, v3_14, v4_14);
-    seam_online_combine<true>(v31_0, v32_0, v3_15, v4_15);
     seam_row_reduce_online<true>(v31_0, v32_0, seam_row_ctx);
     float v33_0 = seam_convert<float>(seam_double_from_bits(9221120237041090560ULL));
     float v34_0 = seam_convert<float>(seam_double_from_bits(18442240474082181120ULL));
@@ -750,7 +574,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
     for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {
       const idx_t k = seam_lane + seam_it * seam_lanes;
       if (k < seam_row_extent) {
-        alignas(16) bool v37[16];
+        alignas(16) bool v37[8];
         v37[0] = seam_cache0[seam_it][0];
         v37[1] = seam_cache0[seam_it][1];
         v37[2] = seam_cache0[seam_it][2];
@@ -759,15 +583,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         v37[5] = seam_cache0[seam_it][5];
         v37[6] = seam_cache0[seam_it][6];
         v37[7] = seam_cache0[seam_it][7];
-        v37[8] = seam_cache0[seam_it][8];
-        v37[9] = seam_cache0[seam_it][9];
-        v37[10] = seam_cache0[seam_it][10];
-        v37[11] = seam_cache0[seam_it][11];
-        v37[12] = seam_cache0[seam_it][12];
-        v37[13] = seam_cache0[seam_it][13];
-        v37[14] = seam_cache0[seam_it][14];
-        v37[15] = seam_cache0[seam_it][15];
-        alignas(16) seam_bf16 v38[16];
+        alignas(16) seam_bf16 v38[8];
         v38[0] = seam_cache1[seam_it][0];
         v38[1] = seam_cache1[seam_it][1];
         v38[2] = seam_cache1[seam_it][2];
@@ -776,14 +592,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         v38[5] = seam_cache1[seam_it][5];
         v38[6] = seam_cache1[seam_it][6];
         v38[7] = seam_cache1[seam_it][7];
-        v38[8] = seam_cache1[seam_it][8];
-        v38[9] = seam_cache1[seam_it][9];
-        v38[10] = seam_cache1[seam_it][10];
-        v38[11] = seam_cache1[seam_it][11];
-        v38[12] = seam_cache1[seam_it][12];
-        v38[13] = seam_cache1[seam_it][13];
-        v38[14] = seam_cache1[seam_it][14];
-        v38[15] = seam_cache1[seam_it][15];
         float v39_0 = seam_convert<float>(v38[0]);
         float v39_1 = seam_convert<float>(v38[1]);
         float v39_2 = seam_convert<float>(v38[2]);
@@ -792,14 +600,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         float v39_5 = seam_convert<float>(v38[5]);
         float v39_6 = seam_convert<float>(v38[6]);
         float v39_7 = seam_convert<float>(v38[7]);
-        float v39_8 = seam_convert<float>(v38[8]);
-        float v39_9 = seam_convert<float>(v38[9]);
-        float v39_10 = seam_convert<float>(v38[10]);
-        float v39_11 = seam_convert<float>(v38[11]);
-        float v39_12 = seam_convert<float>(v38[12]);
-        float v39_13 = seam_convert<float>(v38[13]);
-        float v39_14 = seam_convert<float>(v38[14]);
-        float v39_15 = seam_convert<float>(v38[15]);
         double v40_0 = seam_convert<double>(seam_k.e[2]);
         float v41_0 = seam_convert<float>(v40_0);
         float v42_0 = (v39_0 * v41_0);
@@ -810,14 +610,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         float v42_5 = (v39_5 * v41_0);
         float v42_6 = (v39_6 * v41_0);
         float v42_7 = (v39_7 * v41_0);
-        float v42_8 = (v39_8 * v41_0);
-        float v42_9 = (v39_9 * v41_0);
-        float v42_10 = (v39_10 * v41_0);
-        float v42_11 = (v39_11 * v41_0);
-        float v42_12 = (v39_12 * v41_0);
-        float v42_13 = (v39_13 * v41_0);
-        float v42_14 = (v39_14 * v41_0);
-        float v42_15 = (v39_15 * v41_0);
         double v43_0 = seam_convert<double>(seam_double_from_bits(18442240474082181120ULL));
         float v44_0 = seam_convert<float>(v43_0);
         float v45_0 = (v37[0] ? v42_0 : v44_0);
@@ -828,14 +620,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         float v45_5 = (v37[5] ? v42_5 : v44_0);
         float v45_6 = (v37[6] ? v42_6 : v44_0);
         float v45_7 = (v37[7] ? v42_7 : v44_0);
-        float v45_8 = (v37[8] ? v42_8 : v44_0);
-        float v45_9 = (v37[9] ? v42_9 : v44_0);
-        float v45_10 = (v37[10] ? v42_10 : v44_0);
-        float v45_11 = (v37[11] ? v42_11 : v44_0);
-        float v45_12 = (v37[12] ? v42_12 : v44_0);
-        float v45_13 = (v37[13] ? v42_13 : v44_0);
-        float v45_14 = (v37[14] ? v42_14 : v44_0);
-        float v45_15 = (v37[15] ? v42_15 : v44_0);
         float v46_0 = (v45_0 - v31_0);
         float v46_1 = (v45_1 - v31_0);
         float v46_2 = (v45_2 - v31_0);
@@ -844,14 +628,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         float v46_5 = (v45_5 - v31_0);
         float v46_6 = (v45_6 - v31_0);
         float v46_7 = (v45_7 - v31_0);
-        float v46_8 = (v45_8 - v31_0);
-        float v46_9 = (v45_9 - v31_0);
-        float v46_10 = (v45_10 - v31_0);
-        float v46_11 = (v45_11 - v31_0);
-        float v46_12 = (v45_12 - v31_0);
-        float v46_13 = (v45_13 - v31_0);
-        float v46_14 = (v45_14 - v31_0);
-        float v46_15 = (v45_15 - v31_0);
         float v47_0 = seam_exp_approx(v46_0);
         float v47_1 = seam_exp_approx(v46_1);
         float v47_2 = seam_exp_approx(v46_2);
@@ -860,14 +636,6 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         float v47_5 = seam_exp_approx(v46_5);
         float v47_6 = seam_exp_approx(v46_6);
         float v47_7 = seam_exp_approx(v46_7);
-        float v47_8 = seam_exp_approx(v46_8);
-        float v47_9 = seam_exp_approx(v46_9);
-        float v47_10 = seam_exp_approx(v46_10);
-        float v47_11 = seam_exp_approx(v46_11);
-        float v47_12 = seam_exp_approx(v46_12);
-        float v47_13 = seam_exp_approx(v46_13);
-        float v47_14 = seam_exp_approx(v46_14);
-        float v47_15 = seam_exp_approx(v46_15);
         float v48_0 = (v47_0 * v36_rcp0_0);
         float v48_1 = (v47_1 * v36_rcp0_0);
         float v48_2 = (v47_2 * v36_rcp0_0);
@@ -876,15 +644,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         float v48_5 = (v47_5 * v36_rcp0_0);
         float v48_6 = (v47_6 * v36_rcp0_0);
         float v48_7 = (v47_7 * v36_rcp0_0);
-        float v48_8 = (v47_8 * v36_rcp0_0);
-        float v48_9 = (v47_9 * v36_rcp0_0);
-        float v48_10 = (v47_10 * v36_rcp0_0);
-        float v48_11 = (v47_11 * v36_rcp0_0);
-        float v48_12 = (v47_12 * v36_rcp0_0);
-        float v48_13 = (v47_13 * v36_rcp0_0);
-        float v48_14 = (v47_14 * v36_rcp0_0);
-        float v48_15 = (v47_15 * v36_rcp0_0);
-        alignas(16) seam_bf16 v49[16];
+        alignas(16) seam_bf16 v49[8];
         v49[0] = seam_convert<seam_bf16>(v48_0);
         v49[1] = seam_convert<seam_bf16>(v48_1);
         v49[2] = seam_convert<seam_bf16>(v48_2);
@@ -893,15 +653,7 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_d1961cb0c4fa074f(const seam_bf
         v49[5] = seam_convert<seam_bf16>(v48_5);
         v49[6] = seam_convert<seam_bf16>(v48_6);
         v49[7] = seam_convert<seam_bf16>(v48_7);
-        v49[8] = seam_convert<seam_bf16>(v48_8);
-        v49[9] = seam_convert<seam_bf16>(v48_9);
-        v49[10] = seam_convert<seam_bf16>(v48_10);
-        v49[11] = seam_convert<seam_bf16>(v48_11);
-        v49[12] = seam_convert<seam_bf16>(v48_12);
-        v49[13] = seam_convert<seam_bf16>(v48_13);
-        v49[14] = seam_convert<seam_bf16>(v48_14);
-        v49[15] = seam_convert<seam_bf16>(v48_15);
-        seam_store<16>(out0 + ((((k * 16) + (r0 * ((idx_t)seam_k.v[11]))) + (r1 * ((idx_t)seam_k.v[10]))) + (r2 * ((idx_t)seam_k.v[9]))), v49);
+        seam_store<8>(out0 + ((((k * 8) + (r0 * ((idx_t)seam_k.v[9]))) + (r1 * ((idx_t)seam_k.v[8]))) + (r2 * ((idx_t)seam_k.v[7]))), v49);
       }
     }
   }
