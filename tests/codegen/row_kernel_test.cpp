@@ -64,10 +64,12 @@ TEST(RowKernel, OuterReductionsPutConsecutiveRowsOnConsecutiveThreads) {
   EXPECT_EQ(copies.threads_per_row, 1);
   EXPECT_EQ(copies.rows_per_block, 256);
   EXPECT_FALSE(copies.lanes_contiguous);
-  // Few rows, long columns: more threads per row so that the rows spread over more blocks.
-  kir::RowLaunch columns = launch_of(reduction(OpKind::Sum, Float32, {4096, 64}, {0}));
+  // Few rows, long columns: more threads per row so that the rows spread over more blocks (f64: an f32
+  // sum over leading axes runs as outer reductions instead, lower_rows.cpp's lone_outer_row_axes).
+  kir::RowLaunch columns = launch_of(reduction(OpKind::Sum, Float64, {4096, 64}, {0}));
   EXPECT_EQ(columns.rows_per_block, 32);
   EXPECT_EQ(columns.threads_per_row, 8);
+  EXPECT_FALSE(columns.lanes_contiguous);
 }
 
 TEST(RowKernel, BlockSizeOptionIsRoundedToAPowerOfTwo) {
