@@ -17,6 +17,7 @@
 #include "ir/fusion.h"
 #include "lower/kernel_ir.h"
 #include "lower/lower_pointwise.h"
+#include "lower/row_shape.h"
 #include "schedule/launch_params.h"
 
 namespace seam {
@@ -58,21 +59,6 @@ struct RowLoweringOptions : LaunchParams {
   RowLayout layout;
   std::vector<OutputSchedule> chunk_schedules;
 };
-
-// What a row kernel reduces: the operand shape S of its reductions, their axes, its rows (S's non-reduced
-// index space) and each row's reduced elements. Throws seam::Error when `fusion` has no reduction.
-struct RowShape {
-  Shape shape;
-  std::vector<int64_t> axes;
-  int64_t rows = 1, reduced = 1;
-  bool inner_reduced = false;  // the reduced axes include the innermost one
-};
-RowShape row_shape(const Fusion& fusion);
-
-// The outputs of a row kernel's fusion that it computes as chunk programs (other shapes, reading no
-// reduction), and the fusion of all its inputs computing only those (empty outputs when none).
-std::vector<int> row_chunked_outputs(const Fusion& fusion);
-Fusion row_chunk_fusion(const Fusion& fusion);
 
 struct RowLowering {
   kir::Kernel kernel;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ir/fusion.h"
-#include "lower/lower_rows.h"
+#include "lower/row_shape.h"
 
 namespace seam {
 
