@@ -89,8 +89,8 @@ void print_thread_share(const kir::ScanLaunch& s, std::ostringstream& out, const
   if (cuda) out << "#pragma unroll\n";  // the values stay in registers
   out << pad << "for (int j = 0; j < " << s.items << "; ++j) {\n";
   out << pad << "  const long long k = seam_first + j;\n";
-  out << pad << "  if (k < " << size_ll(sp, s.extent) << ") seam_sum += " << load(s, element(s, "k", sp), walk)
-      << ";\n";
+  out << pad << "  if (k < " << size_ll(sp, s.extent)
+      << ") seam_sum += " << load(s, element(s, "k", sp), walk) << ";\n";
   out << pad << "  " << values << "[j] = seam_sum;\n";
   out << pad << "}\n";
 }
