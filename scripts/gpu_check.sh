@@ -53,6 +53,8 @@ if [[ "$mode" == "build" ]]; then
   cp "$dir"/tests/gpu/seam_gpu_smoke "$dir"/tests/gpu/seam_gpu_tests "$dir"/tests/seam_runtime_tests \
      "$dir"/bench/bench_rope_gpu "$dir"/bench/bench_matmul_gpu "$dir"/tools/seam gpu-bin/
   strip gpu-bin/* 2>/dev/null || true
+  # The commit the binaries were built from (the GPU machine's copy of the tree may carry an older .git).
+  echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!gpu-bin' || echo ' + local changes')" > gpu-bin/COMMIT
   du -sh gpu-bin
   exit 0
 fi
@@ -166,7 +168,7 @@ if [[ "$mode" == "verify" ]]; then
   log="$out/verify.log" summary="$out/summary.txt"
   : > "$log"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader > "$summary" 2>&1
-  echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u +%F' '%H:%M) UTC" >> "$summary"
+  echo "built from $(cat gpu-bin/COMMIT 2>/dev/null || echo 'an unknown commit'), $(date -u +%F' '%H:%M) UTC" >> "$summary"
   [[ -x gpu-bin/seam_gpu_tests ]] || { echo "verify: no gpu-bin/ (run scripts/gpu_check.sh build here, carry gpu-bin)" | tee -a "$summary"; exit 2; }
   failed=0
   vstep() {  # vstep NAME LIMIT_SECONDS COMMAND...: appends its log, one summary line
