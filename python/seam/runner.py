@@ -73,18 +73,19 @@ def _inverse(permutation):
     return inverse
 
 
-def _empty_permuted(shape, back, dtype, device):
-    """A new tensor equal in memory to torch.empty(shape) permuted by `back`, but not a view: its shape
-    is shape[back[d]] with the strides a dense `shape` gives those axes."""
+def _permuted_layout(shape, back):
+    """(sizes, strides, inverse) of torch.empty(shape) permuted by `back` as a tensor of its own: its shape
+    is shape[back[d]] with the strides a dense `shape` gives those axes; `inverse` permutes it back to
+    `shape` (the fusion's view of the same memory)."""
     dense, stride = [0] * len(shape), 1
     for axis in reversed(range(len(shape))):
         dense[axis] = stride
         stride *= max(int(shape[axis]), 1)
-    sizes = [shape[axis] for axis in back]
-    strides = [dense[axis] for axis in back]
-    if device is None:
-        return torch.empty_strided(sizes, strides, dtype=dtype)
-    return torch.empty_strided(sizes, strides, dtype=dtype, device=device)
+    return [shape[axis] for axis in back], [dense[axis] for axis in back], _inverse(back)
+
+
+def _is_identity(order):
+    return list(order) == list(range(len(order)))
 
 
 def _capturing():
@@ -145,12 +146,16 @@ class Specialization:
         self.outputs = [("dense", a, b) if kind == "tensor" and b and a in viewed else (kind, a, b)
                         for kind, a, b in self.outputs]
         # A computed output that a stride_order permutes back is allocated in its final layout (torch's
-        # empty_strided), so that the caller gets a tensor of its own rather than a view of a buffer:
-        # a view would look like an alias to whoever guards against aliasing, and be copied again.
+        # empty_strided, laid out once here), so that the caller gets a tensor of its own rather than a
+        # view of a buffer: a view would look like an alias to whoever guards against aliasing, and be
+        # copied again. An identity order needs nothing.
+        shapes = {o: shape for o, shape, _ in self._computed}
         self._layout_of = {}
         for kind, a, b in self.outputs:
-            if kind == "tensor" and b and a not in viewed:
-                self._layout_of.setdefault(a, tuple(b))
+            if kind == "tensor" and b and not _is_identity(b) and a in shapes:
+                self._layout_of.setdefault(a, _permuted_layout(shapes[a], b))
+        self.outputs = [(kind, a, None) if kind == "tensor" and b and _is_identity(b) else (kind, a, b)
+                        for kind, a, b in self.outputs]
         self._device_kwargs = {"device": device} if self.backend == "cuda" else {}
         self._stream = _raw_stream_getter() if self.backend == "cuda" else None
         self._stream_index = device.index if self.backend == "cuda" else None
@@ -186,15 +191,16 @@ class Specialization:
             if kind == "tensor":
                 if a in final:
                     results.append(final[a])
-                else:  # an output equal to an earlier one of another layout: a view (rare)
-                    results.append(outs[a].permute(b) if b and list(b) != list(range(len(b))) else outs[a])
+                else:  # no order, or an output equal to an earlier one of another layout: a view (rare)
+                    results.append(outs[a].permute(b) if b else outs[a])
             elif kind == "scalar":
                 results.append(torch.tensor(a, dtype=dtypes.torch_dtype(b), device=self.device))
             elif kind == "input":  # the input an alias_input output was written into
                 results.append(flat[a])
             else:  # "dense": a view of an input, copied into the layout its stride_order asks for
-                dense = _empty_permuted(outs[a].shape, b, outs[a].dtype, outs[a].device)
-                dense.permute(_inverse(b)).copy_(outs[a])
+                sizes, strides, inverse = _permuted_layout(outs[a].shape, b)
+                dense = torch.empty_strided(sizes, strides, dtype=outs[a].dtype, device=outs[a].device)
+                dense.permute(inverse).copy_(outs[a])
                 results.append(dense)
         return results
 
@@ -246,12 +252,13 @@ class Specialization:
         kwargs = self._device_kwargs
         final = {}  # fusion output -> the tensor the caller gets
         for o, shape, tdtype in self._computed:
-            back = self._layout_of.get(o)
-            if back is None:
+            layout = self._layout_of.get(o)
+            if layout is None:
                 outs[o] = torch.empty(shape, dtype=tdtype, **kwargs)
             else:  # the same memory as a dense tensor of the fusion's shape, seen in the caller's order
-                final[o] = _empty_permuted(shape, back, tdtype, self.device if kwargs else None)
-                outs[o] = final[o].permute(_inverse(back))
+                sizes, strides, inverse = layout
+                final[o] = torch.empty_strided(sizes, strides, dtype=tdtype, **kwargs)
+                outs[o] = final[o].permute(inverse)
         buffers = [None if x is None else x.data_ptr() for x in outs]
         stream = self._stream(self._stream_index) if cuda else 0
         if profile_into is None:
