@@ -154,20 +154,26 @@ std::optional<int64_t> constant_value(const Index& index) {
 
 Index add(Index a, Index b) {
   auto ca = constant_value(a), cb = constant_value(b);
-  if (ca && cb) return constant(*ca + *cb);
+  int64_t folded = 0;
+  // A sum that overflows is left unfolded: it only occurs in lanes a guard excludes (a pad of an
+  // empty tensor, say), whose index is never computed.
+  if (ca && cb && !__builtin_add_overflow(*ca, *cb, &folded)) return constant(folded);
   if (ca && *ca == 0) return b;
   if (cb && *cb == 0) return a;
   if (ca) std::swap(a, b);  // keep constants on the right: x + 3
   cb = constant_value(b);
-  if (cb && a->op == Op::Add && constant_value(a->b))  // (x + 3) + 4 -> x + 7
-    return add(a->a, *constant_value(a->b) + *cb);
+  if (cb && a->op == Op::Add && constant_value(a->b) &&  // (x + 3) + 4 -> x + 7
+      !__builtin_add_overflow(*constant_value(a->b), *cb, &folded))
+    return add(a->a, folded);
   return make(Op::Add, 0, std::move(a), std::move(b));
 }
 
 Index add(Index a, int64_t b) { return add(std::move(a), constant(b)); }
 
 Index mul(Index a, int64_t b) {
-  if (auto ca = constant_value(a)) return constant(*ca * b);
+  int64_t folded = 0;
+  if (auto ca = constant_value(a); ca && !__builtin_mul_overflow(*ca, b, &folded))
+    return constant(folded);  // an overflowing product stays unfolded, as in add
   if (b == 0) return constant(0);
   if (b == 1) return a;
   return make(Op::Mul, b, std::move(a));

@@ -53,6 +53,15 @@ TEST(IndexBounds, OverflowingBoundsBecomeUnknown) {
   EXPECT_EQ(kir::div(kir::mul(huge, 3), 3)->bound, kir::kLargestKnownBound);  // (x * 3) / 3 is x
 }
 
+// Constants whose product or sum leaves int64 (the index of a pad of an empty tensor, in lanes a guard
+// excludes) are kept as written rather than folded: folding them would be undefined behaviour.
+TEST(IndexBounds, OverflowingConstantsStayUnfolded) {
+  const Index big = kir::constant(-64590061743);
+  EXPECT_EQ(str(kir::mul(big, 8589934594)), "(-64590061743 * 8589934594)");
+  EXPECT_FALSE(kir::constant_value(kir::add(kir::constant(INT64_MAX), kir::constant(1))));
+  EXPECT_EQ(kir::constant_value(kir::mul(kir::constant(-4), 3)), -12);
+}
+
 // ---- rewrites ----------------------------------------------------------------------------------------
 
 // phi-2's backward: q in [0, 10), i in [0, 96); 0 <= q * 8 < 80, so the sum's quotient by 80 is i and
