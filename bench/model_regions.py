@@ -4,8 +4,8 @@ GPT-2 at the GPU benchmark's shapes (bench/plain_models.py, bench/hf_models.py's
 CPU with nothing allocated, written as .seam files, and the bytes seam's kernels move per step.
 
 How: the model is built on meta tensors; torch 1.13's AOT autograd traces the forward and backward with
-the min-cut partition (as the backend's torch.compile path does); the backend's own partitioner
-(python/seam/torch_backend/partition.py) splits each graph into seam regions; each region is translated
+the backend's min-cut partition (compile.min_cut_partition, as the torch.compile path uses); the
+backend's own partitioner (python/seam/torch_backend/partition.py) splits each graph into seam regions; each region is translated
 for its recorded input signature (CUDA tensors: every region input's dtype, shape and strides as
 recorded) and its fusion text, before seam's passes, is written to bench/model_regions/<model>/. Regions
 that are the same fusion (every layer's RMSNorm) are written once; bench/model_regions/<model>/regions.txt
@@ -40,7 +40,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 def trace_step(name):
     """The forward and backward aten graphs of one training step, with their example (meta) inputs."""
     import torch
-    from functorch.compile import aot_module, make_boxed_func, min_cut_rematerialization_partition
+    from functorch.compile import aot_module, make_boxed_func
 
     import plain_models
 
@@ -53,10 +53,11 @@ def trace_step(name):
         graphs.append((gm, example_inputs))
         return make_boxed_func(lambda *args: plain_models.below_autograd(gm.forward, *args))
 
+    from seam.torch_backend.compile import min_cut_partition
     from seam.torch_backend.decompositions import decomposition_table
 
     # The backend's decompositions (the loss's included) and partition, as torch.compile(backend="seam").
-    step = aot_module(model, fw_compiler=keep, bw_compiler=keep, partition_fn=min_cut_rematerialization_partition,
+    step = aot_module(model, fw_compiler=keep, bw_compiler=keep, partition_fn=min_cut_partition(),
                       decompositions=decomposition_table())
     step(ids, ids).backward()
     return graphs

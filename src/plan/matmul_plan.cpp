@@ -3,20 +3,12 @@
 #include <algorithm>
 #include <limits>
 
+#include "schedule/gemm_layout.h"
 #include "schedule/view.h"
 #include "support/error.h"
 
 namespace seam {
 namespace {
-
-// One operand of C[M, N] = L[M, K] @ R[K, N] over the output's batch axes.
-struct Matrices {
-  size_t input = 0;    // kernel input it views
-  int64_t offset = 0;  // elements
-  int64_t rows = 0, cols = 0;
-  int64_t row_stride = 0, col_stride = 0;
-  std::vector<int64_t> batch;  // stride per output batch axis, 0 where it broadcasts
-};
 
 std::string operand_label(const Fusion& f, const Node& node, size_t i) {
   static const char* const matmul_names[] = {"left operand", "right operand"};
@@ -39,66 +31,11 @@ StridedLayout layout_of(const KernelFusion& kernel, const Node& node, size_t i, 
   return *layout;
 }
 
-// Batch strides of `layout`'s leading axes (all but its last `matrix_rank`) against an output batch of
-// `batch_rank` axes, aligned right; extent-1 and missing axes broadcast (stride 0).
-std::vector<int64_t> batch_strides(const StridedLayout& layout, size_t matrix_rank, size_t batch_rank) {
-  std::vector<int64_t> strides(batch_rank, 0);
-  const size_t own = layout.shape.size() - matrix_rank;
-  for (size_t d = 0; d < own; ++d)
-    if (layout.shape[d] != 1) strides[batch_rank - own + d] = layout.strides[d];
-  return strides;
-}
-
 int lowest_alignment(int64_t value_bytes, int current) {
   if (value_bytes == 0) return current;
   const int64_t bit = value_bytes & -value_bytes;
   return static_cast<int>(std::min<int64_t>(current, bit));
 }
-
-// The library's operand for `matrix` (rows x cols as the product uses it) read as its transpose, i.e. a
-// column-major cols x rows matrix op(X): no transpose where cols are contiguous, a transpose where rows
-// are. Returns false when neither has a valid leading dimension.
-bool column_major_form(const Matrices& matrix, bool& transpose, int64_t& ld) {
-  const int64_t rows = matrix.rows, cols = matrix.cols;
-  // op N: stored cols x rows, element (c, r) at c + r * ld.
-  if (cols <= 1 || matrix.col_stride == 1) {
-    ld = rows <= 1 ? std::max<int64_t>(cols, 1) : matrix.row_stride;
-    if (ld >= std::max<int64_t>(cols, 1)) {
-      transpose = false;
-      return true;
-    }
-  }
-  // op T: stored rows x cols, element (r, c) at r + c * ld.
-  if (rows <= 1 || matrix.row_stride == 1) {
-    ld = cols <= 1 ? std::max<int64_t>(rows, 1) : matrix.col_stride;
-    if (ld >= std::max<int64_t>(rows, 1)) {
-      transpose = true;
-      return true;
-    }
-  }
-  return false;
-}
-
-// Operand i of `node` as matrices of C[M, N] = L[M, K] @ R[K, N] over `batch_rank` output batch axes:
-// matmul's operands as they are, linear's input as L (a vector is one row) and its weight's transpose as R.
-Matrices operand_matrices(const Node& node, size_t i, const StridedLayout& layout, size_t batch_rank) {
-  Matrices m;
-  m.offset = layout.offset;
-  const size_t r = layout.shape.size();
-  if (node.op == OpKind::Linear && i == 1) {
-    m.rows = layout.shape[1], m.row_stride = layout.strides[1];
-    m.cols = layout.shape[0], m.col_stride = layout.strides[0];
-    m.batch.assign(batch_rank, 0);
-    return m;
-  }
-  m.rows = r >= 2 ? layout.shape[r - 2] : 1;
-  m.row_stride = r >= 2 ? layout.strides[r - 2] : layout.shape[0];
-  m.cols = layout.shape[r - 1], m.col_stride = layout.strides[r - 1];
-  m.batch = batch_strides(layout, std::min<size_t>(r, 2), batch_rank);
-  return m;
-}
-
-bool bias_contiguous(const StridedLayout& bias) { return bias.shape[0] <= 1 || bias.strides[0] == 1; }
 
 // The step's one matmul or linear, its only output.
 const Node& product_node(const Fusion& f) {
@@ -121,20 +58,11 @@ std::vector<Value> views_without_gemm_form(const KernelFusion& kernel) {
   const Fusion& f = kernel.fusion;
   const Node& node = product_node(f);
   std::vector<Value> views;
-  const size_t batch_rank = node.type.shape.size() >= 2 ? node.type.shape.size() - 2 : 0;
   for (size_t i = 0; i < node.operands.size(); ++i) {
     const Value v = node.operands[i];
     std::optional<StridedLayout> layout = view_of_input(f, v);
     if (f.node(v).op == OpKind::Input || !layout) continue;  // inputs are read as they are (or refused)
-    bool fits = false;
-    if (i == 2) {
-      fits = bias_contiguous(*layout);
-    } else {
-      bool transpose = false;
-      int64_t ld = 0;
-      fits = column_major_form(operand_matrices(node, i, *layout, batch_rank), transpose, ld);
-    }
-    if (!fits) views.push_back(kernel.sources.at(static_cast<size_t>(v.id)));
+    if (!has_gemm_form(node, i, *layout)) views.push_back(kernel.sources.at(static_cast<size_t>(v.id)));
   }
   return views;
 }
@@ -155,11 +83,9 @@ MatmulPlan plan_matmul(const KernelFusion& kernel) {
   std::vector<int64_t> batch_extents;
   if (node.op == OpKind::Matmul || a.shape.size() >= 2)
     batch_extents.assign(out_shape.begin(), out_shape.end() - 2);
-  Matrices left = operand_matrices(node, 0, a, batch_extents.size());
-  Matrices right = operand_matrices(node, 1, b, batch_extents.size());
-  Matrices out;
-  left.input = left_input;
-  right.input = right_input;
+  GemmMatrices left = gemm_matrices(node, 0, a, batch_extents.size());
+  GemmMatrices right = gemm_matrices(node, 1, b, batch_extents.size());
+  GemmMatrices out;
   if (node.operands.size() == 3) {
     size_t bias_input = 0;
     const StridedLayout bias = layout_of(kernel, node, 2, bias_input);
@@ -188,14 +114,14 @@ MatmulPlan plan_matmul(const KernelFusion& kernel) {
 
   // Batch axes: drop extent 1, fold into M those that broadcast the right operand and continue the
   // rows of the left one and of the output, merge neighbours with uniform strides.
-  std::vector<Matrices*> all = {&left, &right, &out};
+  std::vector<GemmMatrices*> all = {&left, &right, &out};
   for (size_t d = batch_extents.size(); d-- > 0;) {
     if (batch_extents[d] != 1) continue;
     batch_extents.erase(batch_extents.begin() + static_cast<std::ptrdiff_t>(d));
-    for (Matrices* m : all) m->batch.erase(m->batch.begin() + static_cast<std::ptrdiff_t>(d));
+    for (GemmMatrices* m : all) m->batch.erase(m->batch.begin() + static_cast<std::ptrdiff_t>(d));
   }
   while (!batch_extents.empty()) {
-    Matrices folded = left;
+    GemmMatrices folded = left;
     const int64_t left_step = left.batch.back();
     if (folded.rows == 1) folded.row_stride = left_step;
     folded.rows *= batch_extents.back();
@@ -208,23 +134,23 @@ MatmulPlan plan_matmul(const KernelFusion& kernel) {
     left.row_stride = folded.row_stride;
     out.rows = left.rows;
     batch_extents.pop_back();
-    for (Matrices* m : all) m->batch.pop_back();
+    for (GemmMatrices* m : all) m->batch.pop_back();
   }
   for (size_t d = batch_extents.size(); d-- > 1;) {
-    const bool uniform = std::all_of(all.begin(), all.end(), [&](const Matrices* m) {
+    const bool uniform = std::all_of(all.begin(), all.end(), [&](const GemmMatrices* m) {
       return m->batch[d - 1] == m->batch[d] * batch_extents[d];
     });
     if (!uniform) continue;
     // The merged axis steps like the inner one.
     batch_extents[d - 1] *= batch_extents[d];
     batch_extents.erase(batch_extents.begin() + static_cast<std::ptrdiff_t>(d));
-    for (Matrices* m : all) m->batch.erase(m->batch.begin() + static_cast<std::ptrdiff_t>(d - 1));
+    for (GemmMatrices* m : all) m->batch.erase(m->batch.begin() + static_cast<std::ptrdiff_t>(d - 1));
   }
 
   // The library's terms: D^T = R^T L^T, so its A is the right operand, its B the left one.
   plan.m = N, plan.n = left.rows;
-  plan.input_a = right.input;
-  plan.input_b = left.input;
+  plan.input_a = right_input;
+  plan.input_b = left_input;
   SEAM_CHECK(column_major_form(right, plan.transpose_a, plan.lda), "matrix product: the ",
              operand_label(f, node, 1), " has no GEMM layout (strides ", right.row_stride, ", ",
              right.col_stride, " on its matrix axes: one of them must be 1 and the other cover the first)");

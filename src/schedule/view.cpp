@@ -119,27 +119,42 @@ std::optional<StridedLayout> apply_view_op(const Node& node, StridedLayout in) {
   }
 }
 
-}  // namespace
-
-std::optional<StridedLayout> view_of_input(const Fusion& fusion, Value value) {
-  // Collect the chain down to the input, then replay it upwards.
+// The layout of `value`, a chain of view ops down to `base` (not included), over `layout` of `base`.
+std::optional<StridedLayout> replay_views(const Fusion& fusion, Value value, Value base,
+                                          StridedLayout layout) {
   std::vector<Value> chain;
-  Value v = value;
-  while (fusion.node(v).op != OpKind::Input) {
-    const Node& n = fusion.node(v);
-    if (!is_view_op(n.op)) return std::nullopt;
-    chain.push_back(v);
-    v = n.operands[0];
-  }
-  const Node& input = fusion.node(v);
-  if (input.type.is_scalar) return std::nullopt;
-  StridedLayout layout{input.type.shape, fusion.input_strides(v), 0};
+  for (Value v = value; v != base; v = fusion.node(v).operands[0]) chain.push_back(v);
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     std::optional<StridedLayout> next = apply_view_op(fusion.node(*it), std::move(layout));
     if (!next) return std::nullopt;
     layout = std::move(*next);
   }
   return layout;
+}
+
+}  // namespace
+
+std::optional<StridedLayout> view_of_input(const Fusion& fusion, Value value) {
+  Value v = value;
+  while (fusion.node(v).op != OpKind::Input) {
+    if (!is_view_op(fusion.node(v).op)) return std::nullopt;
+    v = fusion.node(v).operands[0];
+  }
+  const Node& input = fusion.node(v);
+  if (input.type.is_scalar) return std::nullopt;
+  return replay_views(fusion, value, v, {input.type.shape, fusion.input_strides(v), 0});
+}
+
+Value view_root(const Fusion& fusion, Value value) {
+  while (is_view_op(fusion.node(value).op)) value = fusion.node(value).operands[0];
+  return value;
+}
+
+std::optional<StridedLayout> view_of_contiguous(const Fusion& fusion, Value value) {
+  const Value root = view_root(fusion, value);
+  const Node& node = fusion.node(root);
+  if (node.type.is_scalar) return std::nullopt;
+  return replay_views(fusion, value, root, {node.type.shape, contiguous_strides(node.type.shape), 0});
 }
 
 Value viewed_input(const Fusion& fusion, Value value) {

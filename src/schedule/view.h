@@ -27,6 +27,14 @@ std::optional<Shape> reshape_view_strides(const Shape& old_shape, const Shape& o
 // of that input (the input's declared strides included); nullopt otherwise.
 std::optional<StridedLayout> view_of_input(const Fusion& fusion, Value value);
 
+// The first value down a chain of view ops from `value` (operands 0) that is not a view op: `value`
+// itself when it is none.
+Value view_root(const Fusion& fusion, Value value);
+
+// The layout of `value` as a view of view_root(fusion, value) stored contiguously (a kernel's output),
+// or nullopt when some op of the chain cannot alias it (a reshape of non-contiguous axes).
+std::optional<StridedLayout> view_of_contiguous(const Fusion& fusion, Value value);
+
 // The fusion input that view_of_input(fusion, value) is a view of (follows operands 0).
 Value viewed_input(const Fusion& fusion, Value value);
 

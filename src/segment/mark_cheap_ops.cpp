@@ -17,7 +17,15 @@
 // the group holds (SegmentGraph::accepts): the kernel computes them between the root and its readers.
 // Narrowing casts, slices and permutes of computed values stay nodes: recomputing them would make more
 // bytes cross, or change how a kernel walks memory.
+//
+// Also cheap, despite 3: a chain of view ops (permute, reshape, slice, ...) of a computed value that only
+// matrix products read, where each product can read the chain's layout over its root, stored
+// contiguously, in place (schedule/gemm_layout.h: a transpose flag, a leading dimension, batch strides).
+// The kernel that owns the root writes it once; without this, it would also write the transposed or
+// reshaped copy the library then reads (a weight gradient's transposed activations, for example).
 #include "segment/mark_cheap_ops.h"
+
+#include "schedule/gemm_layout.h"
 
 namespace seam {
 namespace {
@@ -58,6 +66,40 @@ bool extends_chain(const Fusion& fusion, const Node& n, const std::vector<bool>&
   }
 }
 
+bool is_product(OpKind op) { return op == OpKind::Matmul || op == OpKind::Linear; }
+
+// Per node, whether it is a view op of a computed value read only by matrix products (directly or
+// through such views) that can each read it in place. Walks consumers before producers.
+std::vector<bool> views_read_by_products(const Fusion& fusion, const std::vector<bool>& cheap) {
+  const int32_t n = fusion.num_nodes();
+  std::vector<bool> read_in_place(static_cast<size_t>(n), false);
+  for (int32_t id = n - 1; id >= 0; --id) {
+    const Value v{id};
+    const Node& node = fusion.node(v);
+    if (!is_view_op(node.op) || fusion.is_output(v)) continue;
+    const Value root = view_root(fusion, v);
+    if (fusion.node(root).op == OpKind::Input || cheap[root.id]) continue;  // no kernel writes the root
+    const std::vector<Value>& consumers = fusion.consumers(v);
+    bool ok = !consumers.empty();
+    for (Value c : consumers) {
+      const Node& consumer = fusion.node(c);
+      if (read_in_place[c.id]) continue;
+      if (!is_product(consumer.op)) {
+        ok = false;
+        break;
+      }
+      for (size_t i = 0; i < consumer.operands.size() && ok; ++i) {
+        if (consumer.operands[i] != v) continue;
+        const std::optional<StridedLayout> layout = view_of_contiguous(fusion, v);
+        ok = layout && has_gemm_form(consumer, i, *layout);
+      }
+      if (!ok) break;
+    }
+    read_in_place[static_cast<size_t>(id)] = ok;
+  }
+  return read_in_place;
+}
+
 }  // namespace
 
 std::vector<bool> mark_cheap_ops(const Fusion& fusion, bool widening_chains) {
@@ -87,6 +129,8 @@ std::vector<bool> mark_cheap_ops(const Fusion& fusion, bool widening_chains) {
     from_inputs[id] = operands_free;
     cheap[id] = operands_free || (widening_chains && extends_chain(fusion, n, reduction_free));
   }
+  const std::vector<bool> product_views = views_read_by_products(fusion, cheap);
+  for (size_t id = 0; id < n_nodes; ++id) cheap[id] = cheap[id] || product_views[id];
   return cheap;
 }
 

@@ -135,7 +135,7 @@ def test_causal_masks_are_recognized_and_results_match(name):
     inputs = _inputs()
     expected = gm(*inputs)
     counts = apply_graph_rewrites(gm, CompilationSettings(fallback=False))
-    assert counts == {"causal_attention": 1}
+    assert counts["causal_attention"] == 1
     node, = _sdpa_nodes(gm)
     assert node.kwargs.get("attn_mask") is None and len(node.args) == 3
     assert node.kwargs["is_causal"] is True
@@ -226,7 +226,7 @@ def test_plain_head_repeats_are_recognized(how, recognized):
 
 def test_the_option_turns_the_rewrite_off():
     gm = _trace(_Attention(CAUSAL["hf_causal"]))
-    assert apply_graph_rewrites(gm, CompilationSettings(causal_attention=False)) == {}
+    assert "causal_attention" not in apply_graph_rewrites(gm, CompilationSettings(causal_attention=False))
     node, = _sdpa_nodes(gm)
     assert any(isinstance(a, torch.fx.Node) and a.op != "placeholder" for a in node.args[3:]) or \
         node.kwargs.get("attn_mask") is not None

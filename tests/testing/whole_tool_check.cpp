@@ -239,4 +239,16 @@ void check_stages(const Fusion& fusion, const WholeToolOptions& options, WholeTo
 }
 }  // namespace
 
+std::string host_backend_disagreement(const Fusion& fusion) {
+  WholeToolOptions options;
+  options.segment_time_budget_seconds = 1.0;
+  try {
+    if (!check_whole_tool(fusion, options).interpreted)
+      return fusion.name() + ": the host backend did not run";
+  } catch (const WholeToolFailure& e) {
+    return e.what();
+  }
+  return "";
+}
+
 }  // namespace seam

@@ -61,4 +61,8 @@ struct WholeToolReport {
 // Throws WholeToolFailure on a finding.
 WholeToolReport check_whole_tool(const Fusion& fusion, const WholeToolOptions& options = {});
 
+// For tests of hand-written fusions: empty when check_whole_tool (a 1 s segmenting budget) finds nothing
+// and the host backend ran and agreed with the interpreter; otherwise what went wrong, for the message.
+std::string host_backend_disagreement(const Fusion& fusion);
+
 }  // namespace seam

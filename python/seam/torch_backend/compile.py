@@ -3,6 +3,8 @@ regions and PyTorch's nodes; and aot_compile, the same through functorch's AOT a
 without Dynamo."""
 
 import collections
+import functools
+import inspect
 import itertools
 import logging
 
@@ -112,7 +114,9 @@ def aot_compile(fn, settings=None, compiled=None):
 def min_cut_partition():
     """AOT autograd's min-cut partition (it recomputes cheap pointwise work in the backward instead of
     saving it, and saves a loss's log-sum-exp rather than its log-softmax), or None where it is missing
-    (it needs networkx)."""
+    (it needs networkx). With the recomputation allowlist torch 2 uses by default (compiler="inductor":
+    casts, views, iota and full among the recomputable ops); torch 1.13's default list lacks them, so it
+    saves f32 upcasts and the log-softmax, bytes seam's kernels would then write and read back."""
     try:
         import networkx  # noqa: F401
     except ImportError:
@@ -124,4 +128,7 @@ def min_cut_partition():
             from functorch.compile import min_cut_rematerialization_partition
         except ImportError:
             return None
+    compiler = inspect.signature(min_cut_rematerialization_partition).parameters.get("compiler")
+    if compiler is not None and compiler.default != "inductor":
+        return functools.partial(min_cut_rematerialization_partition, compiler="inductor")
     return min_cut_rematerialization_partition

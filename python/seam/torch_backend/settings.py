@@ -30,6 +30,9 @@ class CompilationSettings:
     # seam's fused linear + cross-entropy: chunked products, no [rows, vocab] f32 logits, log-softmax or
     # gradient (rewrites/linear_cross_entropy.py). Off until measured on the GPU.
     linear_cross_entropy: bool = False
+    # Cross-entropy of float32 scores as log-sum-exp minus the target's score (rewrites/cross_entropy.py), so
+    # that the backward reads the logits and one float per row, never a saved [rows, classes] log-softmax.
+    cross_entropy_from_logsumexp: bool = True
     # False: a converter or seam failure raises instead of falling back to PyTorch (for tests).
     fallback: bool = True
 

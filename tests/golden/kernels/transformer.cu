@@ -153,12 +153,12 @@ SEAM_KERNEL void __launch_bounds__(256) seam_rows_469b77b725b2a909(const seam_bf
 
 // group 1: linear, run by a library routine (no generated code)
 
-// group 2: 4 chunked output(s), lanes 8 x4 copies 8 1 x4 copies 16
+// group 2: 4 chunked output(s), lanes 8 x4 copies 8 8 x4 copies 16
 // launch: block 128, chunks/thread 1, grid uncapped, vectors <= 16 B, branch-free, rows tiled by 2 (32 in runs), copies <= 16, uniform branches, reused loads kept in L2
 #include "seam_device.cuh"
 
-struct seam_pointwise_f15fc314d010e631_consts { long long v[51]; seam_divisor d[22]; };
-SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_f15fc314d010e631(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, seam_bf16* __restrict__ out2, bool* __restrict__ out3, const seam_pointwise_f15fc314d010e631_consts seam_k) {
+struct seam_pointwise_992ca962b957b14e_consts { long long v[51]; seam_divisor d[22]; };
+SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_992ca962b957b14e(const seam_bf16* __restrict__ in0, const seam_bf16* __restrict__ in1, const seam_bf16* __restrict__ in2, seam_bf16* __restrict__ out0, seam_bf16* __restrict__ out1, seam_bf16* __restrict__ out2, bool* __restrict__ out3, const seam_pointwise_992ca962b957b14e_consts seam_k) {
   typedef int idx_t;
   for (idx_t g = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; g < ((idx_t)seam_k.v[0]); g += (idx_t)gridDim.x * blockDim.x) {
     if (g < ((idx_t)seam_k.v[1])) {
@@ -272,29 +272,104 @@ SEAM_KERNEL void __launch_bounds__(128) seam_pointwise_f15fc314d010e631(const se
       seam_store<8>(out1 + (((q6 * 8) + ((i7 + (i10 * 2)) * ((idx_t)seam_k.v[28]))) + (i8 * ((idx_t)seam_k.v[27]))), v28);
     } else if (g < ((idx_t)seam_k.v[29])) {
       const idx_t chunk2 = g - ((idx_t)seam_k.v[30]);
-      const idx_t i29 = seam_fast_mod(chunk2, seam_k.d[16]);
+      const idx_t q29 = seam_fast_mod(chunk2, seam_k.d[16]);
       const idx_t i30 = seam_fast_mod(seam_fast_div(chunk2, seam_k.d[17]), seam_k.d[18]);
       const idx_t i31 = seam_fast_div(chunk2, seam_k.d[19]);
-      seam_bf16 v33_0 = *(in2 + ((i29 * ((idx_t)seam_k.v[33])) + ((i30 + ((idx_t)seam_k.v[32])) + (i31 * ((idx_t)seam_k.v[31])))));
-      seam_bf16 v35_0 = *(in0 + ((i29 * ((idx_t)seam_k.v[34])) + i30));
-      seam_bf16 v42_0 = *(in2 + (i30 < ((idx_t)seam_k.v[41]) ? ((i29 * ((idx_t)seam_k.v[40])) + ((i30 + ((idx_t)seam_k.v[39])) + (i31 * ((idx_t)seam_k.v[38])))) : ((i29 * ((idx_t)seam_k.v[37])) + ((i30 + ((idx_t)seam_k.v[36])) + (i31 * ((idx_t)seam_k.v[35]))))));
-      seam_bf16 v46_0 = *(in1 + ((i29 * ((idx_t)seam_k.v[42])) + i30));
-      const idx_t e51 = ((i29 + (i30 * ((idx_t)seam_k.v[44]))) + ((i31 * 4) * ((idx_t)seam_k.v[43])));
-      float v34_0 = seam_convert<float>(v33_0);
-      float v36_0 = seam_convert<float>(v35_0);
+      alignas(16) seam_bf16 v33[8];
+      seam_load<8>(in2 + ((i30 * ((idx_t)seam_k.v[33])) + (((q29 * 8) + ((idx_t)seam_k.v[32])) + (i31 * ((idx_t)seam_k.v[31])))), v33);
+      alignas(16) seam_bf16 v35[8];
+      seam_load<8>(in0 + ((i30 * ((idx_t)seam_k.v[34])) + (q29 * 8)), v35);
+      alignas(16) seam_bf16 v42[8];
+      seam_load<8>(in2 + ((q29 * 8) < ((idx_t)seam_k.v[41]) ? ((i30 * ((idx_t)seam_k.v[40])) + (((q29 * 8) + ((idx_t)seam_k.v[39])) + (i31 * ((idx_t)seam_k.v[38])))) : ((i30 * ((idx_t)seam_k.v[37])) + (((q29 * 8) + ((idx_t)seam_k.v[36])) + (i31 * ((idx_t)seam_k.v[35]))))), v42);
+      alignas(16) seam_bf16 v46[8];
+      seam_load<8>(in1 + ((i30 * ((idx_t)seam_k.v[42])) + (q29 * 8)), v46);
+      const idx_t e51 = (((q29 * 8) + (i30 * ((idx_t)seam_k.v[44]))) + ((i31 * 4) * ((idx_t)seam_k.v[43])));
+      float v34_0 = seam_convert<float>(v33[0]);
+      float v34_1 = seam_convert<float>(v33[1]);
+      float v34_2 = seam_convert<float>(v33[2]);
+      float v34_3 = seam_convert<float>(v33[3]);
+      float v34_4 = seam_convert<float>(v33[4]);
+      float v34_5 = seam_convert<float>(v33[5]);
+      float v34_6 = seam_convert<float>(v33[6]);
+      float v34_7 = seam_convert<float>(v33[7]);
+      float v36_0 = seam_convert<float>(v35[0]);
+      float v36_1 = seam_convert<float>(v35[1]);
+      float v36_2 = seam_convert<float>(v35[2]);
+      float v36_3 = seam_convert<float>(v35[3]);
+      float v36_4 = seam_convert<float>(v35[4]);
+      float v36_5 = seam_convert<float>(v35[5]);
+      float v36_6 = seam_convert<float>(v35[6]);
+      float v36_7 = seam_convert<float>(v35[7]);
       float v37_0 = (v34_0 * v36_0);
-      float v40_0 = seam_convert<float>(v42_0);
+      float v37_1 = (v34_1 * v36_1);
+      float v37_2 = (v34_2 * v36_2);
+      float v37_3 = (v34_3 * v36_3);
+      float v37_4 = (v34_4 * v36_4);
+      float v37_5 = (v34_5 * v36_5);
+      float v37_6 = (v34_6 * v36_6);
+      float v37_7 = (v34_7 * v36_7);
+      float v40_0 = seam_convert<float>(v42[0]);
+      float v40_1 = seam_convert<float>(v42[1]);
+      float v40_2 = seam_convert<float>(v42[2]);
+      float v40_3 = seam_convert<float>(v42[3]);
+      float v40_4 = seam_convert<float>(v42[4]);
+      float v40_5 = seam_convert<float>(v42[5]);
+      float v40_6 = seam_convert<float>(v42[6]);
+      float v40_7 = seam_convert<float>(v42[7]);
       float v41_0 = (-v40_0);
-      bool v44_0 = i30 < ((idx_t)seam_k.v[45]);
+      float v41_1 = (-v40_1);
+      float v41_2 = (-v40_2);
+      float v41_3 = (-v40_3);
+      float v41_4 = (-v40_4);
+      float v41_5 = (-v40_5);
+      float v41_6 = (-v40_6);
+      float v41_7 = (-v40_7);
+      bool v44_0 = (q29 * 8) < ((idx_t)seam_k.v[45]);
       float v45_0 = (v44_0 ? v41_0 : v40_0);
-      float v47_0 = seam_convert<float>(v46_0);
+      float v45_1 = (v44_0 ? v41_1 : v40_1);
+      float v45_2 = (v44_0 ? v41_2 : v40_2);
+      float v45_3 = (v44_0 ? v41_3 : v40_3);
+      float v45_4 = (v44_0 ? v41_4 : v40_4);
+      float v45_5 = (v44_0 ? v41_5 : v40_5);
+      float v45_6 = (v44_0 ? v41_6 : v40_6);
+      float v45_7 = (v44_0 ? v41_7 : v40_7);
+      float v47_0 = seam_convert<float>(v46[0]);
+      float v47_1 = seam_convert<float>(v46[1]);
+      float v47_2 = seam_convert<float>(v46[2]);
+      float v47_3 = seam_convert<float>(v46[3]);
+      float v47_4 = seam_convert<float>(v46[4]);
+      float v47_5 = seam_convert<float>(v46[5]);
+      float v47_6 = seam_convert<float>(v46[6]);
+      float v47_7 = seam_convert<float>(v46[7]);
       float v48_0 = (v45_0 * v47_0);
+      float v48_1 = (v45_1 * v47_1);
+      float v48_2 = (v45_2 * v47_2);
+      float v48_3 = (v45_3 * v47_3);
+      float v48_4 = (v45_4 * v47_4);
+      float v48_5 = (v45_5 * v47_5);
+      float v48_6 = (v45_6 * v47_6);
+      float v48_7 = (v45_7 * v47_7);
       float v49_0 = (v37_0 + v48_0);
-      seam_bf16 v50_0 = seam_convert<seam_bf16>(v49_0);
-      out2[e51] = v50_0;
-      out2[(e51 + ((idx_t)seam_k.v[46]))] = v50_0;
-      out2[(e51 + ((idx_t)seam_k.v[47]))] = v50_0;
-      out2[(e51 + ((idx_t)seam_k.v[48]))] = v50_0;
+      float v49_1 = (v37_1 + v48_1);
+      float v49_2 = (v37_2 + v48_2);
+      float v49_3 = (v37_3 + v48_3);
+      float v49_4 = (v37_4 + v48_4);
+      float v49_5 = (v37_5 + v48_5);
+      float v49_6 = (v37_6 + v48_6);
+      float v49_7 = (v37_7 + v48_7);
+      alignas(16) seam_bf16 v50[8];
+      v50[0] = seam_convert<seam_bf16>(v49_0);
+      v50[1] = seam_convert<seam_bf16>(v49_1);
+      v50[2] = seam_convert<seam_bf16>(v49_2);
+      v50[3] = seam_convert<seam_bf16>(v49_3);
+      v50[4] = seam_convert<seam_bf16>(v49_4);
+      v50[5] = seam_convert<seam_bf16>(v49_5);
+      v50[6] = seam_convert<seam_bf16>(v49_6);
+      v50[7] = seam_convert<seam_bf16>(v49_7);
+      seam_store<8>(out2 + e51, v50);
+      seam_store<8>(out2 + (e51 + ((idx_t)seam_k.v[46])), v50);
+      seam_store<8>(out2 + (e51 + ((idx_t)seam_k.v[47])), v50);
+      seam_store<8>(out2 + (e51 + ((idx_t)seam_k.v[48])), v50);
     } else if (g < ((idx_t)seam_k.v[49])) {
       const idx_t chunk3 = g - ((idx_t)seam_k.v[50]);
       const idx_t q52 = seam_fast_mod(chunk3, seam_k.d[20]);

@@ -5,6 +5,7 @@ those the settings ask for; add a rewrite here, with its option in settings.py."
 import logging
 
 from .attention import rewrite_causal_attention
+from .cross_entropy import rewrite_cross_entropy
 from .linear_cross_entropy import rewrite_linear_cross_entropy
 
 log = logging.getLogger("seam.torch_backend")
@@ -18,6 +19,8 @@ def apply_graph_rewrites(gm, settings):
             counts["causal_attention"] = rewrite_causal_attention(gm, unrepeated_kv=settings.unrepeated_kv)
         if settings.linear_cross_entropy:
             counts["linear_cross_entropy"] = rewrite_linear_cross_entropy(gm)
+        if settings.cross_entropy_from_logsumexp:  # the losses the fused op did not take
+            counts["cross_entropy_from_logsumexp"] = rewrite_cross_entropy(gm)
     except Exception as e:
         if not settings.fallback:
             raise

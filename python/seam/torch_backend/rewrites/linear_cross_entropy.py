@@ -19,43 +19,8 @@ import torch
 import torch.nn.functional as F
 
 from ..fused_linear_cross_entropy import linear_cross_entropy_call
+from .loss_calls import bound_arguments, plain_cross_entropy
 from .traced import traced_dtype, traced_shape
-
-_CE_PARAMETERS = ("input", "target", "weight", "size_average", "ignore_index", "reduce", "reduction",
-                  "label_smoothing")
-_CE_LOSS_PARAMETERS = ("input", "target", "weight", "reduction", "ignore_index", "label_smoothing")
-_REDUCTIONS = {1: "mean", 2: "sum"}  # torch's enum in cross_entropy_loss: 0 none, 1 mean, 2 sum
-
-
-def _bound(node, parameters):
-    bound = dict(zip(parameters, node.args))
-    bound.update(node.kwargs)
-    return bound
-
-
-def _loss_call(node):
-    """(logits node, target node, ignore_index, reduction) of a cross-entropy call the fused op serves."""
-    if node.op != "call_function":
-        return None
-    if node.target is F.cross_entropy:
-        b = _bound(node, _CE_PARAMETERS)
-        if b.get("size_average") is not None or b.get("reduce") is not None:
-            return None
-        reduction = b.get("reduction", "mean")
-    elif node.target is getattr(torch._C._nn, "cross_entropy_loss", None):
-        b = _bound(node, _CE_LOSS_PARAMETERS)
-        reduction = _REDUCTIONS.get(b.get("reduction", 1))
-    else:
-        return None
-    if b.get("weight") is not None or b.get("label_smoothing", 0.0) not in (0, 0.0) or \
-            reduction not in ("mean", "sum"):
-        return None
-    ignore_index = b.get("ignore_index", -100)
-    if not isinstance(ignore_index, int) or not isinstance(b.get("input"), torch.fx.Node) or \
-            not isinstance(b.get("target"), torch.fx.Node):
-        return None
-    return b["input"], b["target"], ignore_index, reduction
-
 
 def _lm_head(gm, node):
     """(hidden node, weight node or the module's attribute path, vocab, hidden size, weight dtype) of a
@@ -67,7 +32,7 @@ def _lm_head(gm, node):
                 module.weight.dtype
         return None
     if node.op == "call_function" and node.target in (F.linear, getattr(torch._C._nn, "linear", None)):
-        b = _bound(node, ("input", "weight", "bias"))
+        b = bound_arguments(node, ("input", "weight", "bias"))
         weight = b.get("weight")
         shape = traced_shape(weight) if isinstance(weight, torch.fx.Node) else None
         if b.get("bias") is None and shape is not None and len(shape) == 2:
@@ -97,7 +62,7 @@ def _flattens_rows(node, vocab):
 
 
 def _match(gm, loss):
-    call = _loss_call(loss)
+    call = plain_cross_entropy(loss, reductions=("mean", "sum"))
     if call is None:
         return None
     logits, target, ignore_index, reduction = call

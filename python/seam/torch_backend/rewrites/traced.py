@@ -23,3 +23,9 @@ def traced_shape(node):
 
 def traced_dtype(node):
     return _recorded(node, "dtype")
+
+
+def traced_rank(node):
+    """The node's number of dimensions (known even where its sizes are symbolic), or None."""
+    shape = _recorded(node, "shape")
+    return None if shape is None else len(shape)
