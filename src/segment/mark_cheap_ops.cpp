@@ -18,12 +18,19 @@
 // Narrowing casts, slices and permutes of computed values stay nodes: recomputing them would make more
 // bytes cross, or change how a kernel walks memory.
 //
+// Also cheap, under 3 and with the chains: an expanding pointwise op, one whose result has at least twice
+// the elements of everything it reads through cheap ops (its roots: computed values and fusion inputs),
+// free of reductions: a compare of a class index with each row's target, [rows, classes] bool from a [rows]
+// target and an iota. Each reader recomputes it from the roots, which cost it less than the result would.
+//
 // Also cheap, despite 3: a chain of view ops (permute, reshape, slice, ...) of a computed value that only
 // matrix products read, where each product can read the chain's layout over its root, stored
 // contiguously, in place (schedule/gemm_layout.h: a transpose flag, a leading dimension, batch strides).
 // The kernel that owns the root writes it once; without this, it would also write the transposed or
 // reshaped copy the library then reads (a weight gradient's transposed activations, for example).
 #include "segment/mark_cheap_ops.h"
+
+#include <algorithm>
 
 #include "schedule/gemm_layout.h"
 
@@ -64,6 +71,40 @@ bool extends_chain(const Fusion& fusion, const Node& n, const std::vector<bool>&
     case OpKind::Squeeze: return reduction_free[operand.id];
     default: return false;
   }
+}
+
+// Elements of the distinct values n reads through cheap ops: the first non-cheap value (or input) on
+// each path.
+int64_t root_elements(const Fusion& fusion, const std::vector<bool>& cheap, const Node& n) {
+  std::vector<Value> stack(n.operands.begin(), n.operands.end());
+  std::vector<int32_t> seen;
+  int64_t elements = 0;
+  while (!stack.empty()) {
+    const Value v = stack.back();
+    stack.pop_back();
+    if (std::find(seen.begin(), seen.end(), v.id) != seen.end()) continue;
+    seen.push_back(v.id);
+    if (fusion.node(v).op != OpKind::Input && cheap[v.id]) {
+      for (Value w : fusion.node(v).operands) stack.push_back(w);
+      continue;
+    }
+    elements += fusion.type(v).numel();
+  }
+  return elements;
+}
+
+bool is_pointwise_math(OpCategory category) {
+  return category == OpCategory::Unary || category == OpCategory::Binary || category == OpCategory::Ternary ||
+         category == OpCategory::Cast;
+}
+
+// The expanding pointwise op rule: every operand an input or cheap, no reduction, the result at least
+// twice the elements of its roots (a broadcast, not a widening: widening casts are the chains' rule).
+bool expands(const Fusion& fusion, const std::vector<bool>& cheap, const Node& n, bool reduction_free) {
+  if (!is_pointwise_math(n.category()) || !reduction_free || n.operands.empty()) return false;
+  for (Value operand : n.operands)
+    if (fusion.node(operand).op != OpKind::Input && !cheap[operand.id]) return false;
+  return 2 * root_elements(fusion, cheap, n) <= n.type.numel();
 }
 
 bool is_product(OpKind op) { return op == OpKind::Matmul || op == OpKind::Linear; }
@@ -117,7 +158,6 @@ std::vector<bool> mark_cheap_ops(const Fusion& fusion, bool widening_chains) {
     else
       for (Value operand : n.operands) free = free && reduction_free[operand.id];
     reduction_free[id] = free;
-    if (!is_duplicable_op(n.op)) continue;
     bool feeds_opaque = false;
     for (Value consumer : fusion.consumers(Value{id}))
       feeds_opaque = feeds_opaque || fusion.node(consumer).category() == OpCategory::Opaque ||
@@ -126,6 +166,12 @@ std::vector<bool> mark_cheap_ops(const Fusion& fusion, bool widening_chains) {
     bool operands_free = true;
     for (Value operand : n.operands)
       operands_free = operands_free && (fusion.node(operand).op == OpKind::Input || from_inputs[operand.id]);
+    if (widening_chains && expands(fusion, cheap, n, free)) {
+      cheap[id] = true;
+      from_inputs[id] = operands_free;
+      continue;
+    }
+    if (!is_duplicable_op(n.op)) continue;
     from_inputs[id] = operands_free;
     cheap[id] = operands_free || (widening_chains && extends_chain(fusion, n, reduction_free));
   }

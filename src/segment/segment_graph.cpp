@@ -52,12 +52,23 @@ SegmentGraph::SegmentGraph(const Fusion& fusion, const SegmentRules& rules)
     }
     sort_unique(dups_[u]);
     sort_unique(reads_[u]);
-    // The duplicated ops on a chain from a computed value (unary ops: one root each).
+    // The duplicated ops on chains from computed values: (root, op) for every root an op reaches through
+    // duplicated ops (an expanding compare has one per operand).
     for (int32_t d : dups_[u]) {
-      int32_t x = d;
-      while (duplicated_[x] && !fusion.node(Value{x}).operands.empty())
-        x = fusion.node(Value{x}).operands[0].id;
-      if (!duplicated_[x] && local_of_[x] >= 0) chain_ops_[u].emplace_back(local_of_[x], d);
+      std::vector<int32_t> walk{d}, roots;
+      while (!walk.empty()) {
+        const int32_t x = walk.back();
+        walk.pop_back();
+        for (Value w : fusion.node(Value{x}).operands) {
+          if (duplicated_[w.id])
+            walk.push_back(w.id);
+          else if (local_of_[w.id] >= 0)
+            roots.push_back(local_of_[w.id]);
+        }
+      }
+      std::sort(roots.begin(), roots.end());
+      roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+      for (int root : roots) chain_ops_[u].emplace_back(root, d);
     }
     for (int32_t v : reads_[u]) {
       int p = local_of_[v];

@@ -11,9 +11,10 @@ import torch
 import torch.nn.functional as F
 
 import seam.torch_backend as tb
-from seam.torch_backend.compile import graph_compiler
+from seam.torch_backend.compile import graph_compiler, min_cut_partition
 from seam.torch_backend.decompositions import decomposition_table
 from seam.torch_backend.loss_decompositions import loss_decompositions
+from seam.torch_backend.rewrites import apply_graph_rewrites
 
 try:
     from functorch.compile import aot_function, make_boxed_func, min_cut_rematerialization_partition
@@ -204,7 +205,17 @@ def _views_input(node):
     return node.op == "placeholder"
 
 
+# torch 2's min-cut bans recomputing a value autograd saved as an output (log_softmax's, reached through
+# `detach`) when the backward reads it outside a fusible op, so it saves the f32 log-softmax whatever the
+# decompositions; under torch.compile the cross-entropy rewrite (test_torch_backend_cross_entropy_rewrite.py)
+# keeps it out of the backward on every torch. Strict: a torch whose partition saves lse here must say so.
+_TORCH2_SAVES_THE_LOG_SOFTMAX = pytest.mark.xfail(
+    int(torch.__version__.split(".")[0]) >= 2, strict=True,
+    reason="torch 2's min-cut saves the detached log-softmax output (ban_recompute_materialized_backward)")
+
+
 @pytest.mark.skipif(not HAVE_NETWORKX, reason="the min-cut partition needs networkx")
+@_TORCH2_SAVES_THE_LOG_SOFTMAX
 def test_backward_saves_one_float_per_row_not_the_log_softmax():
     rows, hidden, vocab = 64, 16, 1000
     saved, forward = _saved_by_min_cut(decomposition_table(), rows, hidden, vocab)
@@ -235,20 +246,40 @@ def _group_outputs(compiled):
     return found
 
 
+class _LmHeadLoss(torch.nn.Module):
+    def forward(self, hidden, weight, labels):
+        return _lm_head_loss(hidden, weight, labels)
+
+
+def _rewritten_lm_head_loss(h, w, labels):
+    """_lm_head_loss as torch.compile(backend="seam") takes it: the torch-level graph (symbolic_trace, with
+    the shapes Dynamo would record) through the backend's rewrites."""
+    from torch.fx.passes.shape_prop import ShapeProp
+
+    gm = torch.fx.symbolic_trace(_LmHeadLoss())
+    ShapeProp(gm).propagate(h, w, labels)
+    assert apply_graph_rewrites(gm, tb.CompilationSettings())["cross_entropy_from_logsumexp"] == 1
+    return gm
+
+
+@pytest.mark.skipif(not HAVE_NETWORKX, reason="the min-cut partition needs networkx")
+@pytest.mark.parametrize("path", ["rewrite", pytest.param("decompositions", marks=_TORCH2_SAVES_THE_LOG_SOFTMAX)])
 @pytest.mark.parametrize("matmul", [False, True])
-def test_kernels_write_no_one_hot_and_no_f32_rows_by_classes(matmul):
+def test_kernels_write_no_one_hot_and_no_f32_rows_by_classes(matmul, path):
     rows, hidden, vocab = 16, 8, 96
     settings = tb.CompilationSettings(fallback=False, compile_ahead=False, matmul=matmul)
     compiled = []
-    partition = functools.partial(min_cut_rematerialization_partition, compiler="inductor")
-    fn = aot_function(_lm_head_loss, fw_compiler=graph_compiler(settings, compiled),
-                      bw_compiler=graph_compiler(settings, compiled), decompositions=decomposition_table(),
-                      partition_fn=partition)
     torch.manual_seed(0)
     h = torch.randn(rows, hidden, dtype=torch.bfloat16, requires_grad=True)
     w = torch.randn(vocab, hidden, dtype=torch.bfloat16, requires_grad=True)
     labels = torch.randint(0, vocab, (rows,))
     labels[3] = -100
+    traced = _rewritten_lm_head_loss(h, w, labels) if path == "rewrite" else _lm_head_loss
+    partition = min_cut_partition() if path == "rewrite" else \
+        functools.partial(min_cut_rematerialization_partition, compiler="inductor")
+    fn = aot_function(traced, fw_compiler=graph_compiler(settings, compiled),
+                      bw_compiler=graph_compiler(settings, compiled), decompositions=decomposition_table(),
+                      partition_fn=partition)
     logits, loss = fn(h, w, labels)
     loss.backward()
     ref_h, ref_w = h.detach().clone().requires_grad_(), w.detach().clone().requires_grad_()

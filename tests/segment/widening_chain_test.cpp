@@ -4,6 +4,9 @@
 // interpreter does (host backend).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "segment/mark_cheap_ops.h"
 #include "segment/segment.h"
 #include "testing/whole_tool_check.h"
 #include "text/parser.h"
@@ -83,6 +86,32 @@ fusion norm_of_computed_sum {
 }
 )";
 
+// A loss's pick: the labels are computed (shifted with a pad, as a language model's are) and compared
+// with a class index into a [rows, classes] mask that two kernels read: the row kernel summing each row's
+// picked score and the column sums counting each class's rows. Recomputed in both, the [rows] labels
+// cross instead of the mask.
+constexpr const char* kClassCompare = R"(
+fusion class_compare {
+  %labels = input {name="labels"} : i64[2,8]
+  %scores = input {name="scores"} : f32[16,24]
+  %padded = pad %labels {low=[0,0], high=[0,1], value=-100} : i64[2,9]
+  %shifted = slice %padded {starts=[0,1], stops=[2,9], steps=[1,1]} : i64[2,8]
+  %target = reshape %shifted {shape=[16]} : i64[16]
+  %tb = broadcast %target {axes=[1]} : i64[16,1]
+  %te = expand %tb {shape=[16,24]} : i64[16,24]
+  %classes = iota {start=0, step=1} : i64[24]
+  %cb = broadcast %classes {axes=[0]} : i64[1,24]
+  %ce = expand %cb {shape=[16,24]} : i64[16,24]
+  %hit = eq %ce, %te : bool[16,24]
+  %zero = full {value=0.0} : f32[16,24]
+  %picked = where %hit, %scores, %zero : f32[16,24]
+  %sum = sum %picked {axes=[1], keepdim=false} : f32[16]
+  %ones = cast %hit {dtype=f32} : f32[16,24]
+  %count = sum %ones {axes=[0], keepdim=false} : f32[24]
+  return sum=%sum, count=%count, shifted=%shifted
+}
+)";
+
 SegmentedFusion segment(const Fusion& fusion, bool chains) {
   SegmentOptions options = reproducible_segment_options();
   options.rules.recompute_widening_chains = chains;
@@ -124,8 +153,22 @@ TEST(WideningChains, ARowKernelKeepsACastOfItsOwnValue) {
   EXPECT_EQ(s.groups.back().kind, SchedulerKind::Normalization);
 }
 
+TEST(WideningChains, AClassCompareIsRecomputedWhereItIsRead) {
+  Fusion f = parse_fusion(kClassCompare);
+  const int32_t hit = 10;  // %hit, the compare
+  ASSERT_EQ(f.node(Value{hit}).op, OpKind::Eq);
+  EXPECT_TRUE(mark_cheap_ops(f, true)[hit]);
+  EXPECT_FALSE(mark_cheap_ops(f, false)[hit]);
+  SegmentedFusion with = segment(f, true);
+  EXPECT_EQ(crossing_bytes(with, DType::Bool), 0);
+  EXPECT_EQ(crossing_bytes(with, DType::Float32), 0);
+  for (const SegmentGroup& g : with.groups) {  // both reduction kernels compute it
+    EXPECT_TRUE(std::find(g.duplicated.begin(), g.duplicated.end(), hit) != g.duplicated.end());
+  }
+}
+
 TEST(WideningChains, HostKernelsMatchTheInterpreter) {
-  for (const char* text : {kWidenedAcrossProducts, kExpandedTable, kNormOfComputedSum})
+  for (const char* text : {kWidenedAcrossProducts, kExpandedTable, kNormOfComputedSum, kClassCompare})
     EXPECT_EQ(host_backend_disagreement(parse_fusion(text)), "");
 }
 
