@@ -384,3 +384,36 @@ def test_compiled_graph_takes_its_boxed_arguments():
     out = compiled(args)
     assert args == []
     torch.testing.assert_close(out[0] if isinstance(out, (list, tuple)) else out, f(x, y))
+
+
+def _tied_weight_gradient(hidden, grad_out, other):
+    """A later region's product that reads only an earlier region's value, summed with what PyTorch computes
+    after that region (a tied weight's two gradients): the product belongs in the earlier region."""
+    grad = (grad_out * 2.0).tanh()  # [rows, vocab]: the earlier region's large value
+    embedding_grad = torch.cumsum(grad[:, :8], 0).t()  # no converter: PyTorch, between the regions
+    weight_grad = grad.t() @ hidden  # [vocab, hidden]: small
+    return weight_grad + embedding_grad.sum() + other, grad.sum()
+
+
+def _regions_of(gm):
+    return [gm.get_submodule(n.target) for n in gm.graph.nodes if n.op == "call_module"]
+
+
+@pytest.mark.parametrize("hoisting", [True, False])
+def test_a_product_moves_into_the_region_whose_value_it_reads(hoisting):
+    rows, vocab, hidden = 64, 96, 8
+    inputs = (torch.randn(rows, hidden), torch.randn(rows, vocab), torch.randn(vocab, hidden))
+    settings = CompilationSettings(fallback=False, region_hoisting=hoisting)
+    outs, gm = seam_run(_tied_weight_gradient, *inputs, settings=settings)
+    for got, expected in zip(outs, _tied_weight_gradient(*inputs)):
+        assert_matches(got, expected)
+    regions = _regions_of(gm)
+    assert len(regions) == 2, gm.seam_partition.regions
+    products = [sum(str(n.target) == "aten.mm.default" for n in r.graph_module.graph.nodes) for r in regions]
+    # moved, the product reads grad where it is computed, and the later region reads the [vocab, hidden]
+    # product instead of the [rows, vocab] gradient
+    assert products == ([1, 0] if hoisting else [0, 1]), gm.seam_partition.regions
+    later_inputs = [n for n in regions[1].graph_module.graph.nodes if n.op == "placeholder"]
+    largest = max(n.meta["val"].numel() if "val" in n.meta else n.meta["tensor_meta"].shape.numel()
+                  for n in later_inputs)
+    assert largest == (vocab * hidden if hoisting else rows * vocab)

@@ -10,6 +10,7 @@ from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 
 from . import converters  # noqa: F401  (registers every converter)
+from .region_hoisting import hoist_into_earlier_regions
 from .registry import REGISTRY, overload_name
 from .runtime import SeamRegion
 from .translate import ORDER, region_outputs
@@ -175,6 +176,9 @@ def partition_graph(gm, settings, excluded=frozenset()):
     proposed = partitioner.propose_partitions()
     for p in proposed:
         _trim_boundary_views(p)
+    if settings.region_hoisting and hoist_into_earlier_regions(proposed, gm):
+        for p in proposed:
+            _trim_boundary_views(p)
     kept = [p for p in proposed if p.nodes and _compute_ops(p.nodes) >= settings.min_compute_ops]
     # node order as in the graph, so that region numbering follows the program
     order = {n: i for i, n in enumerate(gm.graph.nodes)}

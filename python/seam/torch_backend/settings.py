@@ -13,6 +13,9 @@ class CompilationSettings:
     indexing: bool = False
     # aten overloads (as printed: "aten.mul.Tensor") always left to PyTorch.
     torch_executed_ops: frozenset = frozenset()
+    # Work of a later region that reads only an earlier region's values moves into it when fewer bytes then
+    # cross between them (region_hoisting.py): GPT-2's tied lm_head weight gradient, for one.
+    region_hoisting: bool = True
     # A region needs at least this many ops that compute (views alone are not worth a launch).
     min_compute_ops: int = 1
     # Compile each region when the graph is compiled, for the input signature the graph recorded, on
