@@ -3,6 +3,7 @@ regions (host backend on CPU tensors; CUDA tensors too where there is a GPU), lo
 parameter's gradient against eager: a plain-PyTorch Llama (tests/python/llama_block.py: RMSNorm, RoPE,
 grouped-query attention, SwiGLU, cross-entropy) and a GPT-2-style model (tests/python/gpt2_block.py)."""
 
+import difflib
 import pytest
 import torch
 
@@ -113,5 +114,9 @@ def test_llama_layers_share_compiled_regions():
     logits, loss = tb.aot_compile(model, settings, compiled=compiled)(tokens, labels)
     torch.testing.assert_close(logits, model(tokens, labels)[0], rtol=1e-4, atol=1e-5)
     regions = [m for m in compiled[0].modules() if isinstance(m, tb.runtime.SeamRegion)]
-    ids = [next(iter(r._cache.values())).fd.id() for r in regions]
-    assert len(regions) == 4 and len(set(ids)) == 3, ids
+    fds = [next(iter(r._cache.values())).fd for r in regions]
+    ids = [fd.id() for fd in fds]
+    # on a failure, what differs between the two middle layers' definitions
+    difference = "\n".join(difflib.unified_diff(repr(fds[1]).splitlines(), repr(fds[2]).splitlines(), lineterm="",
+                                                 n=1)) if len(fds) > 2 else ""
+    assert len(regions) == 4 and len(set(ids)) == 3, f"{ids}\n{difference}"
