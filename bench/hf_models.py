@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""HF transformers models on torch.compile(backend="seam") next to eager and Inductor (issue 27's table).
+"""HF transformers models on torch.compile(backend="seam") next to eager and Inductor.
 
 Builds LlamaForCausalLM, Qwen2ForCausalLM and GPT2LMHeadModel from configs (random weights, bf16, no
 download, dropout 0 so that every mode computes the same function) and measures, per mode (eager,

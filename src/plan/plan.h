@@ -22,8 +22,8 @@
 
 namespace seam {
 
-// What a planned step runs. Room for more: issue 16's reduction schedules (rows per warp, persistent
-// rows, clusters, split rows with a second stage) are further kinds with their own parameters.
+// What a planned step runs. Room for more: reduction schedules beyond the row kernel's are further
+// kinds with their own parameters.
 enum class StepKind : uint8_t {
   Pointwise,  // a chunk kernel (lower/lower_pointwise.h); also a library step's operand copy
   Rows,       // a row kernel (lower/lower_rows.h): reductions, normalizations

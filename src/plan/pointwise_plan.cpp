@@ -44,7 +44,7 @@ int64_t row_tile_for(const Type& type, const LoweringOptions& options, int tile)
 // Such a row shares lines with its neighbour in the input the output reads (the next head of qkv), and
 // row-major order reads that neighbour only a whole slab later; pairs of rows, every head of the pair of
 // positions in turn, read both halves of a line close in time. Measured on W8 forward: +3.5-5% (bench/
-// RESULTS.md, sessions 5 and 6); phi-2 (160-byte rows) unchanged. Only for an otherwise row-major order:
+// history/); phi-2 (160-byte rows) unchanged. Only for an otherwise row-major order:
 // not with runs (branches per row, RoPE backward's q/k/v slots, whose runs pairs of rows split: phi-2
 // backward -50%), copies or groups (chosen on the row-major lowering, along any axis, rows included).
 int64_t line_sharing_tile(const Type& type, const LoweringOptions& options) {
