@@ -42,7 +42,7 @@ TEST(CheckedMath, ProductsAndSumsReportOverflow) {
   EXPECT_FALSE(checked_product(Shape{int64_t{1} << 40, int64_t{1} << 40, 0}));  // overflows before the 0
 }
 
-// The reproduction of issue 18: 2^61 f64 elements, 2^64 bytes, once wrapped to a size of 0.
+// A reported overflow: 2^61 f64 elements, 2^64 bytes, once wrapped to a size of 0.
 TEST(SizeLimits, TheIssuesTwoToTheSixtyFourByteTensorIsRejectedAtTheInput) {
   Builder b;
   expect_error(

@@ -1,4 +1,4 @@
-// The reproductions of issue 18 through the tool: a type past the size limits, a workload past the
+// Size-limit overflows through the tool: a type past the size limits, a workload past the
 // fusion size limit and a fusion past the host memory limit each fail with exit code 1 and a message.
 #include <gtest/gtest.h>
 
