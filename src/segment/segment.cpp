@@ -66,130 +66,174 @@ SegmentOptions reproducible_segment_options() {
   return options;
 }
 
-SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& options) {
-  using Clock = std::chrono::steady_clock;
-  const auto t0 = Clock::now();
-  SegmentGraph graph(fusion, options.rules);
-  // The time budget, split between the phases (docs/SEGMENTER.md): `until(f)` is f budgets after the
-  // start, but early enough to leave time for converting and checking the result after the phases,
-  // which is linear in the graph like building it, and takes about twice as long.
-  const Clock::duration reserve = 2 * (Clock::now() - t0);
-  auto until = [&](double fraction) {
-    auto budget = [&](double f) {
-      return t0 + std::chrono::duration_cast<Clock::duration>(
-                      std::chrono::duration<double>(std::min(options.time_budget_seconds, 1e7) * f));
-    };
-    return std::min(budget(fraction), budget(1.9) - reserve);
-  };
-  auto seconds_until = [&](Clock::time_point t) {
-    return std::max(0.0, std::chrono::duration<double>(t - Clock::now()).count());
-  };
-  Partition partition;
-  bool proven = false;
-  int64_t states = 0;
-  std::string strategy(strategy_name(options.strategy));
+namespace {
 
-  ExactSearchOptions search;
-  search.maximal_groups_only = options.maximal_groups_only;
-  search.time_budget_seconds = options.time_budget_seconds;
-  search.state_budget = options.state_budget;
-  bool bytes_proven = false;
+// One segmentation: the graph, the time budget split between the phases (docs/SEGMENTER.md), and what
+// the phases found so far.
+class SegmentationRun {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  SegmentationRun(const Fusion& fusion, const SegmentOptions& options)
+      : fusion_(fusion),
+        options_(options),
+        t0_(Clock::now()),
+        graph_(fusion, options.rules),
+        // Converting and checking the result after the phases is linear in the graph like building it,
+        // and takes about twice as long: the phases leave that much of the budget.
+        reserve_(2 * (Clock::now() - t0_)),
+        strategy_(strategy_name(options.strategy)) {
+    search_.maximal_groups_only = options.maximal_groups_only;
+    search_.time_budget_seconds = options.time_budget_seconds;
+    search_.state_budget = options.state_budget;
+  }
+
+  SegmentedFusion run() {
+    switch (options_.strategy) {
+      case SegmentStrategy::NvfuserGreedy:
+        partition_ = nvfuser_greedy(graph_, Budget::until(until(1)));
+        break;
+      case SegmentStrategy::Greedy:
+        partition_ = greedy_fallback(graph_, options_.greedy, Budget::until(until(1))).improved;
+        break;
+      case SegmentStrategy::Exact: run_exact(); break;
+      case SegmentStrategy::Auto: run_auto(); break;
+    }
+    return finish();
+  }
+
+ private:
+  // `f` budgets after the start, but early enough to leave the reserve.
+  Clock::time_point until(double fraction) const {
+    auto budget = [&](double f) {
+      return t0_ + std::chrono::duration_cast<Clock::duration>(
+                       std::chrono::duration<double>(std::min(options_.time_budget_seconds, 1e7) * f));
+    };
+    return std::min(budget(fraction), budget(1.9) - reserve_);
+  }
+
+  static double seconds_until(Clock::time_point t) {
+    return std::max(0.0, std::chrono::duration<double>(t - Clock::now()).count());
+  }
+
   // With the pruning, a finished search proves the kernel count; a bounded unpruned search over every
   // accepted group, cut at that cost, then proves the bytes too or finds fewer.
-  auto prove_bytes = [&] {
-    if (!options.maximal_groups_only) {
-      bytes_proven = true;
+  void prove_bytes() {
+    if (!options_.maximal_groups_only) {
+      bytes_proven_ = true;
       return;
     }
-    if (!options.prove_bytes) return;
-    ExactSearchOptions all_groups = search;
+    if (!options_.prove_bytes) return;
+    ExactSearchOptions all_groups = search_;
     all_groups.maximal_groups_only = false;
-    all_groups.time_budget_seconds = options.bytes_time_budget_seconds;
-    all_groups.state_budget = options.bytes_state_budget;
-    all_groups.incumbent = partition.cost;
-    ExactSearchResult r = exact_search(graph, graph.empty_set(), graph.all(), all_groups);
-    states += r.states_expanded;
-    bytes_proven = r.finished;
-    if (r.partition) partition = std::move(*r.partition);
-  };
-  switch (options.strategy) {
-    case SegmentStrategy::NvfuserGreedy: partition = nvfuser_greedy(graph, Budget::until(until(1))); break;
-    case SegmentStrategy::Greedy:
-      partition = greedy_fallback(graph, options.greedy, Budget::until(until(1))).improved;
-      break;
-    case SegmentStrategy::Exact: {
-      ExactSearchResult r = exact_search(graph, graph.empty_set(), graph.all(), search);
-      states = r.states_expanded;
-      SEAM_CHECK(r.finished && r.partition, "exact segmentation of ", fusion.name(),
-                 " ran out of budget after ", r.states_expanded, " states and ", r.seconds,
-                 " s; use the auto or greedy strategy");
-      partition = std::move(*r.partition);
-      proven = true;
+    all_groups.time_budget_seconds = options_.bytes_time_budget_seconds;
+    all_groups.state_budget = options_.bytes_state_budget;
+    all_groups.incumbent = partition_.cost;
+    ExactSearchResult r = exact_search(graph_, graph_.empty_set(), graph_.all(), all_groups);
+    states_ += r.states_expanded;
+    bytes_proven_ = r.finished;
+    if (r.partition) partition_ = std::move(*r.partition);
+  }
+
+  void run_exact() {
+    ExactSearchResult r = exact_search(graph_, graph_.empty_set(), graph_.all(), search_);
+    states_ = r.states_expanded;
+    SEAM_CHECK(r.finished && r.partition, "exact segmentation of ", fusion_.name(),
+               " ran out of budget after ", r.states_expanded, " states and ", r.seconds,
+               " s; use the auto or greedy strategy");
+    partition_ = std::move(*r.partition);
+    proven_ = true;
+    prove_bytes();
+  }
+
+  // The search first: A* with a consistent bound expands no state an incumbent would cut, so the greedy
+  // is only worth its time when the search runs out. The search gets most of the budget, the fallback
+  // the rest, up to 1.9 budgets in all (docs/SEGMENTER.md).
+  void run_auto() {
+    search_.time_budget_seconds = seconds_until(until(0.8));
+    search_.give_up_when_projected_late = true;
+    ExactSearchResult r = exact_search(graph_, graph_.empty_set(), graph_.all(), search_);
+    states_ = r.states_expanded;
+    proven_ = r.finished;
+    if (r.partition) {
+      partition_ = std::move(*r.partition);
+      strategy_ = "exact";
       prove_bytes();
-      break;
-    }
-    case SegmentStrategy::Auto: {
-      // The search first: A* with a consistent bound expands no state an incumbent would cut, so the
-      // greedy is only worth its time when the search runs out. The search gets most of the budget,
-      // the fallback the rest, up to 1.9 budgets in all (docs/SEGMENTER.md).
-      search.time_budget_seconds = seconds_until(until(0.8));
-      search.give_up_when_projected_late = true;
-      ExactSearchResult r = exact_search(graph, graph.empty_set(), graph.all(), search);
-      states = r.states_expanded;
-      proven = r.finished;
-      if (r.partition) {
-        partition = std::move(*r.partition);
-        strategy = "exact";
-        prove_bytes();
-        // The pruned search is exact only among segmentations into maximal groups, and in bytes a
-        // smaller group can be cheaper (docs/SEGMENTER.md, "Objective"): unless the bytes phase proved
-        // the result, the greedy merge, which weighs every merge in bytes, competes with it.
-        if (!bytes_proven && Clock::now() < until(1.9)) {
-          Partition merged = greedy_merge(graph, Budget::until(until(1.9)));
-          if (options.greedy.improve_windows)
-            merged = improve_by_windows(graph, std::move(merged), options.greedy, nullptr, nullptr,
-                                        Budget::until(until(1.9)));
-          if (merged.cost < partition.cost) {
-            partition = std::move(merged);
-            strategy = "greedy+windows (cheaper than the exact search among maximal groups)";
-            proven = false;
-          }
-        }
-      } else {
-        // Two incumbents: the baseline first (one pass over the graph, about a tenth of the greedy's
-        // time), then the greedy merge, which is usually better but, cut short on a huge graph, leaves
-        // parts unmerged. The cheaper one is improved by windows in what is left of the budget. The
-        // baseline always runs to its end, budget or not: it is linear in the graph, and a budget too
-        // small for it must not leave a kernel per op (docs/SEGMENTER.md, "Budget and complexity").
-        partition = nvfuser_greedy(graph, Budget::until(Clock::time_point::max()));
-        strategy = "nvfuser-greedy+windows (exact ran out)";
-        if (Clock::now() < until(1.9)) {
-          Partition merged = greedy_merge(graph, Budget::until(until(1.9)));
-          if (merged.cost <= partition.cost) {
-            partition = std::move(merged);
-            strategy = "greedy+windows (exact ran out)";
-          }
-        }
-        Cost plain = partition.cost;
-        if (options.greedy.improve_windows)
-          partition = improve_by_windows(graph, std::move(partition), options.greedy, nullptr, nullptr,
-                                         Budget::until(until(1)));
-        SEAM_ASSERT(partition.cost <= plain, "window re-solving made the greedy result worse");
-      }
-      break;
+      compete_with_greedy_merge();
+    } else {
+      fall_back_to_greedy();
     }
   }
-  SegmentedFusion result = to_segmented(fusion, graph, partition);
-  result.strategy = strategy;
-  result.proven_optimal = proven;
-  result.bytes_proven_optimal = proven && bytes_proven;
-  result.states_explored = states;
-  result.floor_bytes = traffic_floor_bytes(graph);
-  result.lower_bound_cost = segmentation_lower_bound(graph).total();
-  result.search_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  check_segmentation(result);
-  if (dump_requested()) std::cerr << dump_segments(result);
-  return result;
+
+  // The pruned search is exact only among segmentations into maximal groups, and in bytes a smaller group
+  // can be cheaper (docs/SEGMENTER.md, "Objective"): unless the bytes phase proved the result, the greedy
+  // merge, which weighs every merge in bytes, competes with it.
+  void compete_with_greedy_merge() {
+    if (bytes_proven_ || Clock::now() >= until(1.9)) return;
+    Partition merged = greedy_merge(graph_, Budget::until(until(1.9)));
+    if (options_.greedy.improve_windows)
+      merged = improve_by_windows(graph_, std::move(merged), options_.greedy, nullptr, nullptr,
+                                  Budget::until(until(1.9)));
+    if (merged.cost < partition_.cost) {
+      partition_ = std::move(merged);
+      strategy_ = "greedy+windows (cheaper than the exact search among maximal groups)";
+      proven_ = false;
+    }
+  }
+
+  // Two incumbents: the baseline first (one pass over the graph, about a tenth of the greedy's time), then
+  // the greedy merge, which is usually better but, cut short on a huge graph, leaves parts unmerged. The
+  // cheaper one is improved by windows in what is left of the budget. The baseline always runs to its
+  // end, budget or not: it is linear in the graph, and a budget too small for it must not leave a kernel
+  // per op (docs/SEGMENTER.md, "Budget and complexity").
+  void fall_back_to_greedy() {
+    partition_ = nvfuser_greedy(graph_, Budget::until(Clock::time_point::max()));
+    strategy_ = "nvfuser-greedy+windows (exact ran out)";
+    if (Clock::now() < until(1.9)) {
+      Partition merged = greedy_merge(graph_, Budget::until(until(1.9)));
+      if (merged.cost <= partition_.cost) {
+        partition_ = std::move(merged);
+        strategy_ = "greedy+windows (exact ran out)";
+      }
+    }
+    Cost plain = partition_.cost;
+    if (options_.greedy.improve_windows)
+      partition_ = improve_by_windows(graph_, std::move(partition_), options_.greedy, nullptr, nullptr,
+                                      Budget::until(until(1)));
+    SEAM_ASSERT(partition_.cost <= plain, "window re-solving made the greedy result worse");
+  }
+
+  SegmentedFusion finish() {
+    SegmentedFusion result = to_segmented(fusion_, graph_, partition_);
+    result.strategy = strategy_;
+    result.proven_optimal = proven_;
+    result.bytes_proven_optimal = proven_ && bytes_proven_;
+    result.states_explored = states_;
+    result.floor_bytes = traffic_floor_bytes(graph_);
+    result.lower_bound_cost = segmentation_lower_bound(graph_).total();
+    result.search_seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
+    check_segmentation(result);
+    if (dump_requested()) std::cerr << dump_segments(result);
+    return result;
+  }
+
+  const Fusion& fusion_;
+  const SegmentOptions& options_;
+  const Clock::time_point t0_;
+  SegmentGraph graph_;
+  const Clock::duration reserve_;
+  std::string strategy_;
+  ExactSearchOptions search_;
+  Partition partition_;
+  bool proven_ = false;
+  bool bytes_proven_ = false;
+  int64_t states_ = 0;
+};
+
+}  // namespace
+
+SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& options) {
+  return SegmentationRun(fusion, options).run();
 }
 
 }  // namespace seam
