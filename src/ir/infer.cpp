@@ -195,6 +195,74 @@ Type infer_opaque(OpKind op, const std::vector<Type>& operands) {
   return Type::tensor(operands[0].dtype, out);
 }
 
+namespace {
+
+// The extents a slice keeps, each start, stop and step checked against its axis.
+Shape slice_shape(const Type& in, int rank, const Attrs& attrs, std::string_view name) {
+  Shape out;
+  const auto &starts = attrs.get_ints("starts"), &stops = attrs.get_ints("stops"),
+             &steps = attrs.get_ints("steps");
+  check_per_axis(starts, rank, name, "starts");
+  check_per_axis(stops, rank, name, "stops");
+  check_per_axis(steps, rank, name, "steps");
+  for (int i = 0; i < rank; ++i) {
+    SEAM_CHECK(0 <= starts[i] && starts[i] <= stops[i] && stops[i] <= in.shape[i], "slice: axis ", i,
+               ": need 0 <= start <= stop <= extent, got start ", starts[i], ", stop ", stops[i], ", extent ",
+               in.shape[i]);
+    SEAM_CHECK(steps[i] >= 1, "slice: axis ", i, ": step must be >= 1, got ", steps[i]);
+    // ceil((stop - start) / step) without forming stop - start + step, which may overflow.
+    const int64_t span = stops[i] - starts[i];
+    out.push_back(span == 0 ? 0 : 1 + (span - 1) / steps[i]);
+  }
+  return out;
+}
+
+// The padded extents, the widths bounded like extents.
+Shape pad_shape(const Type& in, int rank, const Attrs& attrs, std::string_view name) {
+  Shape out;
+  const auto &low = attrs.get_ints("low"), &high = attrs.get_ints("high");
+  check_per_axis(low, rank, name, "low");
+  check_per_axis(high, rank, name, "high");
+  check_literal_fits(attrs.get_number("value"), in.dtype, "pad value");
+  for (int i = 0; i < rank; ++i) {
+    // Bounded like extents, since generated index arithmetic adds and multiplies them; then the
+    // sum below cannot overflow.
+    auto bounded = [](int64_t v) { return v >= -SizeLimits::kMaxElements && v <= SizeLimits::kMaxElements; };
+    SEAM_CHECK(bounded(low[i]) && bounded(high[i]), "pad: axis ", i, ": low ", low[i], " and high ", high[i],
+               " must have magnitude at most 2^40");
+    const int64_t e = in.shape[i] + low[i] + high[i];
+    SEAM_CHECK(e >= 0, "pad: axis ", i, ": extent ", in.shape[i], " padded by ", low[i], " and ", high[i],
+               " is negative");
+    out.push_back(e);
+  }
+  return out;
+}
+
+// Operand 0's shape with the concatenation axis summed over the operands, which must agree elsewhere.
+Shape cat_shape(const std::vector<Type>& operands, const Type& in, int rank, const Attrs& attrs,
+                std::string_view name) {
+  Shape out;
+  int64_t axis = attrs.get_int("axis");
+  SEAM_CHECK(axis >= 0 && axis < rank, "cat: axis ", axis, " out of range for rank ", rank);
+  out = in.shape;
+  out[axis] = 0;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const Type& t = tensor_operand(operands, i, name);
+    SEAM_CHECK(t.dtype == in.dtype, "cat: operand ", i, " has dtype ", dtype_name(t.dtype),
+               ", operand 0 has ", dtype_name(in.dtype));
+    SEAM_CHECK(t.rank() == rank, "cat: operand ", i, " has rank ", t.rank(), ", operand 0 has ", rank);
+    for (int d = 0; d < rank; ++d)
+      SEAM_CHECK(d == axis || t.shape[d] == in.shape[d], "cat: operand ", i, " is ", t.to_string(),
+                 ", operand 0 is ", in.to_string(), "; they may differ only on axis ", axis);
+    const std::optional<int64_t> sum = checked_add(out[axis], t.shape[axis]);
+    SEAM_CHECK(sum.has_value(), "cat: the extents of axis ", axis, " overflow when summed");
+    out[axis] = *sum;
+  }
+  return out;
+}
+
+}  // namespace
+
 Type infer_movement(OpKind op, const std::vector<Type>& operands, const Attrs& attrs) {
   std::string_view name = op_name(op);
   const Type& in = tensor_operand(operands, 0, name);
@@ -254,62 +322,9 @@ Type infer_movement(OpKind op, const std::vector<Type>& operands, const Attrs& a
       }
       break;
     }
-    case OpKind::Slice: {
-      const auto &starts = attrs.get_ints("starts"), &stops = attrs.get_ints("stops"),
-                 &steps = attrs.get_ints("steps");
-      check_per_axis(starts, rank, name, "starts");
-      check_per_axis(stops, rank, name, "stops");
-      check_per_axis(steps, rank, name, "steps");
-      for (int i = 0; i < rank; ++i) {
-        SEAM_CHECK(0 <= starts[i] && starts[i] <= stops[i] && stops[i] <= in.shape[i], "slice: axis ", i,
-                   ": need 0 <= start <= stop <= extent, got start ", starts[i], ", stop ", stops[i],
-                   ", extent ", in.shape[i]);
-        SEAM_CHECK(steps[i] >= 1, "slice: axis ", i, ": step must be >= 1, got ", steps[i]);
-        // ceil((stop - start) / step) without forming stop - start + step, which may overflow.
-        const int64_t span = stops[i] - starts[i];
-        out.push_back(span == 0 ? 0 : 1 + (span - 1) / steps[i]);
-      }
-      break;
-    }
-    case OpKind::Pad: {
-      const auto &low = attrs.get_ints("low"), &high = attrs.get_ints("high");
-      check_per_axis(low, rank, name, "low");
-      check_per_axis(high, rank, name, "high");
-      check_literal_fits(attrs.get_number("value"), in.dtype, "pad value");
-      for (int i = 0; i < rank; ++i) {
-        // Bounded like extents, since generated index arithmetic adds and multiplies them; then the
-        // sum below cannot overflow.
-        auto bounded = [](int64_t v) {
-          return v >= -SizeLimits::kMaxElements && v <= SizeLimits::kMaxElements;
-        };
-        SEAM_CHECK(bounded(low[i]) && bounded(high[i]), "pad: axis ", i, ": low ", low[i], " and high ",
-                   high[i], " must have magnitude at most 2^40");
-        const int64_t e = in.shape[i] + low[i] + high[i];
-        SEAM_CHECK(e >= 0, "pad: axis ", i, ": extent ", in.shape[i], " padded by ", low[i], " and ", high[i],
-                   " is negative");
-        out.push_back(e);
-      }
-      break;
-    }
-    case OpKind::Cat: {
-      int64_t axis = attrs.get_int("axis");
-      SEAM_CHECK(axis >= 0 && axis < rank, "cat: axis ", axis, " out of range for rank ", rank);
-      out = in.shape;
-      out[axis] = 0;
-      for (size_t i = 0; i < operands.size(); ++i) {
-        const Type& t = tensor_operand(operands, i, name);
-        SEAM_CHECK(t.dtype == in.dtype, "cat: operand ", i, " has dtype ", dtype_name(t.dtype),
-                   ", operand 0 has ", dtype_name(in.dtype));
-        SEAM_CHECK(t.rank() == rank, "cat: operand ", i, " has rank ", t.rank(), ", operand 0 has ", rank);
-        for (int d = 0; d < rank; ++d)
-          SEAM_CHECK(d == axis || t.shape[d] == in.shape[d], "cat: operand ", i, " is ", t.to_string(),
-                     ", operand 0 is ", in.to_string(), "; they may differ only on axis ", axis);
-        const std::optional<int64_t> sum = checked_add(out[axis], t.shape[axis]);
-        SEAM_CHECK(sum.has_value(), "cat: the extents of axis ", axis, " overflow when summed");
-        out[axis] = *sum;
-      }
-      break;
-    }
+    case OpKind::Slice: out = slice_shape(in, rank, attrs, name); break;
+    case OpKind::Pad: out = pad_shape(in, rank, attrs, name); break;
+    case OpKind::Cat: out = cat_shape(operands, in, rank, attrs, name); break;
     default: SEAM_ASSERT(false, "not a movement op");
   }
   return Type::tensor(in.dtype, out);
