@@ -198,12 +198,8 @@ struct Runner {
   }
 };
 
-}  // namespace
-
-PYBIND11_MODULE(_seam, m) {
-  m.doc() = "seam's public C++ API (include/seam/api.h)";
-  main_thread_ident =
-      py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
+// seam's errors as Python exceptions: SeamError, SeamInternalError, KeyboardInterrupt for a stopped run.
+void bind_errors(py::module_& m) {
   static py::exception<Error> seam_error(m, "SeamError", PyExc_RuntimeError);
   static py::exception<InternalError> internal_error(m, "SeamInternalError", PyExc_RuntimeError);
   py::register_exception_translator([](std::exception_ptr p) {
@@ -217,7 +213,10 @@ PYBIND11_MODULE(_seam, m) {
       internal_error(e.what());
     }
   });
+}
 
+// The IR as Python sees it: a parsed or built fusion and its types.
+void bind_fusion(py::module_& m) {
   py::class_<Fusion>(m, "Fusion")
       .def_static(
           "parse", [](const std::string& text) { return Fusion::parse(text); }, py::arg("text"))
@@ -274,7 +273,10 @@ PYBIND11_MODULE(_seam, m) {
         for (const auto& [name, id] : outputs) outs.emplace_back(name, Value{id});
         return b.finish(outs);
       });
+}
 
+// What a run returns: runners, device memory, profiles.
+void bind_runs(py::module_& m) {
   py::class_<DeviceMemory>(m, "DeviceMemory").def_readonly("address", &DeviceMemory::address);
 
   py::class_<Runner>(m, "Runner")
@@ -307,7 +309,9 @@ PYBIND11_MODULE(_seam, m) {
       .def_readonly("input_bytes", &RunProfile::input_bytes)
       .def_readonly("output_bytes", &RunProfile::output_bytes)
       .def_readonly("peak_bandwidth_gbs", &RunProfile::peak_bandwidth_gbs);
+}
 
+void bind_executable(py::module_& m) {
   py::class_<Executable>(m, "Executable")
       .def(
           "runner", [](const Executable& e, int device) { return Runner(e, device); }, py::arg("device") = -1)
@@ -374,7 +378,9 @@ PYBIND11_MODULE(_seam, m) {
       .def("cuda_source", &Executable::cuda_source, py::call_guard<py::gil_scoped_release>())
       .def("sources", &Executable::sources)
       .def("backend", [](const Executable& e) { return e.backend() == Backend::Cuda ? "cuda" : "host"; });
+}
 
+void bind_functions(py::module_& m) {
   m.def(
       "compile",
       [](const Fusion& fusion, const std::string& backend) {
@@ -393,4 +399,17 @@ PYBIND11_MODULE(_seam, m) {
   m.def("cuda_available", &cuda_available, py::call_guard<py::gil_scoped_release>());
   m.def("cuda_unavailable_reason", &cuda_unavailable_reason, py::call_guard<py::gil_scoped_release>());
   m.def("cuda_device_ordinal", &cuda_device_ordinal);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_seam, m) {
+  m.doc() = "seam's public C++ API (include/seam/api.h)";
+  main_thread_ident =
+      py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
+  bind_errors(m);
+  bind_fusion(m);
+  bind_runs(m);
+  bind_executable(m);
+  bind_functions(m);
 }
