@@ -103,15 +103,25 @@ def test_gpt2_style_model_forward_backward(device):
     _assert_close_all(ref, got, device)
 
 
-def test_llama_layers_share_compiled_regions():
+@pytest.mark.parametrize("partition", ["min-cut", "default"])
+def test_llama_layers_share_compiled_regions(partition):
     """With softmax left to PyTorch each layer boundary splits a region; the copies of the middle region
-    (one per layer) become one definition, compiled once, whatever order the fuser gave their nodes."""
+    (one per layer) become one definition, compiled once, whatever order the fuser gave their nodes, and
+    whichever region the fuser merged the work on graph inputs alone into (the causal mask, the labels'
+    shift: input_only_work.py recomputes it where it is read, or gives it to the first region). Both of AOT
+    autograd's partitions: the default one (save what the backward reads) put the labels' work into a
+    middle layer's region."""
+    try:
+        from functorch.compile import default_partition
+    except ImportError:
+        from torch._functorch.partitioners import default_partition
     torch.manual_seed(0)
     model = TinyLlama(layers=3)
     tokens, labels = torch.randint(0, 64, (2, 9)), torch.randint(0, 64, (2, 9))
     settings = tb.CompilationSettings(fallback=False, torch_executed_ops=frozenset({"aten._softmax.default"}))
     compiled = []
-    logits, loss = tb.aot_compile(model, settings, compiled=compiled)(tokens, labels)
+    split = default_partition if partition == "default" else None
+    logits, loss = tb.aot_compile(model, settings, compiled=compiled, partition_fn=split)(tokens, labels)
     torch.testing.assert_close(logits, model(tokens, labels)[0], rtol=1e-4, atol=1e-5)
     regions = [m for m in compiled[0].modules() if isinstance(m, tb.runtime.SeamRegion)]
     fds = [next(iter(r._cache.values())).fd for r in regions]

@@ -92,10 +92,11 @@ def graph_compiler(settings, compiled=None):
     return compile_graph
 
 
-def aot_compile(fn, settings=None, compiled=None):
+def aot_compile(fn, settings=None, compiled=None, partition_fn=None):
     """fn (a function of tensors, or an nn.Module) compiled through AOT autograd with seam's regions in
     the forward and backward graphs. For torch without Dynamo (1.13) and for tests; torch.compile users
-    write torch.compile(model, backend="seam")."""
+    write torch.compile(model, backend="seam"). `partition_fn`: AOT autograd's forward/backward split,
+    the backend's min-cut (min_cut_partition) by default."""
     settings = settings or CompilationSettings()
     try:
         from functorch.compile import aot_function, aot_module
@@ -103,7 +104,7 @@ def aot_compile(fn, settings=None, compiled=None):
         from torch._functorch.aot_autograd import aot_function, aot_module
     compiler = graph_compiler(settings, compiled)
     kwargs = dict(fw_compiler=compiler, bw_compiler=compiler, decompositions=decomposition_table())
-    partition = min_cut_partition()
+    partition = partition_fn or min_cut_partition()
     if partition is not None:
         kwargs["partition_fn"] = partition
     if isinstance(fn, torch.nn.Module):

@@ -10,6 +10,7 @@ from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 
 from . import converters  # noqa: F401  (registers every converter)
+from .input_only_work import recompute_input_only_work
 from .region_hoisting import hoist_into_earlier_regions
 from .registry import REGISTRY, overload_name
 from .runtime import SeamRegion
@@ -179,6 +180,9 @@ def partition_graph(gm, settings, excluded=frozenset()):
     if settings.region_hoisting and hoist_into_earlier_regions(proposed, gm):
         for p in proposed:
             _trim_boundary_views(p)
+    if settings.recompute_input_only_work:  # among the regions that will launch
+        recompute_input_only_work([p for p in proposed if p.nodes and
+                                   _compute_ops(p.nodes) >= settings.min_compute_ops], gm)
     kept = [p for p in proposed if p.nodes and _compute_ops(p.nodes) >= settings.min_compute_ops]
     # node order as in the graph, so that region numbering follows the program
     order = {n: i for i, n in enumerate(gm.graph.nodes)}

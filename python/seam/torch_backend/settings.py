@@ -16,6 +16,10 @@ class CompilationSettings:
     # Work of a later region that reads only an earlier region's values moves into it when fewer bytes then
     # cross between them (region_hoisting.py): GPT-2's tied lm_head weight gradient, for one.
     region_hoisting: bool = True
+    # Values computed from graph inputs alone (a causal mask, a transpose of a weight) recomputed in each
+    # region that reads them rather than handed between regions (input_only_work.py): fewer bytes cross,
+    # and identical layers' regions stay identical (one compilation).
+    recompute_input_only_work: bool = True
     # A region needs at least this many ops that compute (views alone are not worth a launch).
     min_compute_ops: int = 1
     # Compile each region when the graph is compiled, for the input signature the graph recorded, on
