@@ -168,6 +168,19 @@ std::optional<Value> compose_reshapes(Builder& builder, const ProposedNode& node
   return replace_with(builder, node, OpKind::Reshape, {inner.operands[0]}, node.attrs);
 }
 
+// A reshape of a cast of a reshape: the cast is elementwise, so it moves after the two reshapes, which
+// then compose (a traced `logits.view(4, 2048, V).float().view(-1, V)` becomes one cast of the logits,
+// which a row kernel reads in place).
+std::optional<Value> compose_reshapes_through_cast(Builder& builder, const ProposedNode& node) {
+  if (node.op != OpKind::Reshape) return std::nullopt;
+  const Node cast = builder.node(node.operands[0]);  // a copy: adding nodes may move the builder's list
+  if (cast.op != OpKind::Cast || builder.node(cast.operands[0]).op != OpKind::Reshape) return std::nullopt;
+  const Value reshaped = add_canonical_movement(
+      builder,
+      ProposedNode{OpKind::Reshape, {builder.node(cast.operands[0]).operands[0]}, node.attrs, std::nullopt});
+  return add_proposed(builder, ProposedNode{OpKind::Cast, {reshaped}, cast.attrs, node.type});
+}
+
 std::optional<Value> compose_permutes(Builder& builder, const ProposedNode& node) {
   if (node.op != OpKind::Permute) return std::nullopt;
   const Node& inner = builder.node(node.operands[0]);
@@ -215,10 +228,19 @@ Value add_canonical_movement(Builder& builder, const ProposedNode& node) {
   // Identities first (they drop an op), then compositions; every rule shrinks or normalizes the chain,
   // so the recursion through replace_with ends.
   static constexpr Rule kRules[] = {
-      fold_identity_slice,       fold_zero_pad,          fold_same_shape_reshape,
-      fold_identity_permute,     fold_same_shape_expand, fold_no_axis_squeeze_or_broadcast,
-      fold_single_operand_cat,   compose_slices,         normalize_slice,
-      compose_reshapes,          compose_permutes,       drop_empty_cat_operands,
+      fold_identity_slice,
+      fold_zero_pad,
+      fold_same_shape_reshape,
+      fold_identity_permute,
+      fold_same_shape_expand,
+      fold_no_axis_squeeze_or_broadcast,
+      fold_single_operand_cat,
+      compose_slices,
+      normalize_slice,
+      compose_reshapes,
+      compose_reshapes_through_cast,
+      compose_permutes,
+      drop_empty_cat_operands,
       merge_adjacent_cat_slices,
   };
   for (Rule rule : kRules) {

@@ -9,6 +9,7 @@
 //   squeeze of no axes                 broadcast of no axes      cat of one operand
 // Compositions (two ops become one):
 //   slice of slice -> slice      reshape of reshape -> reshape      permute of permute -> permute
+//   reshape of a cast of a reshape -> a cast of one reshape (a cast is elementwise: it commutes)
 // Cat:
 //   operands with extent 0 on the cat axis are dropped (they contribute nothing);
 //   adjacent slices of one value that are neighbouring ranges of the cat axis (and agree on every

@@ -134,6 +134,22 @@ TEST(CanonicalizeMovement, ReshapeChainsCompose) {
   EXPECT_EQ(canonical(c, c.reshape(c.reshape(y, {6, 4}), {2, 3, 4})).num_nodes(), 1);
 }
 
+// A language model's `logits.view(b, t, V).float().view(-1, V)`: the cast moves after the reshapes,
+// which compose to nothing; a round trip through other shapes leaves one cast of one reshape.
+TEST(CanonicalizeMovement, ReshapesComposeThroughACast) {
+  Builder b("f");
+  Value x = b.input(Type::tensor(DType::BFloat16, {8, 5}), "x");
+  Value r = b.reshape(b.cast(b.reshape(x, {2, 4, 5}), DType::Float32), {8, 5});
+  Fusion f = canonical(b, r);
+  ASSERT_EQ(ops_of(f), (std::vector<OpKind>{OpKind::Input, OpKind::Cast}));
+  EXPECT_EQ(f.type(f.outputs()[0].value), f32({8, 5}));
+  Builder c("f");
+  Value y = c.input(Type::tensor(DType::BFloat16, {8, 5}), "x");
+  Fusion g = canonical(c, c.reshape(c.cast(c.reshape(y, {2, 4, 5}), DType::Float32), {40}));
+  ASSERT_EQ(ops_of(g), (std::vector<OpKind>{OpKind::Input, OpKind::Reshape, OpKind::Cast}));
+  EXPECT_EQ(g.type(g.outputs()[0].value), f32({40}));
+}
+
 TEST(CanonicalizeMovement, PermuteChainsCompose) {
   Builder b("f");
   Value x = b.input(f32({2, 3, 4}), "x");
