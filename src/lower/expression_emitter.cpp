@@ -4,6 +4,7 @@
 
 #include "ir/indexing.h"
 #include "ir/infer.h"
+#include "lower/reduction_math.h"
 #include "schedule/pointwise_scheduler.h"
 #include "support/error.h"
 
@@ -557,12 +558,8 @@ kir::Var ExpressionEmitter::emit_reduction(Value v, const Node& node, const Axis
   SEAM_CHECK(is_inlinable_reduction(node, fusion_, max_inlined_reduction_), "reduction %", v.id, " over ",
              count, " elements is too large to compute inside a pointwise kernel (at most ",
              max_inlined_reduction_, ": ScheduleLimits::max_inlined_reduction)");
-  DType compute = node.type.dtype;
-  if (compute == DType::BFloat16 || compute == DType::Float16) compute = DType::Float32;
-  const OpKind combine = node.op == OpKind::Sum    ? OpKind::Add
-                         : node.op == OpKind::Prod ? OpKind::Mul
-                         : node.op == OpKind::Max  ? OpKind::Maximum
-                                                   : OpKind::Minimum;
+  const DType compute = inlined_reduction_accumulator(node.type.dtype);
+  const OpKind combine = reduction_combine(node.op);
   // The operand at reduced element r (row-major over the reduced axes; a constant or the loop variable):
   // the output's indices on kept axes, r's coordinates on reduced ones.
   auto term = [&](const Index& r) {

@@ -12,6 +12,7 @@
 #include "lower/kernel_params.h"
 #include "lower/lower_pointwise.h"
 #include "lower/outer_reductions.h"
+#include "lower/reduction_math.h"
 #include "lower/row_cache.h"
 #include "lower/row_divisors.h"
 #include "lower/row_peel.h"
@@ -32,39 +33,6 @@ int64_t product(const Shape& shape) {
   int64_t p = 1;
   for (int64_t e : shape) p *= e;
   return p;
-}
-
-// The accumulator of a reduction over `dtype`: f32 for f16/bf16/f32 (what GPUs do), f64 for f64, i64
-// (wrapping) for integers and bool.
-DType accumulator_dtype(DType dtype) {
-  if (dtype == DType::Float64) return DType::Float64;
-  if (is_floating(dtype)) return DType::Float32;
-  return DType::Int64;
-}
-
-// The neutral element of the combine: what a thread without elements contributes.
-Number identity(OpKind op, DType accumulator) {
-  const bool floating = is_floating(accumulator);
-  const double inf = std::numeric_limits<double>::infinity();
-  switch (op) {
-    case OpKind::Sum: return Number::of_int(0);
-    case OpKind::Prod: return Number::of_int(1);
-    case OpKind::Max:
-      return floating ? Number::of_float(-inf) : Number::of_int(std::numeric_limits<int64_t>::min());
-    case OpKind::Min:
-      return floating ? Number::of_float(inf) : Number::of_int(std::numeric_limits<int64_t>::max());
-    default: SEAM_ASSERT(false, "not a reduction");
-  }
-}
-
-OpKind combine_op(OpKind reduction) {
-  switch (reduction) {
-    case OpKind::Sum: return OpKind::Add;
-    case OpKind::Prod: return OpKind::Mul;
-    case OpKind::Max: return OpKind::Maximum;
-    case OpKind::Min: return OpKind::Minimum;
-    default: SEAM_ASSERT(false, "not a reduction");
-  }
 }
 
 class RowEmitter : public ExpressionEmitter {
@@ -284,7 +252,7 @@ class RowEmitter : public ExpressionEmitter {
       for (Value v : level)
         if (auto pair = online_pair(v, *next_level_)) {
           const bool f32 =
-              accumulator_dtype(fusion_.type(fusion_.node(v).operands[0]).dtype) == DType::Float32;
+              reduction_accumulator(fusion_.type(fusion_.node(v).operands[0]).dtype) == DType::Float32;
           if (!persistent_ || f32) pairs.push_back(*pair);  // a persistent f64 row reads registers twice
         }
     std::vector<kir::Var> accs;
@@ -293,12 +261,12 @@ class RowEmitter : public ExpressionEmitter {
     for (Value v : level) {
       if (taken_.count(v.id)) continue;
       check_row_reduction(v);
-      const DType accumulator = accumulator_dtype(fusion_.type(fusion_.node(v).operands[0]).dtype);
-      identities.push_back(identity(fusion_.node(v).op, accumulator));
+      const DType accumulator = reduction_accumulator(fusion_.type(fusion_.node(v).operands[0]).dtype);
+      identities.push_back(reduction_identity(fusion_.node(v).op, accumulator));
       accs.push_back(declare(accumulator, lanes_, identities.back()));
     }
     for (const OnlinePair& p : pairs)
-      sums.push_back(declare(accumulator_dtype(fusion_.type(p.max).dtype), lanes_, Number::of_int(0)));
+      sums.push_back(declare(reduction_accumulator(fusion_.type(p.max).dtype), lanes_, Number::of_int(0)));
     // A long streamed row's f32 sums: the loop accumulates a chunk into partials (same identities),
     // which are combined into the running accumulators after each chunk (chunk_vectors).
     const int64_t chunk = chunk_vectors(level, pairs);
@@ -315,7 +283,7 @@ class RowEmitter : public ExpressionEmitter {
     // A row element of `operand` as the accumulator's type; past a peeled row's edge: `identity`.
     auto element = [&](Value operand, const AxisIndex& idx, DType dtype, OpKind op) {
       kir::Var x = convert(emit(operand, idx), dtype);
-      if (peeled_rows_) x = define(dtype, lanes_, row_edge(x, identity(op, dtype)));
+      if (peeled_rows_) x = define(dtype, lanes_, row_edge(x, reduction_identity(op, dtype)));
       return x;
     };
     auto accumulate = [&](const AxisIndex& idx) {
@@ -341,7 +309,7 @@ class RowEmitter : public ExpressionEmitter {
           assign(acc, m);
           continue;
         }
-        assign(acc, call(combine_op(node.op), {acc, x}, acc.dtype));
+        assign(acc, call(reduction_combine(node.op), {acc, x}, acc.dtype));
       }
     };
     // After each chunk: the partials into the running accumulators (online pairs as pairs), then reset.
@@ -367,7 +335,7 @@ class RowEmitter : public ExpressionEmitter {
           assign(acc, m);
           assign(part_sums[p], literal(acc.dtype, Number::of_int(0)));
         } else {
-          assign(acc, call(combine_op(fusion_.node(v).op), {acc, part}, acc.dtype));
+          assign(acc, call(reduction_combine(fusion_.node(v).op), {acc, part}, acc.dtype));
         }
         assign(part, literal(part.dtype, reset));
       }
@@ -467,10 +435,10 @@ class RowEmitter : public ExpressionEmitter {
     bool f32_sum = false;
     for (Value v : level)
       if (!taken_.count(v.id) && fusion_.node(v).op == OpKind::Sum &&
-          accumulator_dtype(fusion_.type(fusion_.node(v).operands[0]).dtype) == DType::Float32)
+          reduction_accumulator(fusion_.type(fusion_.node(v).operands[0]).dtype) == DType::Float32)
         f32_sum = true;
     for (const OnlinePair& p : pairs)
-      if (accumulator_dtype(fusion_.type(p.max).dtype) == DType::Float32) f32_sum = true;
+      if (reduction_accumulator(fusion_.type(p.max).dtype) == DType::Float32) f32_sum = true;
     if (!f32_sum) return 0;
     int64_t chunk = kUnchunkedVectors;
     while (chunk * chunk < vectors) chunk *= 2;
