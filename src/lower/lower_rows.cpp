@@ -9,6 +9,7 @@
 
 #include "ir/builder.h"
 #include "lower/expression_emitter.h"
+#include "lower/index_space.h"
 #include "lower/kernel_params.h"
 #include "lower/lower_pointwise.h"
 #include "lower/outer_reductions.h"
@@ -73,15 +74,9 @@ class RowEmitter : public ExpressionEmitter {
     memo_.emplace_back();
     // The row's index on each non-reduced axis of S.
     row_index_.assign(shape_.size(), nullptr);
-    int64_t inner = 1;
-    for (size_t k = outer_axes_.size(); k-- > 0;) {
-      const size_t d = outer_axes_[k];
-      // No rows (an extent 0): nothing runs, and the index arithmetic would divide by 0.
-      Index i = rows_ == 0 ? kir::constant(0) : kir::div(row(), inner);
-      if (k != 0 && rows_ != 0) i = kir::mod(i, shape_[d]);
-      row_index_[d] = let("r" + std::to_string(counter_++), i);
-      inner *= shape_[d];
-    }
+    const std::vector<Index> row_coordinates = delinearize(row(), extents(outer_axes_), UnitAxes::FromIndex);
+    for (size_t k = outer_axes_.size(); k-- > 0;)
+      row_index_[outer_axes_[k]] = let("r" + std::to_string(counter_++), row_coordinates[k]);
     try {
       const std::vector<std::vector<Value>> levels = reduction_levels();
       for (size_t l = 0; l < levels.size(); ++l) {
@@ -102,6 +97,11 @@ class RowEmitter : public ExpressionEmitter {
   bool is_reduced(size_t d) const {
     return std::binary_search(axes_.begin(), axes_.end(), static_cast<int64_t>(d));
   }
+  Shape extents(const std::vector<size_t>& axes) const {
+    Shape e;
+    for (size_t d : axes) e.push_back(shape_[d]);
+    return e;
+  }
 
   // Indices of S inside a loop over the row's vectors (loop variable `vector_index`): lane 0 of the
   // vector, the lanes along the innermost reduced axis.
@@ -112,21 +112,20 @@ class RowEmitter : public ExpressionEmitter {
         peeled_rows_ ? peeled_vectors(reduced_, lanes_, peel_columns_) : reduced_ / lanes_, 1);
     const Index element = peeled_rows_ ? peeled_element(vector_index, vectors, lanes_, peel_columns_)
                                        : kir::mul(kir::variable(vector_index, vectors), lanes_);
-    int64_t inner = 1;
+    const std::vector<Index> coordinates = delinearize(element, extents(reduced_axes_));
     for (size_t k = reduced_axes_.size(); k-- > 0;) {
       const size_t d = reduced_axes_[k];
-      Index i = reduced_ == 0 ? kir::constant(0) : kir::div(element, inner);
-      if (k != 0 && reduced_ != 0) i = kir::mod(i, shape_[d]);
-      if (shape_[d] == 1) i = kir::constant(0);
       // The vector's axis stays an expression: a Let would hide that it is a multiple of the width.
       if (lanes_ > 1 && k + 1 == reduced_axes_.size())
-        idx.index[d] = i;
+        idx.index[d] = coordinates[k];
       else
-        idx.index[d] = let(persistent_ ? "j" + std::to_string(d) : "j" + std::to_string(counter_++), i);
-      inner *= shape_[d];
+        idx.index[d] =
+            let(persistent_ ? "j" + std::to_string(d) : "j" + std::to_string(counter_++), coordinates[k]);
     }
     if (lanes_ > 1) idx.lane_axis = static_cast<int>(reduced_axes_.back());
-    if (peeled_rows_) aligned_offsets_.insert(kir::to_string(contiguous_offset(idx.index, shape_)));
+    // Offsets in S laid out contiguously, folded as input loads fold theirs so that equal ones print equal.
+    if (peeled_rows_)
+      aligned_offsets_.insert(kir::to_string(strided_offset(idx.index, contiguous_strides(shape_))));
     return idx;
   }
 
@@ -562,13 +561,7 @@ class RowEmitter : public ExpressionEmitter {
         AxisIndex idx = map_axes(t.shape, shape_, all_axes, element.index, element.lane_axis);
         if (element.lane_axis >= 0 && idx.lane_axis < 0)
           throw NotVectorizable{"output " + std::to_string(o) + " has no axis along the vector"};
-        Index offset = kir::constant(0);
-        int64_t stride = 1;
-        for (size_t d = t.shape.size(); d-- > 0;) {
-          offset = kir::add(offset, kir::mul(idx.index[d], stride));
-          stride *= t.shape[d];
-        }
-        write(o, idx, offset, result);
+        write(o, idx, linearize(idx.index, t.shape), result);
       }
       accumulate_outer(element, loop.name);
       memo_.pop_back();
@@ -607,15 +600,9 @@ class RowEmitter : public ExpressionEmitter {
     finishing_ = true;
     const Index column = kir::variable("seam_col", std::max<int64_t>(reduced_, 1));
     std::vector<Index> index(shape_.size(), kir::constant(0));
-    int64_t inner = 1;
-    for (size_t k = reduced_axes_.size(); k-- > 0;) {
-      const size_t d = reduced_axes_[k];
-      Index i = reduced_ == 0 ? kir::constant(0) : kir::div(column, inner);
-      if (k != 0 && reduced_ != 0) i = kir::mod(i, shape_[d]);
-      if (shape_[d] == 1) i = kir::constant(0);
-      index[d] = let("c" + std::to_string(counter_++), i);
-      inner *= shape_[d];
-    }
+    const std::vector<Index> coordinates = delinearize(column, extents(reduced_axes_));
+    for (size_t k = reduced_axes_.size(); k-- > 0;)
+      index[reduced_axes_[k]] = let("c" + std::to_string(counter_++), coordinates[k]);
     for (int o : outputs) {
       const Type& t = fusion_.type(fusion_.outputs()[static_cast<size_t>(o)].value);
       write(o, map_axes(t.shape, shape_, reduced_axes_, index), column, result);
