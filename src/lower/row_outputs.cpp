@@ -1,0 +1,131 @@
+// A row kernel's outputs (lower/row_emitter.h): each written where lower/row_shape.h's
+// classify_row_output puts it, once per row, in a second loop over the row, or per column by the last
+// block after the outer reductions; outputs that read a reduction at another row are deferred.
+#include <algorithm>
+
+#include "lower/index_space.h"
+#include "lower/row_emitter.h"
+#include "support/error.h"
+
+namespace seam {
+
+using kir::Index;
+
+// Outputs of the rows' shape in a guarded block per row, outputs of S's shape (and the outer reductions'
+// operands) in a loop over the row, the outputs reading outer reductions in `finish`.
+void RowEmitter::lower_outputs(RowLowering& result, kir::Block& finish) {
+  const RowShape rs{shape_, axes_, rows_, reduced_, false};
+  std::vector<int> per_row, per_element, per_column;
+  for (size_t o = 0; o < fusion_.outputs().size(); ++o) {
+    switch (classify_row_output(fusion_, rs, o)) {
+      case RowOutput::Empty: break;  // nothing to write
+      case RowOutput::PerRow: per_row.push_back(static_cast<int>(o)); break;
+      case RowOutput::PerElement: per_element.push_back(static_cast<int>(o)); break;
+      case RowOutput::Outer: per_column.push_back(static_cast<int>(o)); break;
+      case RowOutput::Deferred: result.deferred.push_back(static_cast<int>(o)); break;
+      case RowOutput::Chunked: chunked_.push_back(static_cast<int>(o)); break;
+    }
+  }
+  std::vector<size_t> all_axes(shape_.size());
+  for (size_t d = 0; d < shape_.size(); ++d) all_axes[d] = d;
+  if (!per_row.empty()) {
+    kir::Stmt guard{kir::Stmt::Kind::If};
+    guard.bounds = {kir::Bound{row(), std::nullopt, rows_}};
+    blocks_.push_back(&guard.then_block);
+    memo_.emplace_back();
+    for (int o : per_row) {
+      const Type& t = fusion_.type(fusion_.outputs()[static_cast<size_t>(o)].value);
+      write(o, map_axes(t.shape, shape_, outer_axes_, row_index_), row(), result);
+    }
+    memo_.pop_back();
+    blocks_.pop_back();
+    if (!guard.then_block.empty()) block().push_back(std::move(guard));
+  }
+  if (!per_element.empty() || !outer_.empty()) {
+    kir::Stmt loop = open_loop();
+    blocks_.push_back(&loop.then_block);
+    memo_.emplace_back();
+    const AxisIndex element = element_index(loop.name);
+    for (int o : per_element) {
+      const Type& t = fusion_.type(fusion_.outputs()[static_cast<size_t>(o)].value);
+      AxisIndex idx = map_axes(t.shape, shape_, all_axes, element.index, element.lane_axis);
+      if (element.lane_axis >= 0 && idx.lane_axis < 0)
+        throw NotVectorizable{"output " + std::to_string(o) + " has no axis along the vector"};
+      write(o, idx, linearize(idx.index, t.shape), result);
+    }
+    accumulate_outer(element, loop.name);
+    memo_.pop_back();
+    blocks_.pop_back();
+    bool stores = std::any_of(loop.then_block.begin(), loop.then_block.end(), [](const kir::Stmt& s) {
+      return s.kind == kir::Stmt::Kind::Store || s.kind == kir::Stmt::Kind::OuterAccumulate;
+    });
+    if (stores) block().push_back(std::move(loop));
+  }
+  if (!per_column.empty()) lower_finish(finish, per_column, result);
+  std::sort(result.deferred.begin(), result.deferred.end());
+}
+
+// In the loop over the row's elements: each outer reduction's operand there, added to its accumulator
+// (f32, a lane per element of the vector).
+void RowEmitter::accumulate_outer(const AxisIndex& element, const std::string& loop) {
+  for (size_t j = 0; j < outer_.size(); ++j) {
+    kir::Var x = convert(emit(fusion_.node(outer_[j]).operands[0], element), DType::Float32);
+    if (x.lanes < lanes_) x = widen(x, lanes_);
+    kir::Stmt add{kir::Stmt::Kind::OuterAccumulate};
+    add.name = loop;
+    add.var = kir::Var{accumulator_name(j), DType::Float32, lanes_};
+    add.source = x;
+    add.expr.op = OpKind::Sum;
+    block().push_back(std::move(add));
+  }
+}
+
+// The outputs that read outer reductions, per column `seam_col` (a row's linear element index: the
+// outputs have the shape of S's reduced axes) in `finish`, which the last block runs with the totals.
+void RowEmitter::lower_finish(kir::Block& finish, const std::vector<int>& outputs, RowLowering& result) {
+  const std::vector<kir::Block*> blocks = blocks_;
+  const std::vector<std::map<std::string, kir::Var>> memo = memo_;
+  blocks_ = {&finish};
+  memo_.assign(1, {});
+  finishing_ = true;
+  const Index column = kir::variable("seam_col", std::max<int64_t>(reduced_, 1));
+  std::vector<Index> index(shape_.size(), kir::constant(0));
+  const std::vector<Index> coordinates = delinearize(column, extents(reduced_axes_));
+  for (size_t k = reduced_axes_.size(); k-- > 0;)
+    index[reduced_axes_[k]] = let("c" + std::to_string(counter_++), coordinates[k]);
+  for (int o : outputs) {
+    const Type& t = fusion_.type(fusion_.outputs()[static_cast<size_t>(o)].value);
+    write(o, map_axes(t.shape, shape_, reduced_axes_, index), column, result);
+  }
+  finishing_ = false;
+  blocks_ = blocks;
+  memo_ = memo;
+}
+
+// Stores output `o` at `offset`, or defers it (emitting nothing) when it reads a reduction at another row.
+void RowEmitter::write(int o, const AxisIndex& idx, const Index& offset, RowLowering& result) {
+  const FusionOutput& out = fusion_.outputs()[static_cast<size_t>(o)];
+  const size_t mark = block().size(), depth = blocks_.size(), scopes = memo_.size();
+  const auto memo = memo_.back();
+  try {
+    kir::Var value = convert(emit(out.value, idx), fusion_.type(out.value).dtype);
+    if (idx.lane_axis >= 0) value = widen(value, lanes_);  // a value the same on every lane
+    kir::Stmt store{kir::Stmt::Kind::Store};
+    store.param = static_cast<int>(fusion_.inputs().size()) + o;
+    store.index = offset;
+    store.source = value;
+    // Peeled: outputs are contiguous in S's shape, so aligned like S (by columns: as their rows'
+    // addresses allow); the lanes outside the row stay.
+    store.row_edge = peeled_rows_ && value.lanes > 1;
+    store.unaligned = store.row_edge && peel_columns_ && !vector_aligned(offset);
+    block().push_back(std::move(store));
+  } catch (const NotRowAligned&) {
+    blocks_.resize(depth);
+    memo_.resize(scopes);
+    memo_.back() = memo;
+    block().erase(block().begin() + static_cast<std::ptrdiff_t>(mark), block().end());
+    result.deferred.push_back(o);
+  }
+}
+
+}  // namespace seam
