@@ -15,7 +15,7 @@
 
 namespace seam {
 
-void RowEmitter::lower(kir::Block& body, kir::Block& finish, RowLowering& result, int64_t row_bound) {
+void RowEmitter::lower(kir::Block& body, kir::Block& finish, int64_t row_bound) {
   row_bound_ = std::max<int64_t>(row_bound, 1);
   blocks_.push_back(&body);
   memo_.emplace_back();
@@ -27,10 +27,10 @@ void RowEmitter::lower(kir::Block& body, kir::Block& finish, RowLowering& result
       reduce_level(levels[l]);
     }
   } catch (const NotRowAligned&) {
-    result.misaligned_reduction = true;
+    misaligned_reduction_ = true;
     return;
   }
-  lower_outputs(result, finish);
+  lower_outputs(finish);
 }
 
 namespace {
@@ -131,7 +131,9 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
     launch.partial_blocks = layout.partial_blocks;
     launch.min_blocks_per_sm = layout.min_blocks_per_sm;
   }
-  emitter.lower(launch.body, launch.finish, result, row_bound);
+  emitter.lower(launch.body, launch.finish, row_bound);
+  result.deferred = emitter.deferred();
+  result.misaligned_reduction = emitter.misaligned_reduction();
   if (persistent) {
     SEAM_ASSERT(
         static_cast<int64_t>(layout.iterations) * layout.threads_per_row * layout.cluster >= launch.vectors(),

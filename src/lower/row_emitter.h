@@ -18,7 +18,6 @@
 #include "ir/fusion.h"
 #include "lower/expression_emitter.h"
 #include "lower/kernel_ir.h"
-#include "lower/lower_rows.h"
 
 namespace seam {
 
@@ -47,10 +46,14 @@ class RowEmitter : public ExpressionEmitter {
   static std::string accumulator_name(size_t j) { return "seam_outer" + std::to_string(j); }
   static std::string total_name(size_t j) { return "seam_outer_total" + std::to_string(j); }
 
-  // Emits the body into `body`. `row_bound`: what `row` stays below (on the GPU the last block's spare
-  // slots run past the rows). `finish`: receives what the last block computes per column after the outer
-  // reductions.
-  void lower(kir::Block& body, kir::Block& finish, RowLowering& result, int64_t row_bound);
+  // Emits the body into `body` (lower_rows.cpp). `row_bound`: what `row` stays below (on the GPU the last
+  // block's spare slots run past the rows). `finish`: receives what the last block computes per column
+  // after the outer reductions.
+  void lower(kir::Block& body, kir::Block& finish, int64_t row_bound);
+  // After lower(): the outputs it does not write, in order, and whether a reduction reads another at
+  // another row (RowLowering::deferred, RowLowering::misaligned_reduction).
+  const std::vector<int>& deferred() const { return deferred_; }
+  bool misaligned_reduction() const { return misaligned_reduction_; }
 
  private:
   // The index space (row_index_space.cpp).
@@ -125,10 +128,13 @@ class RowEmitter : public ExpressionEmitter {
   }
 
   // The outputs (row_outputs.cpp).
-  void lower_outputs(RowLowering& result, kir::Block& finish);
+  void lower_outputs(kir::Block& finish);
   void accumulate_outer(const AxisIndex& element, const std::string& loop);
-  void lower_finish(kir::Block& finish, const std::vector<int>& outputs, RowLowering& result);
-  void write(int o, const AxisIndex& idx, const kir::Index& offset, RowLowering& result);
+  // The outputs that read outer reductions, per column `seam_col` (a row's linear element index: the
+  // outputs have the shape of S's reduced axes) in `finish`, which the last block runs with the totals.
+  void lower_finish(kir::Block& finish, const std::vector<int>& outputs);
+  // Stores output `o` at `offset`, or defers it (emitting nothing) when it reads a reduction at another row.
+  void write(int o, const AxisIndex& idx, const kir::Index& offset);
 
   const Shape shape_;
   const std::vector<int64_t> axes_;
@@ -144,6 +150,8 @@ class RowEmitter : public ExpressionEmitter {
   std::vector<kir::Index> row_index_;
   std::map<int32_t, kir::Var> reduction_value_;
   std::vector<int> chunked_;
+  std::vector<int> deferred_;
+  bool misaligned_reduction_ = false;
   bool peel_columns_ = false;
   std::set<std::string> aligned_offsets_;  // peeled: S's contiguous offsets of the loops' vectors
 };

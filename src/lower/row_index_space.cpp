@@ -61,11 +61,13 @@ AxisIndex RowEmitter::element_index(const std::string& vector_index) {
     if (lanes_ > 1 && k + 1 == reduced_axes_.size())
       idx.index[d] = coordinates[k];
     else
-      idx.index[d] = let(persistent_ ? "j" + std::to_string(d) : "j" + std::to_string(counter_++), coordinates[k]);
+      idx.index[d] =
+          let(persistent_ ? "j" + std::to_string(d) : "j" + std::to_string(counter_++), coordinates[k]);
   }
   if (lanes_ > 1) idx.lane_axis = static_cast<int>(reduced_axes_.back());
   // Offsets in S laid out contiguously, folded as input loads fold theirs so that equal ones print equal.
-  if (peeled_rows_) aligned_offsets_.insert(kir::to_string(strided_offset(idx.index, contiguous_strides(shape_))));
+  if (peeled_rows_)
+    aligned_offsets_.insert(kir::to_string(strided_offset(idx.index, contiguous_strides(shape_))));
   return idx;
 }
 

@@ -5,6 +5,7 @@
 
 #include "lower/index_space.h"
 #include "lower/row_emitter.h"
+#include "lower/row_shape.h"
 #include "support/error.h"
 
 namespace seam {
@@ -13,7 +14,7 @@ using kir::Index;
 
 // Outputs of the rows' shape in a guarded block per row, outputs of S's shape (and the outer reductions'
 // operands) in a loop over the row, the outputs reading outer reductions in `finish`.
-void RowEmitter::lower_outputs(RowLowering& result, kir::Block& finish) {
+void RowEmitter::lower_outputs(kir::Block& finish) {
   const RowShape rs{shape_, axes_, rows_, reduced_, false};
   std::vector<int> per_row, per_element, per_column;
   for (size_t o = 0; o < fusion_.outputs().size(); ++o) {
@@ -22,7 +23,7 @@ void RowEmitter::lower_outputs(RowLowering& result, kir::Block& finish) {
       case RowOutput::PerRow: per_row.push_back(static_cast<int>(o)); break;
       case RowOutput::PerElement: per_element.push_back(static_cast<int>(o)); break;
       case RowOutput::Outer: per_column.push_back(static_cast<int>(o)); break;
-      case RowOutput::Deferred: result.deferred.push_back(static_cast<int>(o)); break;
+      case RowOutput::Deferred: deferred_.push_back(static_cast<int>(o)); break;
       case RowOutput::Chunked: chunked_.push_back(static_cast<int>(o)); break;
     }
   }
@@ -35,7 +36,7 @@ void RowEmitter::lower_outputs(RowLowering& result, kir::Block& finish) {
     memo_.emplace_back();
     for (int o : per_row) {
       const Type& t = fusion_.type(fusion_.outputs()[static_cast<size_t>(o)].value);
-      write(o, map_axes(t.shape, shape_, outer_axes_, row_index_), row(), result);
+      write(o, map_axes(t.shape, shape_, outer_axes_, row_index_), row());
     }
     memo_.pop_back();
     blocks_.pop_back();
@@ -51,7 +52,7 @@ void RowEmitter::lower_outputs(RowLowering& result, kir::Block& finish) {
       AxisIndex idx = map_axes(t.shape, shape_, all_axes, element.index, element.lane_axis);
       if (element.lane_axis >= 0 && idx.lane_axis < 0)
         throw NotVectorizable{"output " + std::to_string(o) + " has no axis along the vector"};
-      write(o, idx, linearize(idx.index, t.shape), result);
+      write(o, idx, linearize(idx.index, t.shape));
     }
     accumulate_outer(element, loop.name);
     memo_.pop_back();
@@ -61,8 +62,8 @@ void RowEmitter::lower_outputs(RowLowering& result, kir::Block& finish) {
     });
     if (stores) block().push_back(std::move(loop));
   }
-  if (!per_column.empty()) lower_finish(finish, per_column, result);
-  std::sort(result.deferred.begin(), result.deferred.end());
+  if (!per_column.empty()) lower_finish(finish, per_column);
+  std::sort(deferred_.begin(), deferred_.end());
 }
 
 // In the loop over the row's elements: each outer reduction's operand there, added to its accumulator
@@ -80,9 +81,7 @@ void RowEmitter::accumulate_outer(const AxisIndex& element, const std::string& l
   }
 }
 
-// The outputs that read outer reductions, per column `seam_col` (a row's linear element index: the
-// outputs have the shape of S's reduced axes) in `finish`, which the last block runs with the totals.
-void RowEmitter::lower_finish(kir::Block& finish, const std::vector<int>& outputs, RowLowering& result) {
+void RowEmitter::lower_finish(kir::Block& finish, const std::vector<int>& outputs) {
   const std::vector<kir::Block*> blocks = blocks_;
   const std::vector<std::map<std::string, kir::Var>> memo = memo_;
   blocks_ = {&finish};
@@ -95,15 +94,14 @@ void RowEmitter::lower_finish(kir::Block& finish, const std::vector<int>& output
     index[reduced_axes_[k]] = let("c" + std::to_string(counter_++), coordinates[k]);
   for (int o : outputs) {
     const Type& t = fusion_.type(fusion_.outputs()[static_cast<size_t>(o)].value);
-    write(o, map_axes(t.shape, shape_, reduced_axes_, index), column, result);
+    write(o, map_axes(t.shape, shape_, reduced_axes_, index), column);
   }
   finishing_ = false;
   blocks_ = blocks;
   memo_ = memo;
 }
 
-// Stores output `o` at `offset`, or defers it (emitting nothing) when it reads a reduction at another row.
-void RowEmitter::write(int o, const AxisIndex& idx, const Index& offset, RowLowering& result) {
+void RowEmitter::write(int o, const AxisIndex& idx, const Index& offset) {
   const FusionOutput& out = fusion_.outputs()[static_cast<size_t>(o)];
   const size_t mark = block().size(), depth = blocks_.size(), scopes = memo_.size();
   const auto memo = memo_.back();
@@ -124,7 +122,7 @@ void RowEmitter::write(int o, const AxisIndex& idx, const Index& offset, RowLowe
     memo_.resize(scopes);
     memo_.back() = memo;
     block().erase(block().begin() + static_cast<std::ptrdiff_t>(mark), block().end());
-    result.deferred.push_back(o);
+    deferred_.push_back(o);
   }
 }
 

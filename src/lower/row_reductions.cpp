@@ -61,7 +61,8 @@ kir::Var RowEmitter::literal(DType dtype, Number value) {
 }
 
 // `where_minus_inf` where `m` is -inf, else `otherwise`: the online pair's guards for rows of -inf.
-kir::Var RowEmitter::if_minus_inf(const kir::Var& m, const kir::Var& where_minus_inf, const kir::Var& otherwise) {
+kir::Var RowEmitter::if_minus_inf(const kir::Var& m, const kir::Var& where_minus_inf,
+                                  const kir::Var& otherwise) {
   const kir::Var minus_inf = literal(m.dtype, Number::of_float(-std::numeric_limits<double>::infinity()));
   kir::Expr e{kir::Expr::Kind::Select};
   e.args = {call(OpKind::Eq, {m, minus_inf}, DType::Bool), where_minus_inf, otherwise};
@@ -82,7 +83,8 @@ kir::Var RowEmitter::literal_online_sum(const kir::Var& sum, const kir::Var& row
 }
 
 // The sum of `later` that forms an online pair with the max reduction `max`, if any.
-std::optional<RowEmitter::OnlinePair> RowEmitter::online_pair(Value max, const std::vector<Value>& later) const {
+std::optional<RowEmitter::OnlinePair> RowEmitter::online_pair(Value max,
+                                                              const std::vector<Value>& later) const {
   if (fusion_.node(max).op != OpKind::Max || !is_floating(fusion_.type(max).dtype)) return std::nullopt;
   const Value y = fusion_.node(max).operands[0];
   for (Value sum : later) {
@@ -143,7 +145,8 @@ RowEmitter::LevelAccumulators RowEmitter::declare_accumulators(const std::vector
   if (next_level_ != nullptr)
     for (Value v : level)
       if (auto pair = online_pair(v, *next_level_)) {
-        const bool f32 = reduction_accumulator(fusion_.type(fusion_.node(v).operands[0]).dtype) == DType::Float32;
+        const bool f32 =
+            reduction_accumulator(fusion_.type(fusion_.node(v).operands[0]).dtype) == DType::Float32;
         if (!persistent_ || f32) l.pairs.push_back(*pair);  // a persistent f64 row reads registers twice
       }
   for (Value v : l.reductions) {
@@ -156,7 +159,8 @@ RowEmitter::LevelAccumulators RowEmitter::declare_accumulators(const std::vector
     l.sums.push_back(declare(reduction_accumulator(fusion_.type(p.max).dtype), lanes_, Number::of_int(0)));
   l.chunk = chunk_vectors(l.reductions, l.pairs);
   if (l.chunk > 0) {
-    for (size_t a = 0; a < l.accs.size(); ++a) l.part_accs.push_back(declare(l.accs[a].dtype, lanes_, l.identities[a]));
+    for (size_t a = 0; a < l.accs.size(); ++a)
+      l.part_accs.push_back(declare(l.accs[a].dtype, lanes_, l.identities[a]));
     for (const kir::Var& s : l.sums) l.part_sums.push_back(declare(s.dtype, s.lanes, Number::of_int(0)));
   }
   return l;
@@ -183,8 +187,10 @@ void RowEmitter::accumulate(LevelAccumulators& l, const AxisIndex& idx) {
       const bool approximate = approximate_exp(*pair);
       const kir::Var m = call(OpKind::Maximum, {acc, x}, acc.dtype);
       const kir::Var shift = finite_shift(m);
-      const kir::Var scale = call(OpKind::Exp, {call(OpKind::Sub, {acc, shift}, acc.dtype)}, acc.dtype, approximate);
-      const kir::Var e = call(OpKind::Exp, {call(OpKind::Sub, {x, shift}, acc.dtype)}, acc.dtype, approximate);
+      const kir::Var scale =
+          call(OpKind::Exp, {call(OpKind::Sub, {acc, shift}, acc.dtype)}, acc.dtype, approximate);
+      const kir::Var e =
+          call(OpKind::Exp, {call(OpKind::Sub, {x, shift}, acc.dtype)}, acc.dtype, approximate);
       assign(s, call(OpKind::Add, {call(OpKind::Mul, {s, scale}, s.dtype), e}, s.dtype));
       assign(acc, m);
       continue;
@@ -226,8 +232,8 @@ void RowEmitter::sum_pairs_in_registers(const LevelAccumulators& l) {
     for (size_t p = 0; p < l.pairs.size(); ++p) {
       const kir::Var& m = l.accs[l.acc_of(l.pairs[p].max)];
       const kir::Var x = row_element(fusion_.node(l.pairs[p].max).operands[0], idx, m.dtype, OpKind::Max);
-      const kir::Var e =
-          call(OpKind::Exp, {call(OpKind::Sub, {x, finite_shift(m)}, m.dtype)}, m.dtype, approximate_exp(l.pairs[p]));
+      const kir::Var e = call(OpKind::Exp, {call(OpKind::Sub, {x, finite_shift(m)}, m.dtype)}, m.dtype,
+                              approximate_exp(l.pairs[p]));
       assign(l.sums[p], call(OpKind::Add, {l.sums[p], e}, m.dtype));
     }
   });
@@ -243,7 +249,8 @@ void RowEmitter::combine_across_threads(const LevelAccumulators& l) {
       const size_t p = l.pair_index(pair);
       const auto [row_max, row_sum] = row_reduce_online(l.accs[a], l.sums[p], approximate_exp(*pair));
       reduction_value_[v.id] = convert(row_max, fusion_.node(v).type.dtype);
-      reduction_value_[pair->sum.id] = convert(literal_online_sum(row_sum, row_max), fusion_.type(pair->sum).dtype);
+      reduction_value_[pair->sum.id] =
+          convert(literal_online_sum(row_sum, row_max), fusion_.type(pair->sum).dtype);
       continue;
     }
     const kir::Var combined = row_reduce(fusion_.node(v).op, l.accs[a]);
@@ -255,10 +262,10 @@ void RowEmitter::combine_across_threads(const LevelAccumulators& l) {
       const kir::Var row_max = reduction_value_.at(pair.max.id);
       const kir::Var& m = l.accs[l.acc_of(pair.max)];
       const kir::Var shift = finite_shift(convert(row_max, m.dtype));
-      const kir::Var scaled = call(
-          OpKind::Mul,
-          {l.sums[p], call(OpKind::Exp, {call(OpKind::Sub, {m, shift}, m.dtype)}, m.dtype, approximate_exp(pair))},
-          m.dtype);
+      const kir::Var scaled = call(OpKind::Mul,
+                                   {l.sums[p], call(OpKind::Exp, {call(OpKind::Sub, {m, shift}, m.dtype)},
+                                                    m.dtype, approximate_exp(pair))},
+                                   m.dtype);
       const kir::Var row_sum = row_reduce(OpKind::Sum, scaled);
       reduction_value_[pair.sum.id] =
           convert(literal_online_sum(row_sum, convert(row_max, m.dtype)), fusion_.type(pair.sum).dtype);
@@ -274,7 +281,8 @@ void RowEmitter::combine_across_threads(const LevelAccumulators& l) {
 // chunk's partial sums nor the running sums they are added to take more than about sqrt(vectors) <= 2^20
 // terms in sequence, as in pairwise summation's first levels. Max and min are exact in any order; f64
 // sums keep one loop.
-int64_t RowEmitter::chunk_vectors(const std::vector<Value>& reductions, const std::vector<OnlinePair>& pairs) const {
+int64_t RowEmitter::chunk_vectors(const std::vector<Value>& reductions,
+                                  const std::vector<OnlinePair>& pairs) const {
   if (persistent_) return 0;  // a thread's registers: a few dozen vectors
   const int64_t vectors = row_vectors();
   if (vectors <= kUnchunkedVectors) return 0;
