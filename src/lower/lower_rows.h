@@ -17,6 +17,7 @@
 #include "ir/fusion.h"
 #include "lower/kernel_ir.h"
 #include "lower/lower_pointwise.h"
+#include "lower/row_outputs.h"
 #include "lower/row_shape.h"
 #include "schedule/launch_params.h"
 

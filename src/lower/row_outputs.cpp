@@ -1,16 +1,97 @@
-// A row kernel's outputs (lower/row_emitter.h): each written where lower/row_shape.h's
-// classify_row_output puts it, once per row, in a second loop over the row, or per column by the last
+// A row kernel's outputs: where each is written (lower/row_outputs.h), and their emission by the row
+// emitter (lower/row_emitter.h): once per row, in a second loop over the row, or per column by the last
 // block after the outer reductions; outputs that read a reduction at another row are deferred.
-#include <algorithm>
+#include "lower/row_outputs.h"
 
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "ir/builder.h"
 #include "lower/index_space.h"
+#include "lower/outer_reductions.h"
 #include "lower/row_emitter.h"
-#include "lower/row_shape.h"
 #include "support/error.h"
 
 namespace seam {
 
 using kir::Index;
+
+namespace {
+
+bool reads_reduction(const Fusion& fusion, Value v) {
+  std::vector<bool> seen(static_cast<size_t>(fusion.num_nodes()), false);
+  std::vector<Value> work = {v};
+  while (!work.empty()) {
+    Value u = work.back();
+    work.pop_back();
+    if (seen[static_cast<size_t>(u.id)]) continue;
+    seen[static_cast<size_t>(u.id)] = true;
+    if (fusion.node(u).category() == OpCategory::Reduction) return true;
+    for (Value operand : fusion.node(u).operands) work.push_back(operand);
+  }
+  return false;
+}
+
+}  // namespace
+
+RowOutput classify_row_output(const Fusion& fusion, const RowShape& rs, size_t o) {
+  Shape rows_shape;
+  for (size_t d = 0; d < rs.shape.size(); ++d)
+    if (!std::binary_search(rs.axes.begin(), rs.axes.end(), static_cast<int64_t>(d)))
+      rows_shape.push_back(rs.shape[d]);
+  rows_shape = without_unit_axes(rows_shape);
+  const Type& t = fusion.type(fusion.outputs()[o].value);
+  if (!t.is_scalar && t.numel() == 0) return RowOutput::Empty;
+  const Shape s = without_unit_axes(t.shape);
+  if (reads_outer_reduction(fusion, outer_reductions(fusion, rs), fusion.outputs()[o].value))
+    return !t.is_scalar && s == outer_result_shape(rs) ? RowOutput::Outer : RowOutput::Deferred;
+  if (!t.is_scalar && s == rows_shape && t.numel() == rs.rows) return RowOutput::PerRow;
+  if (!t.is_scalar && s == without_unit_axes(rs.shape)) return RowOutput::PerElement;
+  if (reads_reduction(fusion, fusion.outputs()[o].value)) return RowOutput::Deferred;
+  return RowOutput::Chunked;
+}
+
+Fusion fusion_with_outputs(const Fusion& fusion, const std::vector<Value>& outputs) {
+  std::vector<bool> needed(static_cast<size_t>(fusion.num_nodes()), false);
+  std::vector<Value> work = outputs;
+  while (!work.empty()) {
+    Value v = work.back();
+    work.pop_back();
+    if (needed[static_cast<size_t>(v.id)]) continue;
+    needed[static_cast<size_t>(v.id)] = true;
+    for (Value operand : fusion.node(v).operands) work.push_back(operand);
+  }
+  Builder b(fusion.name());
+  std::map<int32_t, Value> mapped;
+  for (Value v : fusion.inputs()) mapped[v.id] = b.input(fusion.type(v), "", fusion.input_strides(v));
+  for (int32_t id = 0; id < fusion.num_nodes(); ++id) {
+    const Node& node = fusion.node(Value{id});
+    if (!needed[static_cast<size_t>(id)] || node.op == OpKind::Input) continue;
+    std::vector<Value> operands;
+    for (Value operand : node.operands) operands.push_back(mapped.at(operand.id));
+    std::optional<Type> declared;
+    if (node.category() == OpCategory::Leaf) declared = node.type;
+    mapped[id] = b.add(node.op, std::move(operands), node.attrs, declared);
+  }
+  std::vector<Value> kept;
+  for (Value v : outputs) kept.push_back(mapped.at(v.id));
+  return b.finish(kept);
+}
+
+std::vector<int> row_chunked_outputs(const Fusion& fusion) {
+  const RowShape rs = row_shape(fusion);
+  std::vector<int> chunked;
+  for (size_t o = 0; o < fusion.outputs().size(); ++o)
+    if (classify_row_output(fusion, rs, o) == RowOutput::Chunked) chunked.push_back(static_cast<int>(o));
+  return chunked;
+}
+
+Fusion row_chunk_fusion(const Fusion& fusion) {
+  std::vector<Value> values;
+  for (int o : row_chunked_outputs(fusion)) values.push_back(fusion.outputs()[static_cast<size_t>(o)].value);
+  return fusion_with_outputs(fusion, values);
+}
 
 // Outputs of the rows' shape in a guarded block per row, outputs of S's shape (and the outer reductions'
 // operands) in a loop over the row, the outputs reading outer reductions in `finish`.

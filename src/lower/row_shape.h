@@ -1,9 +1,10 @@
-// What a row kernel reduces, where it writes each output and how its threads share rows: the shape every
-// lowering and planning decision about a row kernel starts from, and the layout the plan decides
-// (plan/row_plan.h) and lowering follows (lower/lower_rows.h).
+// What a row kernel reduces and how its threads share rows: the shape every lowering and planning
+// decision about a row kernel starts from, and the layout the plan decides (plan/row_plan.h) and
+// lowering follows (lower/lower_rows.h). Where it writes each output: lower/row_outputs.h.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "ir/fusion.h"
@@ -22,11 +23,6 @@ struct RowShape {
   bool inner_reduced = false;  // the reduced axes include the innermost one
 };
 RowShape row_shape(const Fusion& fusion);
-
-// The outputs of a row kernel's fusion that it computes as chunk programs (other shapes, reading no
-// reduction), and the fusion of all its inputs computing only those (empty outputs when none).
-std::vector<int> row_chunked_outputs(const Fusion& fusion);
-Fusion row_chunk_fusion(const Fusion& fusion);
 
 // How the threads of a block share rows (decided by the plan, plan/row_plan.h): rows_per_block rows of
 // threads_per_row threads, a power of two in all from 32 to 1024; a row's threads consecutive
@@ -58,14 +54,13 @@ struct RowLayout {
   bool load_ahead = false;
 };
 
-// Where a row kernel computes an output: nothing (empty), once per row (the rows' shape), in a second
-// loop over the row (S's shape), once per column after the outer reductions (their result's shape), not
-// at all (another shape reading a reduction), or as a chunk program.
-enum class RowOutput { Empty, PerRow, PerElement, Outer, Deferred, Chunked };
+// The reduction whose operand shape and axes are a row kernel's S and R: the first reduction, unless
+// another one reduces the same shape over the complementary axes and holds the innermost one (the row
+// reductions of a kernel with outer reductions, lower/outer_reductions.h). nullopt when the fusion has no
+// reduction.
+std::optional<Value> row_defining_reduction(const Fusion& fusion);
 
-RowOutput classify_row_output(const Fusion& fusion, const RowShape& rs, size_t o);
-
-// `fusion` with every input (same order, so the same parameters) and only `outputs`.
-Fusion fusion_with_outputs(const Fusion& fusion, const std::vector<Value>& outputs);
+// The axes of a shape of rank `rank` that the sorted `axes` leave out, in order.
+std::vector<int64_t> kept_axes(const std::vector<int64_t>& axes, size_t rank);
 
 }  // namespace seam
