@@ -212,11 +212,8 @@ kir::Var ExpressionEmitter::emit_pointwise(Value v, const Node& node, const Axis
 kir::Var ExpressionEmitter::emit_random(const Node& node, const AxisIndex& idx) {
   const Shape& shape = node.type.shape;
   const Index linear = linearize(idx.index, shape);
-  int64_t lane_stride = 0;  // the elements after the lane axis
-  if (idx.lane_axis >= 0) {
-    lane_stride = 1;
-    for (size_t d = static_cast<size_t>(idx.lane_axis) + 1; d < shape.size(); ++d) lane_stride *= shape[d];
-  }
+  const int64_t lane_stride =
+      idx.lane_axis >= 0 ? row_major_stride(shape, static_cast<size_t>(idx.lane_axis)) : 0;
   const bool uniform = node.op == OpKind::Uniform;
   // Bounds in the result dtype (uniform), mean and std in f64 (normal); seed and offset as i64.
   const DType bounds = uniform ? node.type.dtype : DType::Float64;

@@ -17,6 +17,12 @@ kir::Index linearize(const std::vector<kir::Index>& coordinates, const Shape& ex
   return linear;
 }
 
+int64_t row_major_stride(const Shape& extents, size_t axis) {
+  int64_t stride = 1;
+  for (size_t d = axis + 1; d < extents.size(); ++d) stride *= extents[d];
+  return stride;
+}
+
 kir::Index strided_offset(const std::vector<kir::Index>& coordinates, const Shape& strides) {
   SEAM_ASSERT(coordinates.size() >= strides.size());
   kir::Index offset = kir::constant(0);

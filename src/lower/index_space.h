@@ -15,6 +15,9 @@ namespace seam {
 // the extents after d, summed from the innermost axis out.
 kir::Index linearize(const std::vector<kir::Index>& coordinates, const Shape& extents);
 
+// How far the flat index moves when coordinate `axis` moves by one: the product of the extents after it.
+int64_t row_major_stride(const Shape& extents, size_t axis);
+
 // The offset of `coordinates` in a tensor of `strides`: coordinate d times stride d, summed from the
 // outermost axis in. Input loads fold their offsets in this order, so equal offsets print equal.
 kir::Index strided_offset(const std::vector<kir::Index>& coordinates, const Shape& strides);

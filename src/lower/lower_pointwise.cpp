@@ -84,8 +84,7 @@ class OutputLowering : public ExpressionEmitter {
       store.source = wide;
     }
     if (order.copies > 1) store.index = let("e" + std::to_string(counter_++), store.index);
-    int64_t copy_stride = 1;
-    for (size_t d = order.copied_axis + 1; d < type.shape.size(); ++d) copy_stride *= type.shape[d];
+    const int64_t copy_stride = row_major_stride(type.shape, order.copied_axis);
     for (int64_t c = 0; c < order.copies; ++c) {
       body.push_back(store);
       body.back().index = kir::add(store.index, c * copy_stride);
