@@ -6,6 +6,7 @@
 // - lower_rows.cpp: the driver (RowEmitter::lower) and the kernel's launch.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>

@@ -1,9 +1,9 @@
 // Row-major index spaces (lower/index_space.h): delinearize and linearize are inverse on every flat index
 // of a space, agree with the integer delinearize, keep or fold extent-1 axes as asked, and give 0 in an
 // empty space instead of dividing by 0.
-#include <gtest/gtest.h>
-
 #include "lower/index_space.h"
+
+#include <gtest/gtest.h>
 
 namespace seam {
 namespace {

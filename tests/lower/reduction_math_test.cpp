@@ -1,10 +1,10 @@
 // Reduction semantics of generated code (lower/reduction_math.h): accumulator dtypes, identities and
 // combine ops, the rules the row, inlined and scan lowerings and their printers share.
+#include "lower/reduction_math.h"
+
 #include <gtest/gtest.h>
 
 #include <limits>
-
-#include "lower/reduction_math.h"
 
 namespace seam {
 namespace {
