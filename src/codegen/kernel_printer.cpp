@@ -10,6 +10,7 @@
 
 #include "codegen/row_kernel_printer.h"
 #include "codegen/scan_kernel_printer.h"
+#include "lower/reduction_math.h"
 #include "support/error.h"
 
 namespace seam {
@@ -196,10 +197,7 @@ class BodyPrinter {
       case Stmt::Kind::RowReduce: {  // helpers in seam_device.cuh / seam_host.h
         // The lanes of a vector first, then the row's threads.
         std::string folded = lane(s.source, 0);
-        const std::string combine = s.expr.op == OpKind::Sum    ? "seam_add"
-                                    : s.expr.op == OpKind::Prod ? "seam_mul"
-                                    : s.expr.op == OpKind::Max  ? "seam_maximum"
-                                                                : "seam_minimum";
+        const std::string combine = "seam_" + std::string(op_name(reduction_combine(s.expr.op)));
         for (int l = 1; l < s.source.lanes; ++l)
           folded = combine + "(" + folded + ", " + lane(s.source, l) + ")";
         if (is_array(s.var)) declare(s.var, depth);

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "lower/reduction_math.h"
 #include "support/error.h"
 
 namespace seam {
@@ -18,14 +19,14 @@ enum class Walk { Serial, Parallel };
 // The running total's C type: integers add as unsigned 64-bit words, which wrap as torch's int64 sums do
 // (signed overflow is undefined in C++).
 std::string accumulator_type(const kir::ScanLaunch& s, Walk walk) {
-  const DType acc = kir::scan_accumulator(s.input_dtype);
+  const DType acc = reduction_accumulator(s.input_dtype);
   if (acc == DType::Int64) return "unsigned long long";
   return walk == Walk::Serial ? "double" : kir::c_type(acc);
 }
 
 // An input element read as the accumulator type, and a total written as the output's dtype.
 std::string load(const kir::ScanLaunch& s, const std::string& element, Walk walk) {
-  const DType acc = kir::scan_accumulator(s.input_dtype);
+  const DType acc = reduction_accumulator(s.input_dtype);
   if (acc == DType::Int64) return "(unsigned long long)seam_convert<seam_i64>(" + element + ")";
   // f16/bf16 through f32, exactly, then (serial) widened to double
   const std::string f32 = "seam_convert<" + kir::c_type(acc) + ">(" + element + ")";
@@ -33,7 +34,7 @@ std::string load(const kir::ScanLaunch& s, const std::string& element, Walk walk
 }
 
 std::string store(const kir::ScanLaunch& s, const std::string& total) {
-  if (kir::scan_accumulator(s.input_dtype) == DType::Int64) return "(seam_i64)(" + total + ")";
+  if (reduction_accumulator(s.input_dtype) == DType::Int64) return "(seam_i64)(" + total + ")";
   return "seam_convert<" + kir::c_type(s.output_dtype) + ">(" + total + ")";
 }
 

@@ -4,6 +4,8 @@
 
 #include "ir/indexing.h"
 #include "ir/infer.h"
+#include "lower/index_space.h"
+#include "lower/reduction_math.h"
 #include "schedule/pointwise_scheduler.h"
 #include "support/error.h"
 
@@ -124,9 +126,7 @@ kir::Var ExpressionEmitter::emit_leaf(Value v, const Node& node, const AxisIndex
         return define(type.dtype, 1, std::move(e));
       }
       Shape strides = fusion_.input_strides(v);
-      Index offset = kir::constant(0);
-      for (size_t d = 0; d < strides.size(); ++d)
-        offset = kir::add(offset, kir::mul(idx.index[d], strides[d]));
+      const Index offset = strided_offset(idx.index, strides);
       int lanes = 1;
       if (idx.lane_axis >= 0 && strides[static_cast<size_t>(idx.lane_axis)] != 0) {
         if (strides[static_cast<size_t>(idx.lane_axis)] != 1)
@@ -211,13 +211,9 @@ kir::Var ExpressionEmitter::emit_pointwise(Value v, const Node& node, const Axis
 // movement that reads it (docs/RANDOM.md), so segmentation and vector width never change a value.
 kir::Var ExpressionEmitter::emit_random(const Node& node, const AxisIndex& idx) {
   const Shape& shape = node.type.shape;
-  Index linear = kir::constant(0);
-  int64_t stride = 1, lane_stride = 0;
-  for (size_t d = shape.size(); d-- > 0;) {
-    linear = kir::add(linear, kir::mul(idx.index[d], stride));
-    if (static_cast<int>(d) == idx.lane_axis) lane_stride = stride;
-    stride *= shape[d];
-  }
+  const Index linear = linearize(idx.index, shape);
+  const int64_t lane_stride =
+      idx.lane_axis >= 0 ? row_major_stride(shape, static_cast<size_t>(idx.lane_axis)) : 0;
   const bool uniform = node.op == OpKind::Uniform;
   // Bounds in the result dtype (uniform), mean and std in f64 (normal); seed and offset as i64.
   const DType bounds = uniform ? node.type.dtype : DType::Float64;
@@ -510,14 +506,13 @@ kir::Var ExpressionEmitter::emit_reshape(Value x, const Shape& in, const Shape& 
     while (i_end < in.size() && in[i_end] == 1) ++i_end;
     while (o_end < out.size() && out[o_end] == 1) ++o_end;
     // The group's linear index from the output side.
-    Index linear = kir::constant(0);
-    int64_t stride = 1;
-    int lane_in_group = -1;
-    for (size_t d = o_end; d-- > o;) {
-      linear = kir::add(linear, kir::mul(idx.index[d], stride));
-      if (static_cast<int>(d) == idx.lane_axis) lane_in_group = static_cast<int>(d);
-      stride *= out[d];
-    }
+    const auto group = [](const auto& v, size_t begin, size_t end) {
+      return std::vector(v.begin() + static_cast<std::ptrdiff_t>(begin),
+                         v.begin() + static_cast<std::ptrdiff_t>(end));
+    };
+    const Index linear = linearize(group(idx.index, o, o_end), group(out, o, o_end));
+    const int lane_in_group =
+        idx.lane_axis >= static_cast<int>(o) && idx.lane_axis < static_cast<int>(o_end) ? idx.lane_axis : -1;
     if (lane_in_group >= 0) {
       // Lanes must advance the group's linear index by one and stay inside its innermost input axis.
       for (size_t d = static_cast<size_t>(lane_in_group) + 1; d < o_end; ++d)
@@ -530,13 +525,8 @@ kir::Var ExpressionEmitter::emit_reshape(Value x, const Shape& in, const Shape& 
         throw NotVectorizable{"reshape splits a vector across rows"};
       next.lane_axis = static_cast<int>(last_in - 1);
     }
-    int64_t inner = 1;
-    for (size_t d = i_end; d-- > i;) {
-      Index component = kir::div(linear, inner);
-      if (d != i) component = kir::mod(component, in[d]);
-      next.index[d] = in[d] == 1 ? kir::constant(0) : component;
-      inner *= in[d];
-    }
+    const std::vector<Index> components = delinearize(linear, group(in, i, i_end));
+    std::copy(components.begin(), components.end(), next.index.begin() + static_cast<std::ptrdiff_t>(i));
     i = i_end;
     o = o_end;
   }
@@ -552,30 +542,30 @@ kir::Var ExpressionEmitter::emit_reduction(Value v, const Node& node, const Axis
   auto reduced = [&](size_t d) {
     return std::find(axes.begin(), axes.end(), static_cast<int64_t>(d)) != axes.end();
   };
+  std::vector<size_t> reduced_axes;  // in order
+  Shape reduced_extents;
+  for (size_t d = 0; d < in.size(); ++d) {
+    if (!reduced(d)) continue;
+    reduced_axes.push_back(d);
+    reduced_extents.push_back(in[d]);
+  }
   int64_t count = 1;
-  for (int64_t a : axes) count *= in[static_cast<size_t>(a)];
+  for (int64_t e : reduced_extents) count *= e;
   SEAM_CHECK(is_inlinable_reduction(node, fusion_, max_inlined_reduction_), "reduction %", v.id, " over ",
              count, " elements is too large to compute inside a pointwise kernel (at most ",
              max_inlined_reduction_, ": ScheduleLimits::max_inlined_reduction)");
-  DType compute = node.type.dtype;
-  if (compute == DType::BFloat16 || compute == DType::Float16) compute = DType::Float32;
-  const OpKind combine = node.op == OpKind::Sum    ? OpKind::Add
-                         : node.op == OpKind::Prod ? OpKind::Mul
-                         : node.op == OpKind::Max  ? OpKind::Maximum
-                                                   : OpKind::Minimum;
+  const DType compute = inlined_reduction_accumulator(node.type.dtype);
+  const OpKind combine = reduction_combine(node.op);
   // The operand at reduced element r (row-major over the reduced axes; a constant or the loop variable):
   // the output's indices on kept axes, r's coordinates on reduced ones.
   auto term = [&](const Index& r) {
     AxisIndex at;
     at.index.assign(in.size(), kir::constant(0));
-    int64_t inner = 1;
-    for (size_t d = in.size(); d-- > 0;) {
-      if (!reduced(d)) continue;
-      Index coordinate = kir::div(r, inner);
-      if (inner * in[d] < count) coordinate = kir::mod(coordinate, in[d]);  // the outermost needs no mod
-      at.index[d] =
+    const std::vector<Index> coordinates = delinearize(r, reduced_extents);
+    for (size_t k = reduced_axes.size(); k-- > 0;) {
+      const Index& coordinate = coordinates[k];
+      at.index[reduced_axes[k]] =
           kir::constant_value(coordinate) ? coordinate : let("i" + std::to_string(counter_++), coordinate);
-      inner *= in[d];
     }
     size_t o = 0;
     for (size_t d = 0; d < in.size(); ++d) {

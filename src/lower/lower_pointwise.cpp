@@ -6,6 +6,7 @@
 
 #include "ir/infer.h"
 #include "lower/expression_emitter.h"
+#include "lower/index_space.h"
 #include "lower/invariant_coordinate.h"
 #include "lower/kernel_params.h"
 #include "lower/kir_pipeline.h"
@@ -38,16 +39,16 @@ class OutputLowering : public ExpressionEmitter {
     for (const Dim& dim : dims) ++dims_of_axis[dim.axis];
     // The chunk index runs over [0, chunks): the bound the coordinates' and offsets' bounds come from.
     const Index chunk_index = kir::variable(chunk, type.numel() / (lanes_ * order.copies * order.group));
-    int64_t inner = 1;
+    Shape dim_extents;
+    for (const Dim& dim : dims) dim_extents.push_back(dim.extent);
+    const std::vector<Index> chunk_coordinates = delinearize(chunk_index, dim_extents, UnitAxes::FromIndex);
     for (size_t k = dims.size(); k-- > 0;) {
       const Dim& dim = dims[k];
-      Index c = kir::div(chunk_index, inner);
-      if (k > 0) c = kir::mod(c, dim.extent);
+      const Index& c = chunk_coordinates[k];
       // The lane index is a multiple of `lanes` by construction: kept as q * lanes for the proofs.
       const bool lane = k + 1 == dims.size() && dim.axis == last && lanes_ > 1;
       Index coordinate = let((lane ? "q" : "i") + std::to_string(counter_++), c);
       idx.index[dim.axis] = kir::add(idx.index[dim.axis], kir::mul(coordinate, dim.factor));
-      inner *= dim.extent;
       if (lane) idx.lane_axis = static_cast<int>(last);
       if (coordinate->op != kir::IndexNode::Op::Var) continue;
       if (lane) {
@@ -63,15 +64,7 @@ class OutputLowering : public ExpressionEmitter {
       AxisIndex at = idx;
       if (u > 0) at.index[order.group_axis] = kir::add(idx.index[order.group_axis], kir::constant(u));
       // Where the chunk's first element is stored: row-major, or (any other order) its index sum.
-      Index element = kir::mul(chunk_index, lanes_);
-      if (!row_major) {
-        element = kir::constant(0);
-        int64_t stride = 1;
-        for (size_t d = shape.size(); d-- > 0;) {
-          element = kir::add(element, kir::mul(at.index[d], stride));
-          stride *= shape[d];
-        }
-      }
+      const Index element = row_major ? kir::mul(chunk_index, lanes_) : linearize(at.index, shape);
       store_chunk(o, emit(out.value, at), element, order, body);
     }
     run_kir_pipeline(body, KirPassOptions{branch_free_});
@@ -91,8 +84,7 @@ class OutputLowering : public ExpressionEmitter {
       store.source = wide;
     }
     if (order.copies > 1) store.index = let("e" + std::to_string(counter_++), store.index);
-    int64_t copy_stride = 1;
-    for (size_t d = order.copied_axis + 1; d < type.shape.size(); ++d) copy_stride *= type.shape[d];
+    const int64_t copy_stride = row_major_stride(type.shape, order.copied_axis);
     for (int64_t c = 0; c < order.copies; ++c) {
       body.push_back(store);
       body.back().index = kir::add(store.index, c * copy_stride);

@@ -17,43 +17,14 @@
 #include "ir/fusion.h"
 #include "lower/kernel_ir.h"
 #include "lower/lower_pointwise.h"
+#include "lower/row_outputs.h"
 #include "lower/row_shape.h"
 #include "schedule/launch_params.h"
 
 namespace seam {
 
-// How the threads of a block share rows (decided by the plan, plan/row_plan.h): rows_per_block rows of
-// threads_per_row threads, a power of two in all from 32 to 1024; a row's threads consecutive
-// (lanes_contiguous) or rows_per_block apart. A row loop visits vectors of `vector` elements (a divisor
-// of the innermost reduced extent; > 1 only when that axis is S's innermost); `iterations` > 0 makes
-// the kernel persistent (kir::RowLaunch): each thread's share of the row, ceil(reduced / vector /
-// threads_per_row) vectors, is loaded once into registers and every pass reads it there.
-struct RowLayout {
-  int rows_per_block = 1;
-  int threads_per_row = 32;
-  bool lanes_contiguous = true;
-  int vector = 1;
-  int iterations = 0;
-  bool peel = false;  // vectors aligned to each row's start, `vector` need not divide it (lower/row_peel.h)
-  bool peel_columns = false;  // with `peel`: aligned to the columns instead (kir::RowLaunch::peel_columns)
-  // > 1: a row is shared by the `cluster` blocks of a thread block cluster (rows_per_block 1), each
-  // holding threads_per_row of its threads; vector k goes to the row's thread k % (cluster * threads).
-  int cluster = 1;
-  // With outer reductions (lower/outer_reductions.h): the grid, a workspace row of partials per block,
-  // and the blocks per multiprocessor it was sized for (the kernel's launch bounds hold the compiler to
-  // it).
-  int64_t partial_blocks = 0;
-  int min_blocks_per_sm = 0;
-  // 2: a block's next row group is copied to shared memory while it computes the current one
-  // (kir::RowLaunch::prefetch_stages), where lowering finds every fill stageable.
-  int prefetch_stages = 0;
-  // A block's next row group is loaded into registers while it computes the current one
-  // (kir::RowLaunch::load_ahead).
-  bool load_ahead = false;
-};
-
-// A row kernel as the plan decided it: its layout, the schedules of its chunk programs (one per output
-// of row_chunk_fusion, lowered as in a pointwise kernel) and the knobs they follow.
+// A row kernel as the plan decided it: its layout (RowLayout, lower/row_shape.h), the schedules of its chunk
+// programs (one per output of row_chunk_fusion, lowered as in a pointwise kernel) and the knobs they follow.
 struct RowLoweringOptions : LaunchParams {
   std::string kernel_name = "seam_kernel";
   RowLayout layout;

@@ -6,15 +6,6 @@
 
 namespace seam {
 
-namespace kir {
-
-DType scan_accumulator(DType input) {
-  if (input == DType::Float64) return DType::Float64;
-  return is_floating(input) ? DType::Float32 : DType::Int64;
-}
-
-}  // namespace kir
-
 namespace {
 
 // Elements a thread scans per chunk: 16 bytes of input, 2 to 8 elements.

@@ -11,11 +11,6 @@
 
 namespace seam {
 
-// The reduction whose operand shape and axes are a row kernel's S and R: the first reduction, unless
-// another one reduces the same shape over the complementary axes and holds the innermost one (the
-// row reductions of a kernel with outer reductions). nullopt when the fusion has no reduction.
-std::optional<Value> row_defining_reduction(const Fusion& fusion);
-
 // The outer reductions of a row kernel of shape `rs`: reductions of operands of shape rs.shape over the
 // axes rs.axes leaves, in id order (none when rs.axes is all of S's).
 std::vector<Value> outer_reductions(const Fusion& fusion, const RowShape& rs);

@@ -16,13 +16,6 @@ kir::Index peeled_element(const std::string& vector_index, int64_t vectors, int 
                   kir::mul(kir::variable(kRowShift, vector), -1));
 }
 
-kir::Index contiguous_offset(const std::vector<kir::Index>& index, const Shape& shape) {
-  const Shape strides = contiguous_strides(shape);
-  kir::Index offset = kir::constant(0);
-  for (size_t d = 0; d < shape.size(); ++d) offset = kir::add(offset, kir::mul(index[d], strides[d]));
-  return offset;
-}
-
 kir::Expr row_edge(const kir::Var& x, Number outside) {
   kir::Expr e{kir::Expr::Kind::RowEdge};
   e.args = {x};

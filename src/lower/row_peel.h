@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "lower/kernel_ir.h"
-#include "lower/lower_rows.h"
+#include "lower/row_shape.h"
 
 namespace seam {
 
@@ -32,10 +32,6 @@ int64_t peeled_vectors(int64_t reduced, int vector, bool columns = false);
 // The element of the row at lane 0 of vector `vector_index` (< vectors): vector_index * vector - shift
 // (by columns: vector_index * vector).
 kir::Index peeled_element(const std::string& vector_index, int64_t vectors, int vector, bool columns = false);
-
-// The offset of element `index` in a contiguous tensor of `shape`, folded as input loads fold theirs, so
-// that equal offsets print equal.
-kir::Index contiguous_offset(const std::vector<kir::Index>& index, const Shape& shape);
 
 // `x` on the lanes inside the row, `outside` on the others (kir::Expr::Kind::RowEdge).
 kir::Expr row_edge(const kir::Var& x, Number outside);

@@ -1,29 +1,12 @@
 #include "lower/row_shape.h"
 
 #include <algorithm>
-#include <map>
 #include <optional>
 
-#include "ir/builder.h"
-#include "lower/outer_reductions.h"
 #include "support/error.h"
 
 namespace seam {
 namespace {
-
-bool reads_reduction(const Fusion& fusion, Value v) {
-  std::vector<bool> seen(static_cast<size_t>(fusion.num_nodes()), false);
-  std::vector<Value> work = {v};
-  while (!work.empty()) {
-    Value u = work.back();
-    work.pop_back();
-    if (seen[static_cast<size_t>(u.id)]) continue;
-    seen[static_cast<size_t>(u.id)] = true;
-    if (fusion.node(u).category() == OpCategory::Reduction) return true;
-    for (Value operand : fusion.node(u).operands) work.push_back(operand);
-  }
-  return false;
-}
 
 // The kept axes of a lone column reduction, or nullopt: every reduction of the fusion is an f32 sum of
 // one shape S over the same leading axes (not the innermost), with enough rows to spread over the grid
@@ -60,51 +43,34 @@ std::optional<std::vector<int64_t>> lone_outer_row_axes(const Fusion& fusion, Va
   return kept;
 }
 
-}  // namespace
-
-RowOutput classify_row_output(const Fusion& fusion, const RowShape& rs, size_t o) {
-  Shape rows_shape;
-  for (size_t d = 0; d < rs.shape.size(); ++d)
-    if (!std::binary_search(rs.axes.begin(), rs.axes.end(), static_cast<int64_t>(d)))
-      rows_shape.push_back(rs.shape[d]);
-  rows_shape = without_unit_axes(rows_shape);
-  const Type& t = fusion.type(fusion.outputs()[o].value);
-  if (!t.is_scalar && t.numel() == 0) return RowOutput::Empty;
-  const Shape s = without_unit_axes(t.shape);
-  if (reads_outer_reduction(fusion, outer_reductions(fusion, rs), fusion.outputs()[o].value))
-    return !t.is_scalar && s == outer_result_shape(rs) ? RowOutput::Outer : RowOutput::Deferred;
-  if (!t.is_scalar && s == rows_shape && t.numel() == rs.rows) return RowOutput::PerRow;
-  if (!t.is_scalar && s == without_unit_axes(rs.shape)) return RowOutput::PerElement;
-  if (reads_reduction(fusion, fusion.outputs()[o].value)) return RowOutput::Deferred;
-  return RowOutput::Chunked;
+const Shape& operand_shape(const Fusion& fusion, Value reduction) {
+  return fusion.type(fusion.node(reduction).operands[0]).shape;
 }
 
-// `fusion` with every input (same order, so the same parameters) and only `outputs`.
-Fusion fusion_with_outputs(const Fusion& fusion, const std::vector<Value>& outputs) {
-  std::vector<bool> needed(static_cast<size_t>(fusion.num_nodes()), false);
-  std::vector<Value> work = outputs;
-  while (!work.empty()) {
-    Value v = work.back();
-    work.pop_back();
-    if (needed[static_cast<size_t>(v.id)]) continue;
-    needed[static_cast<size_t>(v.id)] = true;
-    for (Value operand : fusion.node(v).operands) work.push_back(operand);
-  }
-  Builder b(fusion.name());
-  std::map<int32_t, Value> mapped;
-  for (Value v : fusion.inputs()) mapped[v.id] = b.input(fusion.type(v), "", fusion.input_strides(v));
-  for (int32_t id = 0; id < fusion.num_nodes(); ++id) {
-    const Node& node = fusion.node(Value{id});
-    if (!needed[static_cast<size_t>(id)] || node.op == OpKind::Input) continue;
-    std::vector<Value> operands;
-    for (Value operand : node.operands) operands.push_back(mapped.at(operand.id));
-    std::optional<Type> declared;
-    if (node.category() == OpCategory::Leaf) declared = node.type;
-    mapped[id] = b.add(node.op, std::move(operands), node.attrs, declared);
-  }
-  std::vector<Value> kept;
-  for (Value v : outputs) kept.push_back(mapped.at(v.id));
-  return b.finish(kept);
+}  // namespace
+
+std::vector<int64_t> kept_axes(const std::vector<int64_t>& axes, size_t rank) {
+  std::vector<int64_t> kept;
+  for (size_t d = 0; d < rank; ++d)
+    if (!std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(d)))
+      kept.push_back(static_cast<int64_t>(d));
+  return kept;
+}
+
+std::optional<Value> row_defining_reduction(const Fusion& fusion) {
+  std::vector<Value> reductions;
+  for (int32_t id = 0; id < fusion.num_nodes(); ++id)
+    if (fusion.node(Value{id}).category() == OpCategory::Reduction) reductions.push_back(Value{id});
+  if (reductions.empty()) return std::nullopt;
+  const Value first = reductions.front();
+  const Shape& shape = operand_shape(fusion, first);
+  const std::vector<int64_t> axes = fusion.node(first).attrs.get_ints("axes");
+  const int64_t last = static_cast<int64_t>(shape.size()) - 1;
+  if (shape.empty() || std::binary_search(axes.begin(), axes.end(), last)) return first;
+  const std::vector<int64_t> other = kept_axes(axes, shape.size());
+  for (Value r : reductions)
+    if (operand_shape(fusion, r) == shape && fusion.node(r).attrs.get_ints("axes") == other) return r;
+  return first;
 }
 
 RowShape row_shape(const Fusion& fusion) {
@@ -119,20 +85,6 @@ RowShape row_shape(const Fusion& fusion) {
         rs.shape[d];
   rs.inner_reduced = !rs.axes.empty() && rs.axes.back() == static_cast<int64_t>(rs.shape.size()) - 1;
   return rs;
-}
-
-std::vector<int> row_chunked_outputs(const Fusion& fusion) {
-  const RowShape rs = row_shape(fusion);
-  std::vector<int> chunked;
-  for (size_t o = 0; o < fusion.outputs().size(); ++o)
-    if (classify_row_output(fusion, rs, o) == RowOutput::Chunked) chunked.push_back(static_cast<int>(o));
-  return chunked;
-}
-
-Fusion row_chunk_fusion(const Fusion& fusion) {
-  std::vector<Value> values;
-  for (int o : row_chunked_outputs(fusion)) values.push_back(fusion.outputs()[static_cast<size_t>(o)].value);
-  return fusion_with_outputs(fusion, values);
 }
 
 }  // namespace seam

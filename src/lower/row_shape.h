@@ -1,8 +1,10 @@
-// What a row kernel reduces and where it writes each output: the shape every lowering and planning
-// decision about a row kernel starts from (lower/lower_rows.h lowers it, plan/row_plan.h lays it out).
+// What a row kernel reduces and how its threads share rows: the shape every lowering and planning
+// decision about a row kernel starts from, and the layout the plan decides (plan/row_plan.h) and
+// lowering follows (lower/lower_rows.h). Where it writes each output: lower/row_outputs.h.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "ir/fusion.h"
@@ -22,19 +24,43 @@ struct RowShape {
 };
 RowShape row_shape(const Fusion& fusion);
 
-// The outputs of a row kernel's fusion that it computes as chunk programs (other shapes, reading no
-// reduction), and the fusion of all its inputs computing only those (empty outputs when none).
-std::vector<int> row_chunked_outputs(const Fusion& fusion);
-Fusion row_chunk_fusion(const Fusion& fusion);
+// How the threads of a block share rows (decided by the plan, plan/row_plan.h): rows_per_block rows of
+// threads_per_row threads, a power of two in all from 32 to 1024; a row's threads consecutive
+// (lanes_contiguous) or rows_per_block apart. A row loop visits vectors of `vector` elements (a divisor
+// of the innermost reduced extent; > 1 only when that axis is S's innermost); `iterations` > 0 makes
+// the kernel persistent (kir::RowLaunch): each thread's share of the row, ceil(reduced / vector /
+// threads_per_row) vectors, is loaded once into registers and every pass reads it there.
+struct RowLayout {
+  int rows_per_block = 1;
+  int threads_per_row = 32;
+  bool lanes_contiguous = true;
+  int vector = 1;
+  int iterations = 0;
+  bool peel = false;  // vectors aligned to each row's start, `vector` need not divide it (lower/row_peel.h)
+  bool peel_columns = false;  // with `peel`: aligned to the columns instead (kir::RowLaunch::peel_columns)
+  // > 1: a row is shared by the `cluster` blocks of a thread block cluster (rows_per_block 1), each
+  // holding threads_per_row of its threads; vector k goes to the row's thread k % (cluster * threads).
+  int cluster = 1;
+  // With outer reductions (lower/outer_reductions.h): the grid, a workspace row of partials per block,
+  // and the blocks per multiprocessor it was sized for (the kernel's launch bounds hold the compiler to
+  // it).
+  int64_t partial_blocks = 0;
+  int min_blocks_per_sm = 0;
+  // 2: a block's next row group is copied to shared memory while it computes the current one
+  // (kir::RowLaunch::prefetch_stages), where lowering finds every fill stageable.
+  int prefetch_stages = 0;
+  // A block's next row group is loaded into registers while it computes the current one
+  // (kir::RowLaunch::load_ahead).
+  bool load_ahead = false;
+};
 
-// Where a row kernel computes an output: nothing (empty), once per row (the rows' shape), in a second
-// loop over the row (S's shape), once per column after the outer reductions (their result's shape), not
-// at all (another shape reading a reduction), or as a chunk program.
-enum class RowOutput { Empty, PerRow, PerElement, Outer, Deferred, Chunked };
+// The reduction whose operand shape and axes are a row kernel's S and R: the first reduction, unless
+// another one reduces the same shape over the complementary axes and holds the innermost one (the row
+// reductions of a kernel with outer reductions, lower/outer_reductions.h). nullopt when the fusion has no
+// reduction.
+std::optional<Value> row_defining_reduction(const Fusion& fusion);
 
-RowOutput classify_row_output(const Fusion& fusion, const RowShape& rs, size_t o);
-
-// `fusion` with every input (same order, so the same parameters) and only `outputs`.
-Fusion fusion_with_outputs(const Fusion& fusion, const std::vector<Value>& outputs);
+// The axes of a shape of rank `rank` that the sorted `axes` leave out, in order.
+std::vector<int64_t> kept_axes(const std::vector<int64_t>& axes, size_t rank);
 
 }  // namespace seam

@@ -25,7 +25,7 @@
 namespace seam::kir {
 
 struct ScanLaunch {
-  DType input_dtype = DType::Float32;
+  DType input_dtype = DType::Float32;  // the running total's: reduction_accumulator (lower/reduction_math.h)
   DType output_dtype = DType::Float32;
   int64_t lines = 0;
   int64_t extent = 0;  // elements per line
@@ -44,9 +44,5 @@ struct ScanLaunch {
   bool rows() const { return threads > 0; }
   int64_t chunk() const { return static_cast<int64_t>(threads) * items; }
 };
-
-// The dtype the running total is kept in: f32 for f16, bf16 and f32 (as PyTorch's kernels), f64 for f64,
-// i64 (wrapping) for integer and bool inputs.
-DType scan_accumulator(DType input);
 
 }  // namespace seam::kir

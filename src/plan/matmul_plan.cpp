@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "lower/index_space.h"
 #include "schedule/gemm_layout.h"
 #include "schedule/view.h"
 #include "support/error.h"
@@ -116,13 +117,11 @@ void add_calls(MatmulPlan& plan, ProductMatrices p) {
   for (int64_t e : batch_extents) calls *= e;
   for (int64_t c = 0; c < calls; ++c) {
     GemmCall call{right.offset, left.offset, 0};
-    int64_t rest = c;
-    for (size_t d = batch_extents.size(); d-- > 0;) {
-      const int64_t i = rest % batch_extents[d];
-      rest /= batch_extents[d];
-      call.a += i * right.batch[d];
-      call.b += i * left.batch[d];
-      call.d += i * out.batch[d];
+    const Shape at = delinearize(c, batch_extents);
+    for (size_t d = 0; d < at.size(); ++d) {
+      call.a += at[d] * right.batch[d];
+      call.b += at[d] * left.batch[d];
+      call.d += at[d] * out.batch[d];
     }
     plan.calls.push_back(call);
   }
