@@ -51,7 +51,10 @@ Fusion product_or_extremum_fusion(const std::string& name, bool product, DType d
   scan(transposed, 1);
   scan(transposed, 0);
   if (is_floating(dtype) && product) {
-    scan(b.add(b.mul(rows, literal(0.01)), literal(1.0)), 1);
+    // Factors 1 +- 2^-7 chosen by the sign (exact in every dtype and backend: no rounding before the scan
+    // for the comparison's perturbations to excuse differences with): a long product that stays near 1.
+    const Value up = b.binary(OpKind::Gt, rows, literal(0.0));
+    scan(b.where(up, literal(1.0 + 0x1p-7), literal(1.0 - 0x1p-7)), 1);
   } else if (is_floating(dtype)) {
     const Value nan = literal(std::numeric_limits<double>::quiet_NaN());
     scan(b.where(b.binary(OpKind::Gt, rows, literal(0.99)), nan, rows), 1);
