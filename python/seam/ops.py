@@ -691,15 +691,33 @@ def _linear(ctx, arg1, arg2, bias=None):
 
 
 # --- scans ----------------------------------------------------------------------------------------
-# cumsum along one axis (docs/IR.md, "Scans"), torch.cumsum's dtypes: integer and bool inputs sum in
-# Int (int64), floating ones keep their dtype (Half/BFloat16 accumulate in Float, each output rounded).
+# cumsum, cumprod, cummin and cummax along one axis (docs/IR.md, "Scans") with torch's dtypes: integer and
+# bool inputs sum and multiply in Int (int64), floating ones keep their dtype (Half/BFloat16 accumulate in
+# Float, each output rounded); cummin and cummax keep the input's dtype, a NaN once seen stays. nvFuser's
+# `init` (the value the scan starts from; None: the op's identity) is combined with every output; it may
+# not change the result's dtype.
 
-@op("cumsum", lambda arg, dim: tensor_of(_ndim(arg)))
-def _cumsum(ctx, arg, dim):
-    x = ctx.tensor(arg)
-    return ctx.op("cumsum", [x], [("axis", ctx.axis(dim, x.rank))])
+_SCAN_INIT = {"cumsum": "add", "cumprod": "mul", "cummin": "minimum", "cummax": "maximum"}
 
 
+def _scan(keyword):
+    def lower(ctx, arg, dim, init=None):
+        x = ctx.tensor(arg)
+        out = ctx.op(keyword, [x], [("axis", ctx.axis(dim, x.rank))])
+        if init is None:
+            return out
+        ctx.as_sv(init)  # a number or a Scalar
+        combined = ctx.pointwise(_SCAN_INIT[keyword], [out, init])
+        if combined.dtype != out.dtype:
+            raise ctx.error(f"{keyword}: an init of dtype {ctx.dtype_of(init)} would change the result's "
+                            f"dtype {out.dtype} to {combined.dtype}; cast the init first")
+        return combined
+
+    return lower
+
+
+for _name in _SCAN_INIT:
+    op(_name, lambda arg, dim, init=None: tensor_of(_ndim(arg)))(_scan(_name))
 # --- indexing -------------------------------------------------------------------------------------
 # seam's indexing ops (docs/IR.md, "Indexing"): an index in [-n, n) of an axis of extent n reads
 # position i (i < 0: i + n); any other index raises an error naming the op and the index when the fusion

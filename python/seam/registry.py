@@ -20,7 +20,7 @@ OPS = _gather(_TABLES)
 
 _NO_IR = "seam's IR has no op for it yet"
 NOT_IMPLEMENTED = {
-    **{n: _NO_IR for n in "cummax cummin cumprod argsort topk".split()},
+    **{n: _NO_IR for n in "argsort topk".split()},
     **{n: "seam's IR has gather-style indexing ops but no scatter op yet" for n in (
         "scatter index_put_accumulate").split()},
     **{n: "attention and scaled/grouped products are not part of seam" for n in (

@@ -25,7 +25,7 @@ HostTensor eval_random(const Node& node, const Values& values);  // uniform, nor
 HostTensor eval_indexing(const Node& node, int32_t id, const Values& values);
 HostTensor eval_opaque(const Node& node, const Values& values, const Perturbation* nudge = nullptr,
                        int32_t id = -1);
-// cumsum along its axis, each line folded in order (docs/IR.md, "Scans").
+// cumsum, cumprod, cummin, cummax along its axis, each line folded in order (docs/IR.md, "Scans").
 HostTensor eval_scan(const Node& node, const Values& values, const Perturbation* nudge = nullptr,
                      int32_t id = -1);
 

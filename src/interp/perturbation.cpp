@@ -35,6 +35,8 @@ bool has_inexact_floating_result(OpKind op) {
     case OpKind::Nextafter:
     case OpKind::Max:
     case OpKind::Min:
+    case OpKind::Cummin:
+    case OpKind::Cummax:
     case OpKind::Where:
     case OpKind::Cast: return false;
     default: break;

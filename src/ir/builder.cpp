@@ -41,10 +41,13 @@ void count_axes_from_start(OpKind op, const std::vector<Type>& operands, Attrs& 
     case OpKind::Prod: fix_list("axes", in_rank); break;
     case OpKind::Permute: fix_list("perm", in_rank); break;
     case OpKind::Cat:
-    case OpKind::Cumsum:  // a rank-0 cumsum scans axis 0 (or -1), as torch allows
+    case OpKind::Cumsum:  // a rank-0 scan scans axis 0 (or -1), as torch allows
+    case OpKind::Cumprod:
+    case OpKind::Cummin:
+    case OpKind::Cummax:
       if (const AttrValue* axis = attrs.find("axis"); axis && std::holds_alternative<int64_t>(*axis)) {
         int64_t a = std::get<int64_t>(*axis);
-        fix(a, op == OpKind::Cumsum ? std::max<int64_t>(in_rank, 1) : in_rank);
+        fix(a, op == OpKind::Cat ? in_rank : std::max<int64_t>(in_rank, 1));
         attrs.set("axis", a);
       }
       break;
@@ -256,7 +259,10 @@ Value Builder::reduce(OpKind op, Value x, std::vector<int64_t> axes, bool keepdi
   return add(op, {x}, {{"axes", std::move(axes)}, {"keepdim", keepdim}});
 }
 
-Value Builder::cumsum(Value x, int64_t axis) { return add(OpKind::Cumsum, {x}, {{"axis", axis}}); }
+Value Builder::scan(OpKind op, Value x, int64_t axis) {
+  SEAM_CHECK(op_info(op).category == OpCategory::Scan, "Builder::scan: '", op_name(op), "' is not a scan");
+  return add(op, {x}, {{"axis", axis}});
+}
 
 Value Builder::linear(Value x, Value weight, std::optional<Value> bias) {
   std::vector<Value> operands = {x, weight};

@@ -78,7 +78,11 @@ class Builder {
   }
 
   // Scans (docs/IR.md, "Scans"); the axis may be negative.
-  Value cumsum(Value x, int64_t axis);
+  Value scan(OpKind op, Value x, int64_t axis);  // op: cumsum, cumprod, cummin or cummax
+  Value cumsum(Value x, int64_t axis) { return scan(OpKind::Cumsum, x, axis); }
+  Value cumprod(Value x, int64_t axis) { return scan(OpKind::Cumprod, x, axis); }
+  Value cummin(Value x, int64_t axis) { return scan(OpKind::Cummin, x, axis); }
+  Value cummax(Value x, int64_t axis) { return scan(OpKind::Cummax, x, axis); }
 
   // Random numbers (docs/RANDOM.md): scalar operands, a floating tensor of `shape`.
   Value uniform(Value lo, Value hi, Value seed, Value offset, Shape shape, DType dtype);

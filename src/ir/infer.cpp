@@ -352,15 +352,17 @@ Type infer_reduction(OpKind op, const std::vector<Type>& operands, const Attrs& 
   return Type::tensor(dtype, out);
 }
 
-// cumsum(x, axis): x's shape; integer and bool inputs accumulate in i64 (torch.cumsum), floating ones
-// keep their dtype. A rank-0 tensor scans its one element (axis 0), as torch allows.
+// cumsum(x, axis), cumprod, cummin, cummax: x's shape. Sums and products of integer and bool inputs
+// accumulate in i64 (torch.cumsum, torch.cumprod), floating ones keep their dtype; running minima and
+// maxima keep x's dtype. A rank-0 tensor scans its one element (axis 0), as torch allows.
 Type infer_scan(OpKind op, const std::vector<Type>& operands, const Attrs& attrs) {
   std::string_view name = op_name(op);
   const Type& in = tensor_operand(operands, 0, name);
   const int64_t axis = attrs.get_int("axis");
   SEAM_CHECK(axis >= 0 && axis < std::max(in.rank(), 1), "op '", name, "': axis ", axis, " out of range for ",
              in.to_string());
-  return Type::tensor(is_floating(in.dtype) ? in.dtype : DType::Int64, in.shape);
+  const bool accumulates = op == OpKind::Cumsum || op == OpKind::Cumprod;
+  return Type::tensor(accumulates && !is_floating(in.dtype) ? DType::Int64 : in.dtype, in.shape);
 }
 
 // uniform(lo, hi, seed, offset) and normal(mean, std, seed, offset): four scalars in, a floating tensor of

@@ -31,7 +31,7 @@ enum class OpCategory : uint8_t {
   Random,     // uniform, normal: scalar operands, a tensor of counter-based random numbers (docs/RANDOM.md)
   Indexing,   // index_select, gather, take_along_axis, select: data read at positions an index holds
   Opaque,     // matmul, linear: a vendor library runs them
-  Scan,       // cumsum: an inclusive scan along one axis, a kernel of its own (docs/CODEGEN.md, "Scans")
+  Scan,       // cumsum, cumprod, cummin, cummax: inclusive scans, kernels of their own (docs/CODEGEN.md)
 };
 
 // How a pointwise op's result dtype follows from its operands (docs/IR.md, "Type promotion").

@@ -8,6 +8,17 @@ namespace seam {
 
 namespace {
 
+kir::ScanCombine scan_combine(const Node& scan) {
+  switch (scan.op) {
+    case OpKind::Cumsum: return kir::ScanCombine::Sum;
+    case OpKind::Cumprod: return kir::ScanCombine::Prod;
+    case OpKind::Cummin: return kir::ScanCombine::Min;
+    case OpKind::Cummax: return kir::ScanCombine::Max;
+    default: break;
+  }
+  SEAM_UNREACHABLE("scan op '", scan.info().keyword, "'");
+}
+
 // Elements a thread scans per chunk: 16 bytes of input, 2 to 8 elements.
 int items_per_thread(DType input) {
   return static_cast<int>(std::clamp<int64_t>(16 / static_cast<int64_t>(dtype_size(input)), 2, 8));
@@ -30,6 +41,7 @@ kir::Kernel lower_scan(const Fusion& kf, const ScanLoweringOptions& options) {
   const Shape strides = kf.input_strides(operand);
 
   kir::ScanLaunch s;
+  s.combine = scan_combine(scan);
   s.input_dtype = in.dtype;
   s.output_dtype = scan.type.dtype;
   const size_t axis = static_cast<size_t>(scan.attrs.get_int("axis"));

@@ -1,6 +1,7 @@
-// Lowering of a scan kernel (plan/plan.h plans one per Scan group): the kernel fusion is one cumsum of a
-// kernel input, its output the cumsum. The layout (kir::ScanLaunch, lower/scan_launch.h) follows from the
-// shape, the input's strides and the block cap; the printers write its code (codegen/scan_kernel_printer.h).
+// Lowering of a scan kernel (plan/plan.h plans one per Scan group): the kernel fusion is one scan (cumsum,
+// cumprod, cummin, cummax) of a kernel input, its output the scan. The layout (kir::ScanLaunch,
+// lower/scan_launch.h) follows from the shape, the input's strides and the block cap; the printers write its
+// code (codegen/scan_kernel_printer.h).
 #pragma once
 
 #include <string>

@@ -1,5 +1,6 @@
-// The layout of a scan kernel (kir::Kernel::scan; docs/CODEGEN.md, "Scans"): one cumsum from its input
-// operand (any strides) to a contiguous output, written by codegen/scan_kernel_printer.h.
+// The layout of a scan kernel (kir::Kernel::scan; docs/CODEGEN.md, "Scans"): one cumsum, cumprod, cummin
+// or cummax from its input operand (any strides) to a contiguous output, written by
+// codegen/scan_kernel_printer.h.
 //
 // The scanned tensor is seen as lines: the elements that share every coordinate but the scanned axis's.
 // Line l (row-major over the other axes, l = o * inner + i with o over the axes before the scanned one and
@@ -15,6 +16,9 @@
 //   more than one chunk.
 // - lines (any other axis, or short rows): a thread per line walking the axis in order; consecutive
 //   threads take consecutive i, so for a contiguous input a warp reads consecutive addresses.
+//
+// Both kernels combine the running value with each element through one associative step (`combine`), so
+// the rows kernel's trees give what a walk in order gives (exactly for minima and maxima).
 #pragma once
 
 #include <cstdint>
@@ -24,8 +28,12 @@
 
 namespace seam::kir {
 
+// How a scan combines its running value with the next element: cumsum, cumprod, cummin, cummax.
+enum class ScanCombine { Sum, Prod, Min, Max };
+
 struct ScanLaunch {
-  DType input_dtype = DType::Float32;  // the running total's: reduction_accumulator (lower/reduction_math.h)
+  ScanCombine combine = ScanCombine::Sum;
+  DType input_dtype = DType::Float32;  // the running value's: reduction_accumulator (lower/reduction_math.h)
   DType output_dtype = DType::Float32;
   int64_t lines = 0;
   int64_t extent = 0;  // elements per line

@@ -28,7 +28,7 @@ enum class StepKind : uint8_t {
   Pointwise,  // a chunk kernel (lower/lower_pointwise.h); also a library step's operand copy
   Rows,       // a row kernel (lower/lower_rows.h): reductions, normalizations
   Library,    // a matrix product run by a vendor library (no generated code)
-  Scan,       // a scan kernel (lower/lower_scan.h): one cumsum
+  Scan,       // a scan kernel (lower/lower_scan.h): one cumsum, cumprod, cummin or cummax
 };
 std::string_view step_kind_name(StepKind kind);  // "pointwise", "rows", "library", "scan"
 

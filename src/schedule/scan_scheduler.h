@@ -1,6 +1,7 @@
-// Scan: one scan op (cumsum) alone in its kernel (docs/CODEGEN.md, "Scans"). The scan kernel reads its
-// operand from memory (a fusion input with its strides, or a value an earlier kernel wrote) and writes its
-// result contiguously; pointwise work before or after it runs in the neighbouring kernels.
+// Scan: one scan op (cumsum, cumprod, cummin, cummax) alone in its kernel (docs/CODEGEN.md, "Scans"). The
+// scan kernel reads its operand from memory (a fusion input with its strides, or a value an earlier kernel
+// wrote) and writes its result contiguously; pointwise work before or after it runs in the neighbouring
+// kernels.
 #pragma once
 
 #include "ir/fusion.h"

@@ -1,6 +1,7 @@
-// cumsum through segmentation, planning, code generation and the host backend, against the reference
-// interpreter (tests/testing/scan_cases.h), and the scan's place in the plan: a kernel of its own, the
-// rows kernel for long innermost lines, the lines kernel otherwise, views copied first.
+// Scans through segmentation, planning, code generation and the host backend, against the reference
+// interpreter (tests/testing/scan_cases.h; cumprod, cummin and cummax through the whole-tool check), and
+// the scan's place in the plan: a kernel of its own, the rows kernel for long innermost lines, the lines
+// kernel otherwise, views copied first.
 #include <gtest/gtest.h>
 
 #include "exec/executable.h"
@@ -10,6 +11,7 @@
 #include "support/error.h"
 #include "testing/random_fusion.h"
 #include "testing/scan_cases.h"
+#include "testing/whole_tool_check.h"
 
 namespace seam {
 namespace {
@@ -40,6 +42,37 @@ TEST(ScanExecutable, HostBackendMatchesInterpreter) {
     auto exe = compile_host(c.fusion);
     expect_matches_interpreter(c.fusion, *exe, c.extent, 3);
   }
+}
+
+// Every stage of the tool on each case (text round trip, passes, segmentation, both printers), then the
+// host backend against the interpreter: rows of a full chunk and a part, middle axes, transposed inputs,
+// NaNs and signed zeros.
+TEST(ScanExecutable, ProductsAndExtremaAgreeWithTheInterpreter) {
+  for (const testing_scan::ScanCase& c : testing_scan::product_and_extremum_cases(true)) {
+    SCOPED_TRACE(c.name);
+    EXPECT_EQ(host_backend_disagreement(c.fusion), "");
+  }
+}
+
+TEST(ScanExecutable, ProductsAndExtremaTakeTheRowsAndLinesKernels) {
+  std::unique_ptr<Executable> exe;
+  for (const testing_scan::ScanCase& c : testing_scan::product_and_extremum_cases(true))
+    if (c.name.starts_with("extrema_f16_")) exe = compile_host(c.fusion);
+  ASSERT_NE(exe, nullptr);
+  int rows = 0, lines = 0, several_chunks = 0, maxima = 0;
+  for (const CompiledStep& step : exe->steps()) {
+    if (step.kind != StepKind::Scan) continue;
+    const kir::ScanLaunch& s = *step.kernel.scan;
+    EXPECT_TRUE(s.combine == kir::ScanCombine::Min || s.combine == kir::ScanCombine::Max);
+    maxima += s.combine == kir::ScanCombine::Max;
+    rows += s.rows();
+    lines += !s.rows();
+    several_chunks += s.rows() && s.extent > s.chunk();
+  }
+  EXPECT_EQ(rows, 8);            // the long row, the NaN row, the transposed rows, the zeros: min and max
+  EXPECT_EQ(several_chunks, 4);  // the long row and the NaN row
+  EXPECT_EQ(lines, 4);           // the middle axis and the transposed columns
+  EXPECT_EQ(maxima, 6);
 }
 
 const kir::ScanLaunch& only_scan(const Executable& exe) {
@@ -117,7 +150,7 @@ TEST(ScanExecutable, RandomFusionsWithScans) {
   for (uint64_t seed = 0; seed < 60; ++seed) {
     const Fusion fusion = random_fusion(seed, options);
     bool has_scan = false;
-    for (const Node& n : fusion.nodes()) has_scan = has_scan || n.op == OpKind::Cumsum;
+    for (const Node& n : fusion.nodes()) has_scan = has_scan || n.category() == OpCategory::Scan;
     if (!has_scan) continue;
     ++with_scans;
     SCOPED_TRACE("seed " + std::to_string(seed));

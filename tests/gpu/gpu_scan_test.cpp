@@ -1,7 +1,7 @@
-// cumsum on the GPU against the reference interpreter (tests/testing/scan_cases.h): the rows kernel's
-// shuffle and block scans and its carried chunks, the lines kernel, every dtype, strided inputs, views
-// copied first (GpuSuite.*, so that scripts/gpu_check.sh also runs them under compute-sanitizer
-// memcheck); kernel times of a few shapes for the log (GpuScan.Times).
+// Scans on the GPU against the reference interpreter (tests/testing/scan_cases.h): the rows kernel's
+// shuffle and block scans and its carried chunks, the lines kernel, every scan op and dtype, strided
+// inputs, views copied first (GpuSuite.*, so that scripts/gpu_check.sh also runs them under
+// compute-sanitizer memcheck); kernel times of a few shapes for the log (GpuScan.Times).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -36,6 +36,30 @@ TEST(GpuSuite, ScanMatchesInterpreter) {
     const std::vector<Comparison> comparisons =
         compare_outputs(c.fusion, inputs, actual, expected,
                         [&](DType d) { return testing_scan::scan_tolerance(d, c.extent); });
+    for (size_t o = 0; o < comparisons.size(); ++o)
+      EXPECT_TRUE(comparisons[o].ok) << c.name << " output " << o << ": " << comparisons[o].message;
+  }
+}
+
+// cumprod, cummin and cummax of every dtype (lines of 100000: many chunks carried), NaNs and signed zeros;
+// extrema exactly, products at a relative tolerance (tests/testing/scan_cases.h).
+TEST(GpuSuite, ProductAndExtremumScansMatchInterpreter) {
+  SKIP_WITHOUT_GPU();
+  const std::vector<ScanCase> cases = testing_scan::product_and_extremum_cases(false);
+  std::vector<std::unique_ptr<Executable>> exes = parallel_map(cases.size(), [&](size_t i) {
+    ExecutableOptions options;
+    options.backend = Backend::Cuda;
+    options.poison_outputs = true;
+    return Executable::compile(cases[i].fusion, options);
+  });
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const ScanCase& c = cases[i];
+    SCOPED_TRACE(c.name);
+    const std::vector<HostTensor> inputs = random_inputs(c.fusion, 29 + i);
+    const std::vector<HostTensor> expected = interpret(c.fusion, inputs);
+    const std::vector<HostTensor> actual = exes[i]->run(inputs);
+    const std::vector<Comparison> comparisons =
+        compare_outputs(c.fusion, inputs, actual, expected, [&](DType d) { return c.tolerance(d); });
     for (size_t o = 0; o < comparisons.size(); ++o)
       EXPECT_TRUE(comparisons[o].ok) << c.name << " output " << o << ": " << comparisons[o].message;
   }

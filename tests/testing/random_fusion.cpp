@@ -327,7 +327,7 @@ class Generator {
       case OpCategory::Scan: {
         const Value x = pick_tensor();
         const int64_t rank = std::max(type(x).rank(), 1);
-        return builder_.cumsum(x, uniform(-rank, rank - 1));
+        return builder_.scan(op, x, uniform(-rank, rank - 1));
       }
     }
     SEAM_ASSERT(false, "unknown op category");

@@ -30,7 +30,7 @@ struct RandomFusionOptions {
   bool random = false;
   // index_select, gather, take_along_axis, select (indices in range).
   bool indexing = true;
-  // cumsum. Off by default so that adding it changed no seed's fusion.
+  // cumsum, cumprod, cummin, cummax. Off by default so that adding them changed no seed's fusion.
   bool scans = false;
 
   bool scalar_inputs = true;    // inputs of scalar type

@@ -1,14 +1,86 @@
 #include "testing/scan_cases.h"
 
+#include <algorithm>
+#include <limits>
+
 #include "ir/builder.h"
 
 namespace seam::testing_scan {
 
-Fusion cumsum_fusion(const std::string& name, DType dtype, const Shape& shape, int64_t axis,
-                     const Shape& strides) {
+Fusion scan_fusion(const std::string& name, OpKind op, DType dtype, const Shape& shape, int64_t axis,
+                   const Shape& strides) {
   Builder b(name);
   Value x = b.input(Type::tensor(dtype, shape), "x", strides);
-  return b.finish({b.cumsum(x, axis)});
+  return b.finish({b.scan(op, x, axis)});
+}
+
+Fusion cumsum_fusion(const std::string& name, DType dtype, const Shape& shape, int64_t axis,
+                     const Shape& strides) {
+  return scan_fusion(name, OpKind::Cumsum, dtype, shape, axis, strides);
+}
+
+namespace {
+
+// The rows kernel's chunk: up to 256 threads of 16 bytes each (lower/lower_scan.cpp).
+int64_t chunk_of(DType dtype) {
+  return 256 * std::clamp<int64_t>(16 / static_cast<int64_t>(dtype_size(dtype)), 2, 8);
+}
+
+// A product or extremum fusion of one dtype: `lines` rows of `row` elements (the rows kernel), a middle
+// axis (the lines kernel), a transposed input along its rows (the rows kernel reading 4 elements apart)
+// and its columns (short lines); floating cumprod also scans factors near 1, floating extrema values with
+// NaNs and signed zeros (their signs as bools, which the comparison checks exactly).
+Fusion product_or_extremum_fusion(const std::string& name, bool product, DType dtype, int64_t lines,
+                                  int64_t row) {
+  Builder b(name);
+  const Value rows = b.input(Type::tensor(dtype, {lines, row}), "rows");
+  const Value middle = b.input(Type::tensor(dtype, {3, 20, 4}), "middle");
+  const Value transposed = b.input(Type::tensor(dtype, {4, 100}), "transposed", {1, 4});
+  std::vector<Value> outputs;
+  auto scan = [&](Value x, int64_t axis) {
+    if (product) {
+      outputs.push_back(b.cumprod(x, axis));
+    } else {
+      outputs.push_back(b.cummin(x, axis));
+      outputs.push_back(b.cummax(x, axis));
+    }
+  };
+  auto literal = [&](double value) { return b.constant(Number::of_float(value), dtype); };
+  scan(rows, -1);
+  scan(middle, 1);
+  scan(transposed, 1);
+  scan(transposed, 0);
+  if (is_floating(dtype) && product) {
+    // Factors 1 +- 2^-7 chosen by the sign (exact in every dtype and backend: no rounding before the scan
+    // for the comparison's perturbations to excuse differences with): a long product that stays near 1.
+    const Value up = b.binary(OpKind::Gt, rows, literal(0.0));
+    scan(b.where(up, literal(1.0 + 0x1p-7), literal(1.0 - 0x1p-7)), 1);
+  } else if (is_floating(dtype)) {
+    const Value nan = literal(std::numeric_limits<double>::quiet_NaN());
+    scan(b.where(b.binary(OpKind::Gt, rows, literal(0.99)), nan, rows), 1);
+    // x * 0 is -0 for negative x: every value ties, so each output's sign is the latest element's.
+    const Value zeros = b.mul(b.slice_axis(rows, 1, 0, 100), literal(0.0));
+    outputs.push_back(b.unary(OpKind::Signbit, b.cummin(zeros, 1)));
+    outputs.push_back(b.unary(OpKind::Signbit, b.cummax(zeros, 1)));
+  }
+  return b.finish(outputs);
+}
+
+}  // namespace
+
+std::vector<ScanCase> product_and_extremum_cases(bool small) {
+  std::vector<ScanCase> cases;
+  for (DType d : {DType::Float32, DType::Float16, DType::BFloat16, DType::Float64, DType::Int32, DType::Int64,
+                  DType::Bool}) {
+    const int64_t row = small ? chunk_of(d) + 37 : 100000;  // small: a full chunk and a part
+    for (bool product : {true, false}) {
+      const std::string name = std::string(product ? "cumprod_" : "extrema_") + std::string(dtype_name(d)) +
+                               "_" + std::to_string(row);
+      cases.push_back({name, product_or_extremum_fusion(name, product, d, small ? 1 : 3, row), row,
+                       product ? OpKind::Cumprod : OpKind::Cummax});
+    }
+  }
+  return cases;
 }
 
 std::vector<ScanCase> scan_cases() {
@@ -49,6 +121,22 @@ std::vector<ScanCase> scan_cases() {
     add("around", b.finish({b.exp(b.mul(y, b.constant(Number::of_float(0.01), DType::Float32))), z}), 300);
   }
   return cases;
+}
+
+Tolerance ScanCase::tolerance(DType dtype) const { return scan_tolerance(op, dtype, extent); }
+
+Tolerance scan_tolerance(OpKind op, DType dtype, int64_t extent) {
+  if (op == OpKind::Cumsum) return scan_tolerance(dtype, extent);
+  if (op != OpKind::Cumprod) return {0, 0};  // minima and maxima are exact
+  // f32 products: a few ulps in the trees, one per chunk of 1024 in the carry.
+  const double carried = 1.2e-7 * static_cast<double>(extent) / 1024;
+  switch (dtype) {
+    case DType::Float16: return {2e-3, 1e-7};  // one f16 ulp, its subnormals' spacing
+    case DType::BFloat16: return {1.6e-2, 1e-30};
+    case DType::Float32: return {1.3e-6 + carried, 1e-30};
+    case DType::Float64: return {1e-10, 1e-300};
+    default: return {0, 0};
+  }
 }
 
 Tolerance scan_tolerance(DType dtype, int64_t extent) {

@@ -100,7 +100,10 @@ inline constexpr const char* kEveryOpText = R"(fusion every_op {
   %93 = bitwise_xor %92, %53 : i32[2,3]
   %94 = trunc_div %93, %53 : i32[2,3]
   %95 = cumsum %94 {axis=1} : i64[2,3]
-  return %49, sum=%44, %45, m=%46, %22, %18, %50, %51, %52, %58, %59, %80, %84, %89, %94, %95
+  %96 = cumprod %94 {axis=0} : i64[2,3]
+  %97 = cummin %94 {axis=1} : i32[2,3]
+  %98 = cummax %88 {axis=0} : i32[2,3]
+  return %49, sum=%44, %45, m=%46, %22, %18, %50, %51, %52, %58, %59, %80, %84, %89, %94, %95, %96, %97, %98
 }
 )";
 

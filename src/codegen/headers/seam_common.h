@@ -336,6 +336,17 @@ template <class T>
 SEAM_FN T seam_minimum(T a, T b) {
   return (a != a) ? a : ((b != b) ? b : (a < b ? a : b));
 }
+// A step of a running maximum or minimum (cummax, cummin), as torch's CPU kernels take it: the later
+// element wins a tie (+0 then -0 keeps -0 for cummax), and a NaN, once seen, stays (a later NaN replaces
+// it). The step is associative, so the scan kernels' trees give a walk in order's bits.
+template <class T>
+SEAM_FN T seam_cummax_step(T earlier, T later) {
+  return (later != later || (earlier == earlier && later >= earlier)) ? later : earlier;
+}
+template <class T>
+SEAM_FN T seam_cummin_step(T earlier, T later) {
+  return (later != later || (earlier == earlier && later <= earlier)) ? later : earlier;
+}
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 // One instruction instead of three comparisons and two selects: max/min that return NaN when either
 // operand is NaN (sm_80 and later), what the generic form computes. Row maxima (softmax,
