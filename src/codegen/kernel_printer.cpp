@@ -146,6 +146,88 @@ class BodyPrinter {
   }
   const kir::Param& param(int p) const { return kernel_.params[static_cast<size_t>(p)]; }
 
+  // A row loop (kir::RowLoop): over a persistent row's iterations, over chunks of a long row (64-bit
+  // bounds), or over the row's vectors. The entry point defines seam_lane, seam_lanes, seam_row_extent
+  // (the row's vectors, 0 past the last row) and, for persistent kernels, seam_row_iterations
+  // (kir::RowLaunch).
+  void row_loop(const Stmt& s, int depth) {
+    if (kernel_.rows && kernel_.rows->iterations > 0) {
+      out_ << pad(depth) << "SEAM_UNROLL(" << kernel_.rows->iterations << ")\n"
+           << pad(depth) << "for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {\n"
+           << pad(depth + 1) << "const idx_t " << s.name << " = seam_lane + seam_it * seam_lanes;\n"
+           << pad(depth + 1) << "if (" << s.name << " < seam_row_extent) {\n";
+      row_lanes(s.name, depth + 2);
+      block(s.then_block, depth + 2);
+      out_ << pad(depth + 1) << "}\n" << pad(depth) << "}\n";
+      return;
+    }
+    if (s.chunk > 0) {  // the chunks' bounds in 64 bits: a chunk past the row's end may pass idx_t
+      const std::string step = "(long long)seam_lanes * " + std::to_string(s.chunk);
+      out_ << pad(depth) << "for (long long " << s.name << "_chunk = seam_lane; " << s.name
+           << "_chunk < seam_row_extent; " << s.name << "_chunk += " << step << ") {\n"
+           << pad(depth + 1) << "const idx_t " << s.name << "_end = (idx_t)(" << s.name << "_chunk + " << step
+           << " < seam_row_extent ? " << s.name << "_chunk + " << step << " : seam_row_extent);\n"
+           << pad(depth + 1) << "for (idx_t " << s.name << " = (idx_t)" << s.name << "_chunk; " << s.name
+           << " < " << s.name << "_end; " << s.name << " += seam_lanes) {\n";
+      row_lanes(s.name, depth + 2);
+      block(s.then_block, depth + 2);
+      out_ << pad(depth + 1) << "}\n";
+      block(s.else_block, depth + 1);
+      // Between chunks a long host run may be stopped (seam_host.h; nothing on the GPU).
+      out_ << pad(depth + 1) << "SEAM_STOP_IF_INTERRUPTED();\n" << pad(depth) << "}\n";
+      return;
+    }
+    out_ << pad(depth) << "for (idx_t " << s.name << " = seam_lane; " << s.name << " < seam_row_extent; "
+         << s.name << " += seam_lanes) {\n";
+    row_lanes(s.name, depth + 1);
+    block(s.then_block, depth + 1);
+    out_ << pad(depth) << "}\n";
+  }
+
+  // The lanes of a vector first, then the row's threads (seam_device.cuh / seam_host.h).
+  void row_reduce(const Stmt& s, int depth) {
+    std::string folded = lane(s.source, 0);
+    const std::string combine = "seam_" + std::string(op_name(reduction_combine(s.expr.op)));
+    for (int l = 1; l < s.source.lanes; ++l) folded = combine + "(" + folded + ", " + lane(s.source, l) + ")";
+    if (is_array(s.var)) declare(s.var, depth);
+    out_ << pad(depth)
+         << define_lane(
+                s.var, 0,
+                "seam_row_reduce_" + std::string(op_name(s.expr.op)) + "(" + folded + ", seam_row_ctx)")
+         << ";\n";
+  }
+
+  // The lanes' (max, sum) pairs in lane order, then the row's threads' (seam_common.h).
+  void row_reduce_online(const Stmt& s, int depth) {
+    const kir::Var &max = s.var, &sum = s.expr.args.at(1);
+    const std::string approx = s.expr.approximate ? "<true>" : "<false>";
+    for (const kir::Var* v : {&max, &sum})
+      if (is_array(*v)) declare(*v, depth);
+    out_ << pad(depth) << define_lane(max, 0, lane(s.source, 0)) << ";\n";
+    out_ << pad(depth) << define_lane(sum, 0, lane(s.expr.args.at(0), 0)) << ";\n";
+    for (int l = 1; l < s.source.lanes; ++l)
+      out_ << pad(depth) << "seam_online_combine" << approx << "(" << lane(max, 0) << ", " << lane(sum, 0)
+           << ", " << lane(s.source, l) << ", " << lane(s.expr.args.at(0), l) << ");\n";
+    out_ << pad(depth) << "seam_row_reduce_online" << approx << "(" << lane(max, 0) << ", " << lane(sum, 0)
+         << ", seam_row_ctx);\n";
+  }
+
+  void store(const Stmt& s, int depth) {
+    const kir::Param& p = param(s.param);
+    if (s.row_edge) {
+      out_ << pad(depth) << "seam_store_edge<" << s.source.lanes << ", "
+           << (kernel_.streaming_stores ? "true" : "false") << (s.unaligned ? ", false" : "") << ">("
+           << p.name << " + " << ix(s.index) << ", " << s.source.name << ", seam_in_row);\n";
+      return;
+    }
+    if (s.source.lanes > 1) {
+      out_ << pad(depth) << (kernel_.streaming_stores ? "seam_store_stream<" : "seam_store<")
+           << s.source.lanes << ">(" << p.name << " + " << ix(s.index) << ", " << s.source.name << ");\n";
+    } else {
+      out_ << pad(depth) << p.name << "[" << ix(s.index) << "] = " << lane(s.source, 0) << ";\n";
+    }
+  }
+
   void stmt(const Stmt& s, int depth) {
     switch (s.kind) {
       case Stmt::Kind::Let:
@@ -159,70 +241,9 @@ class BodyPrinter {
         block(s.then_block, depth + 1);
         out_ << pad(depth) << "}\n";
         return;
-      // The entry point defines seam_lane, seam_lanes, seam_row_extent (the row's vectors, 0 past the
-      // last row) and, for persistent kernels, seam_row_iterations (kir::RowLaunch).
-      case Stmt::Kind::RowLoop:
-        if (kernel_.rows && kernel_.rows->iterations > 0) {
-          out_ << pad(depth) << "SEAM_UNROLL(" << kernel_.rows->iterations << ")\n"
-               << pad(depth) << "for (idx_t seam_it = 0; seam_it < seam_row_iterations; ++seam_it) {\n"
-               << pad(depth + 1) << "const idx_t " << s.name << " = seam_lane + seam_it * seam_lanes;\n"
-               << pad(depth + 1) << "if (" << s.name << " < seam_row_extent) {\n";
-          row_lanes(s.name, depth + 2);
-          block(s.then_block, depth + 2);
-          out_ << pad(depth + 1) << "}\n" << pad(depth) << "}\n";
-          return;
-        }
-        if (s.chunk > 0) {  // the chunks' bounds in 64 bits: a chunk past the row's end may pass idx_t
-          const std::string step = "(long long)seam_lanes * " + std::to_string(s.chunk);
-          out_ << pad(depth) << "for (long long " << s.name << "_chunk = seam_lane; " << s.name
-               << "_chunk < seam_row_extent; " << s.name << "_chunk += " << step << ") {\n"
-               << pad(depth + 1) << "const idx_t " << s.name << "_end = (idx_t)(" << s.name << "_chunk + "
-               << step << " < seam_row_extent ? " << s.name << "_chunk + " << step << " : seam_row_extent);\n"
-               << pad(depth + 1) << "for (idx_t " << s.name << " = (idx_t)" << s.name << "_chunk; " << s.name
-               << " < " << s.name << "_end; " << s.name << " += seam_lanes) {\n";
-          row_lanes(s.name, depth + 2);
-          block(s.then_block, depth + 2);
-          out_ << pad(depth + 1) << "}\n";
-          block(s.else_block, depth + 1);
-          // Between chunks a long host run may be stopped (seam_host.h; nothing on the GPU).
-          out_ << pad(depth + 1) << "SEAM_STOP_IF_INTERRUPTED();\n" << pad(depth) << "}\n";
-          return;
-        }
-        out_ << pad(depth) << "for (idx_t " << s.name << " = seam_lane; " << s.name << " < seam_row_extent; "
-             << s.name << " += seam_lanes) {\n";
-        row_lanes(s.name, depth + 1);
-        block(s.then_block, depth + 1);
-        out_ << pad(depth) << "}\n";
-        return;
-      case Stmt::Kind::RowReduce: {  // helpers in seam_device.cuh / seam_host.h
-        // The lanes of a vector first, then the row's threads.
-        std::string folded = lane(s.source, 0);
-        const std::string combine = "seam_" + std::string(op_name(reduction_combine(s.expr.op)));
-        for (int l = 1; l < s.source.lanes; ++l)
-          folded = combine + "(" + folded + ", " + lane(s.source, l) + ")";
-        if (is_array(s.var)) declare(s.var, depth);
-        out_ << pad(depth)
-             << define_lane(
-                    s.var, 0,
-                    "seam_row_reduce_" + std::string(op_name(s.expr.op)) + "(" + folded + ", seam_row_ctx)")
-             << ";\n";
-        return;
-      }
-      case Stmt::Kind::RowReduceOnline: {  // seam_common.h, seam_device.cuh / seam_host.h
-        // The lanes' pairs in lane order, then the row's threads'.
-        const kir::Var &max = s.var, &sum = s.expr.args.at(1);
-        const std::string approx = s.expr.approximate ? "<true>" : "<false>";
-        for (const kir::Var* v : {&max, &sum})
-          if (is_array(*v)) declare(*v, depth);
-        out_ << pad(depth) << define_lane(max, 0, lane(s.source, 0)) << ";\n";
-        out_ << pad(depth) << define_lane(sum, 0, lane(s.expr.args.at(0), 0)) << ";\n";
-        for (int l = 1; l < s.source.lanes; ++l)
-          out_ << pad(depth) << "seam_online_combine" << approx << "(" << lane(max, 0) << ", " << lane(sum, 0)
-               << ", " << lane(s.source, l) << ", " << lane(s.expr.args.at(0), l) << ");\n";
-        out_ << pad(depth) << "seam_row_reduce_online" << approx << "(" << lane(max, 0) << ", "
-             << lane(sum, 0) << ", seam_row_ctx);\n";
-        return;
-      }
+      case Stmt::Kind::RowLoop: row_loop(s, depth); return;
+      case Stmt::Kind::RowReduce: row_reduce(s, depth); return;  // seam_device.cuh / seam_host.h
+      case Stmt::Kind::RowReduceOnline: row_reduce_online(s, depth); return;
       case Stmt::Kind::OuterAccumulate: {
         // The accumulator at this thread's vector: registers by iteration (persistent), or the block's
         // workspace row by vector index (streamed; on the host iteration and vector index are one).
@@ -252,22 +273,7 @@ class BodyPrinter {
         out_ << pad(depth) << "}\n";
         return;
       }
-      case Stmt::Kind::Store: {
-        const kir::Param& p = param(s.param);
-        if (s.row_edge) {
-          out_ << pad(depth) << "seam_store_edge<" << s.source.lanes << ", "
-               << (kernel_.streaming_stores ? "true" : "false") << (s.unaligned ? ", false" : "") << ">("
-               << p.name << " + " << ix(s.index) << ", " << s.source.name << ", seam_in_row);\n";
-          return;
-        }
-        if (s.source.lanes > 1) {
-          out_ << pad(depth) << (kernel_.streaming_stores ? "seam_store_stream<" : "seam_store<")
-               << s.source.lanes << ">(" << p.name << " + " << ix(s.index) << ", " << s.source.name << ");\n";
-        } else {
-          out_ << pad(depth) << p.name << "[" << ix(s.index) << "] = " << lane(s.source, 0) << ";\n";
-        }
-        return;
-      }
+      case Stmt::Kind::Store: store(s, depth); return;
     }
   }
 
