@@ -7,7 +7,9 @@ across regions, and it makes the regions of otherwise identical layers differ (t
 is not its neighbour's copy), so they compile twice. Each region that reads such a value now computes
 it from the graph inputs itself, as seam's segmenter does with cheap ops inside a region, when that reads
 no more than the value it replaces: the value's cone (the supported nodes it is computed from, graph
-inputs at its leaves) is copied into the region, and the original goes once nothing reads it.
+inputs at its leaves) is copied into the region, and the original goes once nothing reads it. Such a
+value that something outside every region reads (a graph output: a mask saved for the backward; an op
+PyTorch runs) is computed for those readers by the first region, when that adds no read of note.
 
 Only cones of ops seam takes (nodes of some region), of traced static sizes, without matrix products or
 reductions, whose result is no smaller than what the cone reads from the graph inputs (a mask from
