@@ -230,6 +230,19 @@ def test_backward_saves_one_float_per_row_not_the_log_softmax():
     assert sum(b or 0 for _, b in saved) >= rows * vocab * 4, saved
 
 
+@pytest.mark.skipif(not HAVE_NETWORKX, reason="the min-cut partition needs networkx")
+def test_with_detach_as_alias_the_backward_saves_one_float_per_row_on_every_torch():
+    """The option recompute_saved_outputs traces `detach` as `alias`: torch 2's min-cut then treats the
+    log-softmax autograd saved as recomputable, as torch 1.13's does."""
+    rows, hidden, vocab = 64, 16, 1000
+    table = decomposition_table(recompute_saved_outputs=True)
+    assert table[torch.ops.aten.detach.default] is not None
+    saved, forward = _saved_by_min_cut(table, rows, hidden, vocab)
+    assert all(b is not None for _, b in saved), saved
+    assert sum(b for _, b in saved) <= 8 * rows + 8, saved
+    assert not [n for n in forward.graph.nodes if n.target is torch.ops.aten.detach.default]
+
+
 # --- what seam's kernels write -------------------------------------------------------------------------
 
 def _group_outputs(compiled):

@@ -21,7 +21,8 @@ def seam_backend(gm, example_inputs, options=None, mode=None, **_ignored):
     settings = CompilationSettings.from_options(options)
     apply_graph_rewrites(gm, settings)
     compiler = graph_compiler(settings)
-    kwargs = dict(fw_compiler=compiler, bw_compiler=compiler, decompositions=decomposition_table())
+    kwargs = dict(fw_compiler=compiler, bw_compiler=compiler,
+                  decompositions=decomposition_table(settings.recompute_saved_outputs))
     if mode == "reduce-overhead":
         compilers = cuda_graph_compilers(compiler, example_inputs)
         if compilers is not None:

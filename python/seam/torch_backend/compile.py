@@ -103,7 +103,8 @@ def aot_compile(fn, settings=None, compiled=None, partition_fn=None):
     except ImportError:
         from torch._functorch.aot_autograd import aot_function, aot_module
     compiler = graph_compiler(settings, compiled)
-    kwargs = dict(fw_compiler=compiler, bw_compiler=compiler, decompositions=decomposition_table())
+    kwargs = dict(fw_compiler=compiler, bw_compiler=compiler,
+                  decompositions=decomposition_table(settings.recompute_saved_outputs))
     partition = partition_fn or min_cut_partition()
     if partition is not None:
         kwargs["partition_fn"] = partition

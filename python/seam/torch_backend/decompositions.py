@@ -20,9 +20,18 @@ _CANDIDATES = (
 _SKIPPED_OVERLOADS = ("out", "grad_input", "output", "names", "dimname", "correction_names", "names_dim")
 
 
-def decomposition_table():
+def _alias(x):
+    import torch
+
+    return torch.ops.aten.alias.default(x)
+
+
+def decomposition_table(recompute_saved_outputs=False):
     """aten overload -> decomposition, for the candidates this torch can decompose, minus every overload
-    a converter claims; and seam's loss decompositions."""
+    a converter claims; and seam's loss decompositions. `recompute_saved_outputs`: `detach` traced as
+    `alias` (a detach does nothing in a traced graph), so that torch 2's min-cut may recompute a value
+    autograd saved as an op's output (it reaches the backward through detach, which the min-cut treats as
+    an op it cannot fuse, and bans recomputing; the f32 log-softmax of the decomposed loss is one)."""
     from torch._decomp import decomposition_table as table
 
     claimed = set(REGISTRY.names())
@@ -34,4 +43,8 @@ def decomposition_table():
                 not any(parts[2].endswith(s) for s in _SKIPPED_OVERLOADS):
             wanted[op] = fn
     wanted.update(loss_decompositions())
+    if recompute_saved_outputs:
+        import torch
+
+        wanted[torch.ops.aten.detach.default] = _alias
     return wanted

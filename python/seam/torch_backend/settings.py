@@ -40,6 +40,10 @@ class CompilationSettings:
     # Cross-entropy of float32 scores as log-sum-exp minus the target's score (rewrites/cross_entropy.py), so
     # that the backward reads the logits and one float per row, never a saved [rows, classes] log-softmax.
     cross_entropy_from_logsumexp: bool = True
+    # `detach` traced as `alias`, so that torch 2's min-cut may recompute values autograd saved as op
+    # outputs instead of saving them (decompositions.py). Off until measured: it changes what every graph
+    # saves.
+    recompute_saved_outputs: bool = False
     # False: a converter or seam failure raises instead of falling back to PyTorch (for tests).
     fallback: bool = True
 
