@@ -21,7 +21,8 @@ re-segments the checked-in files and compares with bench/model_regions/golden.tx
 rewrites it: a change may lower the numbers, never raise them).
 
 Usage: python3 bench/model_regions.py [--models llama,qwen2,gpt2] [--seam build/tools/seam] [--no-trace]
-       [--no-segment] [--write-golden] [--budget SECONDS (the product's time budget per region)]     (PYTHONPATH=python, or run from the repository root: python/ is added)
+       [--no-segment] [--write-golden] [--budget SECONDS (the product's time budget per region)]
+       [--by-region]     (PYTHONPATH=python, or run from the repository root: python/ is added)
 Needs torch with functorch (1.13's is enough) and networkx (the min-cut partition)."""
 
 import argparse
@@ -193,13 +194,17 @@ def segment_file(seam, path, budget=None):
     return Segmented(out)
 
 
-def step_totals(seam, name, budget=None):
+def step_totals(seam, name, budget=None, by_region=False):
     """Per model: regions, kernels, bytes (all, and of the fused kernels alone), floor, cost and its proven
-    lower bound, search time (each distinct region once: identical regions share a compilation), proofs."""
+    lower bound, search time (each distinct region once: identical regions share a compilation), proofs.
+    `by_region`: also prints each region file's bytes next to its floor estimate."""
     t = collections.Counter()
     proofs = collections.Counter()
     for path, count in read_manifest(name):
         s = segment_file(seam, path, budget)
+        if by_region:
+            print(f"  {os.path.relpath(path, ROOT)} x{count}: {s.kernels} kernels, {s.bytes / 1e6:.0f} MB, "
+                  f"{(s.bytes - s.floor) / 1e6:.0f} MB above its floor estimate", file=sys.stderr)
         t["cost"] += s.cost * count
         t["lower_bound"] += s.lower_bound * count
         t["search_ms"] += s.search_ms
@@ -223,6 +228,8 @@ def main():
     parser.add_argument("--budget", type=float, default=None,
                         help="segment with the product's time budget (seconds per region) instead of "
                              "--reproducible's state budgets; not for --write-golden")
+    parser.add_argument("--by-region", action="store_true",
+                        help="also each region's bytes and how far above its floor estimate (on stderr)")
     args = parser.parse_args()
     models = args.models.split(",")
     if not args.no_trace:
@@ -241,7 +248,7 @@ def main():
           "| segmenting | regions proven |")
     print("|---|---|---|---|---|---|---|---|---|")
     for name in models:
-        t, proofs = step_totals(args.seam, name, args.budget)
+        t, proofs = step_totals(args.seam, name, args.budget, args.by_region)
         fused_bytes = t["bytes"] - t["matmul_bytes"]
         print(f"| {name} | {t['regions']} | {t['kernels']} ({t['kernels'] - t['matmuls']} + {t['matmuls']}) | "
               f"{t['bytes'] / 1e9:.2f} GB ({fused_bytes / 1e9:.2f} + {t['matmul_bytes'] / 1e9:.2f}) | "
