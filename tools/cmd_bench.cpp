@@ -305,7 +305,7 @@ int cmd_bench(Args& args) {
     count_floor(s);
     ExecutableOptions defaults;
     const SegmentedFusion segmented = segment_fusion(run_pipeline(s.fusion), defaults.segment);
-    s.steps = plan_fusion(segmented, PlanOptions{options.launch}).steps;
+    s.steps = plan_fusion(segmented, PlanOptions{options.launch, {}}).steps;
     summaries.push_back(std::move(s));
   }
   if (options.dry_run) {

@@ -142,7 +142,7 @@ int cmd_emit(Args& args) {
   SEAM_CHECK(!compile_arch || target == "cuda", "--compile needs --target cuda");
   Fusion fusion = run_pipeline(load_fusion(args.positional_at(0, "FILE")));
   SegmentedFusion segmented = segment_fusion(fusion, options.segment);
-  std::vector<CompiledStep> steps = plan_fusion(segmented, PlanOptions{options.launch}).steps;
+  std::vector<CompiledStep> steps = plan_fusion(segmented, PlanOptions{options.launch, {}}).steps;
   std::cout << "// " << steps.size() << " kernel(s) for fusion " << fusion.name() << "\n";
   const KernelProgram program =
       print_kernel_program(steps, target == "cuda" ? KernelTarget::Cuda : KernelTarget::Host);

@@ -21,6 +21,10 @@ int cmd_pass(Args& args);
 int cmd_passes(Args& args);
 int cmd_segment(Args& args);
 int cmd_emit(Args& args);
+int cmd_plan(Args& args);
+// The switches of `seam plan` and `seam kir`: --reproducible and the bool knobs.
+std::set<std::string> plan_switches();
+int cmd_kir(Args& args);
 // The switches of `seam emit`: --help and the bool knobs of schedule/launch_knobs.def.
 std::set<std::string> emit_switches();
 // The bool knobs' switches, and every knob of the table read as a flag into `launch` (`seam emit` and

@@ -45,6 +45,12 @@ Passes and segmentation:
                              it with NVRTC (no GPU needed) and print each kernel's registers per thread;
                              KNOBS: the scheduler knobs as flags (--block N, --max-group N,
                              --loads-not-kept, ...): `seam emit --help` lists them all
+  plan FILE [--strategy S] [--reproducible] [KNOBS]
+                             print what the plan decided per kernel (kind, layout, vectors, launch)
+  kir FILE [--pass NAME] [--strategy S] [--reproducible] [KNOBS]
+                             print each kernel's kernel IR; --pass: pointwise chunk programs as the named
+                             kernel-IR pass leaves them (hoist-loop-invariants, merge-guarded-loads,
+                             hoist-loads, cse-values; none: before any)
 GPU:
   bench FILE... [options]    time fusions on the GPU: kernels launched, GPU time by events and by the
                              kernels' own durations (CUPTI; median per run), the byte floor (every input
@@ -94,6 +100,8 @@ int main(int argc, char** argv) {
       {"pass", cmd_pass, {}},
       {"segment", cmd_segment, {"no-passes", "reproducible"}},
       {"emit", cmd_emit, emit_switches()},
+      {"plan", cmd_plan, plan_switches()},
+      {"kir", cmd_kir, plan_switches()},
       {"bench", cmd_bench, bench_switches()},
       {"demo", cmd_demo, {}},
   };

@@ -542,7 +542,7 @@ class CudaExecutable final : public Executable {
     ExecutableOptions narrower = options_;
     narrower.launch.max_vector_bytes = alignment;
     auto plan = std::make_unique<CudaPlan>(build_plan(
-        segmented_, plan_fusion(segmented_, PlanOptions{narrower.launch}).steps, device_, alignment));
+        segmented_, plan_fusion(segmented_, PlanOptions{narrower.launch, {}}).steps, device_, alignment));
     plan->scratch_bytes = plan_scratch_bytes(*plan);
     return *plans_.emplace(alignment, std::move(plan)).first->second;
   }

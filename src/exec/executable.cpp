@@ -40,7 +40,7 @@ std::unique_ptr<Executable> Executable::compile(const Fusion& input_fusion,
   if (options.backend == Backend::Cuda) {
     fit_launch_to_device(tuned.launch);
   }
-  std::vector<CompiledStep> steps = plan_fusion(segmented, PlanOptions{tuned.launch}).steps;
+  std::vector<CompiledStep> steps = plan_fusion(segmented, PlanOptions{tuned.launch, {}}).steps;
   lap("plan");
   std::unique_ptr<Executable> exe =
       options.backend == Backend::Host

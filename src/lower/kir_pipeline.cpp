@@ -76,20 +76,34 @@ void hoist_loads(kir::Block& body) {
 
 std::span<const KirPass> kir_pipeline() { return kPipeline; }
 
+namespace {
+
+std::string pass_names() {
+  std::string names;
+  for (const KirPass& pass : kir_pipeline()) names += (names.empty() ? "" : ", ") + std::string(pass.name);
+  return names;
+}
+
+}  // namespace
+
 void run_kir_pipeline(kir::Block& body, const KirPassOptions& options) {
-  for (const KirPass& pass : kir_pipeline()) pass.run(body, options);
+  if (options.last == "none") return;
+  for (const KirPass& pass : kir_pipeline()) {
+    pass.run(body, options);
+    if (pass.name == options.last) return;
+  }
+  SEAM_CHECK(options.last.empty(), "unknown kernel-IR pass '", options.last, "' (passes: ", pass_names(),
+             ", or none)");
 }
 
 void run_kir_pass(std::string_view name, kir::Block& body, const KirPassOptions& options) {
-  std::string names;
   for (const KirPass& pass : kir_pipeline()) {
     if (pass.name == name) {
       pass.run(body, options);
       return;
     }
-    names += (names.empty() ? "" : ", ") + std::string(pass.name);
   }
-  throw Error(detail::concat("unknown kernel-IR pass '", name, "' (passes: ", names, ")"));
+  throw Error(detail::concat("unknown kernel-IR pass '", name, "' (passes: ", pass_names(), ")"));
 }
 
 }  // namespace seam

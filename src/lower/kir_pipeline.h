@@ -13,6 +13,9 @@ namespace seam {
 
 struct KirPassOptions {
   bool branch_free = true;  // pieces are guarded loads (merge-guarded-loads only applies then)
+  // run_kir_pipeline runs the passes in order through this one: empty runs them all, "none" none (for
+  // `seam kir --pass`: the program as a pass leaves it).
+  std::string_view last;
 };
 
 struct KirPass {
@@ -23,7 +26,8 @@ struct KirPass {
 // hoist-loop-invariants, merge-guarded-loads, hoist-loads, cse-values.
 std::span<const KirPass> kir_pipeline();
 
-// Runs every pass of kir_pipeline() on `body` in order.
+// Runs the passes of kir_pipeline() on `body` in order (through options.last); throws seam::Error naming
+// the passes when options.last names none of them.
 void run_kir_pipeline(kir::Block& body, const KirPassOptions& options);
 
 // Runs the pass named `name`; throws seam::Error naming the passes when there is none.

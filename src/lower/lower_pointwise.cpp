@@ -23,7 +23,7 @@ class OutputLowering : public ExpressionEmitter {
 
   // Emits the program computing output `o` into `body`, chunks in `order`.
   void lower(int o, const std::string& chunk, kir::Block& body, bool branch_free,
-             const kir::ChunkOrder& order) {
+             const kir::ChunkOrder& order, std::string_view last_pass = {}) {
     branch_free_ = branch_free;
     const FusionOutput& out = fusion_.outputs()[static_cast<size_t>(o)];
     const Type& type = fusion_.type(out.value);
@@ -67,7 +67,7 @@ class OutputLowering : public ExpressionEmitter {
       const Index element = row_major ? kir::mul(chunk_index, lanes_) : linearize(at.index, shape);
       store_chunk(o, emit(out.value, at), element, order, body);
     }
-    run_kir_pipeline(body, KirPassOptions{branch_free_});
+    run_kir_pipeline(body, KirPassOptions{branch_free_, last_pass});
   }
 
   // Stores `value` (converted to the output dtype, widened when uniform) at `element`, and at each copy.
@@ -183,7 +183,8 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
     lowering.set_reduction_loop_unroll(options.reduction_loop_unroll);
     lowering.set_max_inlined_reduction(options.max_inlined_reduction);
     try {
-      lowering.lower(static_cast<int>(o), program.chunk, program.body, options.branch_free, program.order);
+      lowering.lower(static_cast<int>(o), program.chunk, program.body, options.branch_free, program.order,
+                     options.kir_last_pass);
     } catch (const NotVectorizable& e) {
       SEAM_ASSERT(false, "kernel ", options.kernel_name, " output ", o, ": the planned ", program.lanes,
                   " lanes do not vectorize (", e.reason, ")");

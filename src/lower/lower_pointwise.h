@@ -27,6 +27,8 @@ struct LoweringOptions : LaunchParams {
   // Inlined reductions over at most this many elements (the segmentation's ScheduleLimits): the one limit
   // the segmenter's predicate and the lowering share.
   int64_t max_inlined_reduction = ScheduleLimits{}.max_inlined_reduction;
+  // The kernel-IR passes run through this one (KirPassOptions::last): empty runs them all.
+  std::string kir_last_pass;
 };
 
 // What the plan decided for one output of a pointwise kernel (plan/pointwise_plan.h): the vector width,

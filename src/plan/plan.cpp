@@ -106,6 +106,7 @@ class Planner {
         choose_lowering_params(sums_per_chunk(kernel_fusion.fusion), options_.params);
     lowering.kernel_name = next_name();
     lowering.max_inlined_reduction = segmented_.limits.max_inlined_reduction;
+    lowering.kir_last_pass = options_.kir_last_pass;
     PlannedStep step{g, StepKind::Pointwise, std::move(kernel_fusion), {}};
     step.kernel = plan_and_lower_pointwise(step.kernel_fusion.fusion, lowering);
     step.copy_of = copy_of;

@@ -59,6 +59,8 @@ struct PlanOptions {
   // Defaults for every kernel; the plan adapts the per-kernel knobs (choose_launch_params). The alignment
   // class of the input addresses enters as params.max_vector_bytes.
   LaunchParams params;
+  // Pointwise kernels' kernel-IR passes run through this one (`seam kir --pass`): empty runs them all.
+  std::string kir_last_pass;
 };
 
 struct FusionPlan {

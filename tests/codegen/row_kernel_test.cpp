@@ -162,7 +162,7 @@ void add_steps(const Fusion& fusion, std::vector<kir::Kernel>& kernels, LaunchPa
   ExecutableOptions options;
   options.launch = launch;
   for (const CompiledStep& step :
-       plan_fusion(segment_fusion(fusion, options.segment), PlanOptions{options.launch}).steps) {
+       plan_fusion(segment_fusion(fusion, options.segment), PlanOptions{options.launch, {}}).steps) {
     kernels.push_back(step.kernel);
     kernels.back().name = "kernel_" + std::to_string(kernels.size());
   }
