@@ -17,7 +17,7 @@ from .records import (KEYWORD_ALIASES, Record, check_arguments, format_value, ha
                       parse_define_tensor)
 from .registry import NOT_IMPLEMENTED, OPS
 from .replay import specialize
-from .reproducer import dump, input_text, legacy_record_text
+from .reproducer import dump, input_text, legacy_record_text, reproducers_quiet
 from .runner import choose_device
 
 
@@ -389,7 +389,7 @@ class FusionDefinition:
                 resolve_views(flat, self._slots)
                 raise
         except Exception:
-            if not getattr(sys, "_seam_quiet", False):
+            if not reproducers_quiet():
                 print(self._repro_error_str("executing", inputs), file=sys.stderr)
             raise
 

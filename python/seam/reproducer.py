@@ -2,6 +2,8 @@
 style or as the direct frontend's translate_fusion writes them; a script with its inputs), and the dumps
 NVFUSER_DUMP asks for."""
 
+import contextlib
+import contextvars
 import math
 import os
 import sys
@@ -11,6 +13,34 @@ import torch
 from .dtypes import DataType
 from .handles import Handle, Scalar, Tensor, Vector
 from .records import format_value
+
+# Whether a failing execute prints its reproducer: per thread and context (the torch backend compiles
+# regions on worker threads), with a process default a test suite may set.
+_QUIET = contextvars.ContextVar("seam_reproducers_quiet", default=None)
+_quiet_by_default = False
+
+
+def reproducers_quiet():
+    """Whether a failing execute prints no reproducer here."""
+    quiet = _QUIET.get()
+    return _quiet_by_default if quiet is None else quiet
+
+
+@contextlib.contextmanager
+def quiet_reproducers(quiet=True):
+    """Within the block (in this thread), failing executes print no reproducer: the caller handles the
+    failure (the torch backend falls back to PyTorch, or translates ahead and retries later)."""
+    token = _QUIET.set(quiet)
+    try:
+        yield
+    finally:
+        _QUIET.reset(token)
+
+
+def set_reproducers_quiet_by_default(quiet):
+    """The process default (a test suite provoking errors on purpose sets it)."""
+    global _quiet_by_default
+    _quiet_by_default = bool(quiet)
 
 
 def input_text(x):

@@ -10,9 +10,10 @@ import torch
 
 # python/ of this checkout, so that the suite runs with or without PYTHONPATH set.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
-sys._seam_quiet = True  # no reproducer printed for the errors these tests provoke on purpose
-
 import seam  # noqa: E402
+from seam.reproducer import set_reproducers_quiet_by_default  # noqa: E402
+
+set_reproducers_quiet_by_default(True)  # no reproducer printed for the errors these tests provoke on purpose
 
 
 def _cuda_ok():

@@ -6,11 +6,11 @@ compiling) runs the region's aten graph in PyTorch instead, logged at debug leve
 import collections
 import copy
 import logging
-import sys
 import threading
 
 import torch
 
+from ..reproducer import quiet_reproducers, reproducers_quiet
 from .node_meta import tensor_info
 from .translate import NodeConversionError, region_outputs, translate
 
@@ -76,15 +76,12 @@ class SeamRegion(torch.nn.Module):
         key = _signature(inputs)
         if key in self._cache or key in self._prepared:
             return None
-        quiet = getattr(sys, "_seam_quiet", False)
-        sys._seam_quiet = True
         try:
-            translation = translate(self.graph_module.graph, inputs)
+            with quiet_reproducers():
+                translation = translate(self.graph_module.graph, inputs)
         except Exception as e:  # noqa: BLE001
             log.debug("seam: %s not translated ahead: %s: %s", self.region_name, type(e).__name__, e)
             return None
-        finally:
-            sys._seam_quiet = quiet
         self._prepared[key] = translation
         return translation
 
@@ -129,8 +126,11 @@ class SeamRegion(torch.nn.Module):
         return results[0] if self._single else tuple(results)
 
     def _first_run(self, key, args):
-        quiet = getattr(sys, "_seam_quiet", False)
-        sys._seam_quiet = quiet or self.settings.fallback  # a failure here is handled, not reported
+        # a failure here is handled (a fallback to PyTorch), not reported with a reproducer
+        with quiet_reproducers(reproducers_quiet() or self.settings.fallback):
+            return self._translate_and_run(key, args)
+
+    def _translate_and_run(self, key, args):
         try:
             try:
                 translation = self._prepared.pop(key, None) or translate(self.graph_module.graph, args)
@@ -151,8 +151,6 @@ class SeamRegion(torch.nn.Module):
             self._cache[key] = _EAGER
             STATS["regions_in_pytorch"] += 1
             return self.graph_module(*args)
-        finally:
-            sys._seam_quiet = quiet
 
     def _split_around(self, key, args, error):
         """This signature runs with the failed node in PyTorch and the rest of the region re-partitioned
