@@ -192,7 +192,7 @@ def partition_graph(gm, settings, excluded=frozenset()):
     for node in list(fused.graph.nodes):
         if node.op == "call_module" and node.target.startswith("fused_"):
             sub = fused.get_submodule(node.target)
-            region = SeamRegion(sub, settings, node.target, excluded)
+            region = SeamRegion(sub, settings, node.target, excluded, repartition=partition_graph)
             region.escaping = _returned_positions(node)
             setattr(fused, node.target, region)
             _record_region_values(node, sub)

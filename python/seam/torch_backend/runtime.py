@@ -46,12 +46,15 @@ class SeamRegion(torch.nn.Module):
     """Replaces a fused submodule of the partitioned graph; `graph_module` is the aten subgraph, run by
     PyTorch where seam cannot take a signature."""
 
-    def __init__(self, graph_module, settings, name, excluded=frozenset()):
+    def __init__(self, graph_module, settings, name, excluded=frozenset(), repartition=None):
         super().__init__()
         self.graph_module = graph_module
         self.settings = settings
         self.region_name = name
         self._excluded = excluded  # nodes (by name) a converter failed on, left to PyTorch
+        # partition.partition_graph, handed in by the partition (which imports this module): splits the
+        # region around a node whose converter failed; None: such a failure runs the region in PyTorch.
+        self._repartition = repartition
         # Output positions that the enclosing graph returns (partition.py sets them); None: all may.
         self.escaping = None
         self.graph_label = "graph?"  # which compiled graph holds the region (compile.py names it)
@@ -135,7 +138,7 @@ class SeamRegion(torch.nn.Module):
             try:
                 translation = self._prepared.pop(key, None) or translate(self.graph_module.graph, args)
             except NodeConversionError as e:
-                if not self.settings.fallback:
+                if not self.settings.fallback or self._repartition is None:
                     raise
                 return self._split_around(key, args, e)
             result = self._run(translation, args)
@@ -155,13 +158,11 @@ class SeamRegion(torch.nn.Module):
     def _split_around(self, key, args, error):
         """This signature runs with the failed node in PyTorch and the rest of the region re-partitioned
         (nested SeamRegions, which may split again)."""
-        from .partition import partition_graph
-
         log.debug("seam: %s: a converter failed, the node runs in PyTorch: %s", self.region_name, error)
         STATS["nodes_in_pytorch_after_failure"] += 1
         excluded = self._excluded | {error.node.name}
         copy_gm = torch.fx.GraphModule(self.graph_module, copy.deepcopy(self.graph_module.graph))
-        split, _ = partition_graph(copy_gm, self.settings, excluded)
+        split, _ = self._repartition(copy_gm, self.settings, excluded)
         for module in split.modules():
             if isinstance(module, SeamRegion):
                 module.graph_label = f"{self.graph_label}/{self.region_name}"
