@@ -18,9 +18,9 @@ namespace {
 
 using testing_scan::ScanCase;
 
-TEST(GpuSuite, ScanMatchesInterpreter) {
-  SKIP_WITHOUT_GPU();
-  const std::vector<ScanCase> cases = testing_scan::scan_cases();
+// Each case compiled for the GPU (on worker threads), run on random inputs from `seed` on, and compared
+// with the interpreter at the case's tolerance.
+void expect_gpu_matches_interpreter(const std::vector<ScanCase>& cases, uint64_t seed) {
   std::vector<std::unique_ptr<Executable>> exes = parallel_map(cases.size(), [&](size_t i) {
     ExecutableOptions options;
     options.backend = Backend::Cuda;
@@ -30,32 +30,7 @@ TEST(GpuSuite, ScanMatchesInterpreter) {
   for (size_t i = 0; i < cases.size(); ++i) {
     const ScanCase& c = cases[i];
     SCOPED_TRACE(c.name);
-    const std::vector<HostTensor> inputs = random_inputs(c.fusion, 11 + i);
-    const std::vector<HostTensor> expected = interpret(c.fusion, inputs);
-    const std::vector<HostTensor> actual = exes[i]->run(inputs);
-    const std::vector<Comparison> comparisons =
-        compare_outputs(c.fusion, inputs, actual, expected,
-                        [&](DType d) { return testing_scan::scan_tolerance(d, c.extent); });
-    for (size_t o = 0; o < comparisons.size(); ++o)
-      EXPECT_TRUE(comparisons[o].ok) << c.name << " output " << o << ": " << comparisons[o].message;
-  }
-}
-
-// cumprod, cummin and cummax of every dtype (lines of 100000: many chunks carried), NaNs and signed zeros;
-// extrema exactly, products at a relative tolerance (tests/testing/scan_cases.h).
-TEST(GpuSuite, ProductAndExtremumScansMatchInterpreter) {
-  SKIP_WITHOUT_GPU();
-  const std::vector<ScanCase> cases = testing_scan::product_and_extremum_cases(false);
-  std::vector<std::unique_ptr<Executable>> exes = parallel_map(cases.size(), [&](size_t i) {
-    ExecutableOptions options;
-    options.backend = Backend::Cuda;
-    options.poison_outputs = true;
-    return Executable::compile(cases[i].fusion, options);
-  });
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const ScanCase& c = cases[i];
-    SCOPED_TRACE(c.name);
-    const std::vector<HostTensor> inputs = random_inputs(c.fusion, 29 + i);
+    const std::vector<HostTensor> inputs = random_inputs(c.fusion, seed + i);
     const std::vector<HostTensor> expected = interpret(c.fusion, inputs);
     const std::vector<HostTensor> actual = exes[i]->run(inputs);
     const std::vector<Comparison> comparisons =
@@ -63,6 +38,18 @@ TEST(GpuSuite, ProductAndExtremumScansMatchInterpreter) {
     for (size_t o = 0; o < comparisons.size(); ++o)
       EXPECT_TRUE(comparisons[o].ok) << c.name << " output " << o << ": " << comparisons[o].message;
   }
+}
+
+TEST(GpuSuite, ScanMatchesInterpreter) {
+  SKIP_WITHOUT_GPU();
+  expect_gpu_matches_interpreter(testing_scan::scan_cases(), 11);
+}
+
+// cumprod, cummin and cummax of every dtype (lines of 100000: many chunks carried), NaNs and signed zeros;
+// extrema exactly, products at a relative tolerance (tests/testing/scan_cases.h).
+TEST(GpuSuite, ProductAndExtremumScansMatchInterpreter) {
+  SKIP_WITHOUT_GPU();
+  expect_gpu_matches_interpreter(testing_scan::product_and_extremum_cases(false), 29);
 }
 
 // Outputs written through run_into on device memory, as Python calls it.
