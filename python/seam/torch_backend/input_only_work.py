@@ -19,25 +19,14 @@ products and reductions over them are the step's work, never copied."""
 import operator
 
 from .node_meta import tensor_info
-from .region_hoisting import value_bytes
-
-
-def _free(node):
-    return node.op in ("placeholder", "get_attr")
-
+from .region_hoisting import is_graph_input, value_bytes
 
 _PRODUCTS = ("mm", "bmm", "addmm", "baddbmm", "matmul", "linear", "convolution")
 
 
 def _elements(node):
     info = tensor_info(node)
-    shape = None if info is None else info.static_shape()
-    if shape is None:
-        return None
-    count = 1
-    for e in shape:
-        count *= e
-    return count
+    return None if info is None else info.static_numel()
 
 
 def _cheap(node):
@@ -62,7 +51,7 @@ def _cone(value, owner):
     cone, stack = set(), [value]
     while stack:
         n = stack.pop()
-        if n in cone or _free(n):
+        if n in cone or is_graph_input(n):
             continue
         if n.op != "call_function" or n not in owner or not _cheap(n):
             return None
@@ -77,12 +66,26 @@ def _worth_recomputing(value, cone):
     if produced is None:
         return False
     read = 0
-    for leaf in {s for n in cone for s in n.all_input_nodes if _free(s)}:
+    for leaf in {s for n in cone for s in n.all_input_nodes if is_graph_input(s)}:
         b = value_bytes(leaf)
         if b is None:
             return False
         read += b
     return read <= produced
+
+
+def _copy_cone(graph, cone, region, before, owner):
+    """Copies of the cone's nodes added to `region` ahead of `before`, each after the copies of what it
+    reads (a cone is a few nodes: no graph-wide order needed); returns original -> copy."""
+    copies, pending = {}, list(cone)
+    with graph.inserting_before(before):
+        while pending:
+            n = next(n for n in pending if all(s in copies or s not in cone for s in n.all_input_nodes))
+            pending.remove(n)
+            copies[n] = graph.node_copy(n, lambda a: copies.get(a, a))
+            region.add_node(copies[n])
+            owner[copies[n]] = region
+    return copies
 
 
 def _ancestors(nodes):
@@ -102,13 +105,13 @@ def _new_reads(cone, region):
     """Bytes of the graph inputs `cone` reads that `region` does not read yet (unknown sizes: all of it)."""
     read = {s for n in region.nodes for s in n.all_input_nodes}
     total = 0
-    for leaf in {s for n in cone for s in n.all_input_nodes if _free(s) and s not in read}:
+    for leaf in {s for n in cone for s in n.all_input_nodes if is_graph_input(s) and s not in read}:
         b = value_bytes(leaf)
         total += (1 << 62) if b is None else b
     return total
 
 
-def _serve_outside_readers_from_the_first(partitions, graph, owner):
+def _serve_outside_readers_from_the_first(partitions, graph, owner, originals):
     """Input-only values that something outside their region reads (a graph output: a mask saved for the
     backward; an op PyTorch runs) are computed by the first region for those readers, so that no later
     region holds work only because the partitioner's merge order put it there."""
@@ -135,14 +138,10 @@ def _serve_outside_readers_from_the_first(partitions, graph, owner):
             used_here = any(owner.get(u) is p and u not in cone for n in cone for u in n.users)
             if used_here and _new_reads(cone, first) > _SMALL_READ:
                 continue
-            copies = {}
-            with graph.inserting_before(first_node):
-                for n in sorted(cone, key=order.get):
-                    copies[n] = graph.node_copy(n, lambda a: copies.get(a, a))
-                    first.add_node(copies[n])
-                    owner[copies[n]] = first
+            copies = _copy_cone(graph, cone, first, first_node, owner)
             for user in outside:
                 user.replace_input_with(value, copies[value])
+            originals |= cone
             copied += len(cone)
     return copied
 
@@ -153,7 +152,7 @@ def recompute_input_only_work(partitions, gm):
     graph = gm.graph
     order = {n: i for i, n in enumerate(graph.nodes)}
     owner = {n: p for p in partitions for n in p.nodes}
-    copied = 0
+    copied, originals = 0, set()
     for p in partitions:
         reads = sorted({s for n in p.nodes for s in n.all_input_nodes if s in owner and owner[s] is not p},
                        key=order.get)
@@ -164,20 +163,15 @@ def recompute_input_only_work(partitions, gm):
             cone = _cone(value, owner)
             if not cone or not _worth_recomputing(value, cone):
                 continue
-            copies = {}
-            with graph.inserting_before(first):
-                for n in sorted(cone, key=order.get):
-                    copy = graph.node_copy(n, lambda a: copies.get(a, a))
-                    copies[n] = copy
-                    p.add_node(copy)
-                    owner[copy] = p
+            copies = _copy_cone(graph, cone, p, first, owner)
             for user in [u for u in value.users if owner.get(u) is p]:
                 user.replace_input_with(value, copies[value])
+            originals |= cone
             copied += len(cone)
-    copied += _serve_outside_readers_from_the_first(partitions, graph, owner)
-    # originals that only other partitions read before may have no reader left
+    copied += _serve_outside_readers_from_the_first(partitions, graph, owner, originals)
+    # the copied originals that no reader is left for, last first (a cone's inner nodes free up after it)
     for n in reversed(list(graph.nodes)):
-        if n in owner and not n.users and n.op == "call_function":
+        if n in originals and not n.users:
             owner[n].remove_node(n)
             graph.erase_node(n)
     return copied

@@ -27,6 +27,16 @@ class TensorInfo:
         out = tuple(_static(s) for s in self.shape)
         return None if None in out else out
 
+    def static_numel(self):
+        """The number of elements, or None where an extent is symbolic."""
+        shape = self.static_shape()
+        if shape is None:
+            return None
+        count = 1
+        for e in shape:
+            count *= e
+        return count
+
 
 def _static(extent):
     if isinstance(extent, int):

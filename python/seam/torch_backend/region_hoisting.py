@@ -33,24 +33,15 @@ def value_bytes(node):
     info = tensor_info(node)
     if info is None:
         return 0 if node.target is not operator.getitem and _is_tuple(node) else None
-    shape = info.static_shape()
-    if shape is None:
-        return None
-    numel = 1
-    for e in shape:
-        numel *= e
-    return numel * _element_bytes(info.dtype)
+    numel = info.static_numel()
+    return None if numel is None else numel * _element_bytes(info.dtype)
 
 
 def _is_tuple(node):
     return bool(node.users) and all(u.op == "call_function" and u.target is operator.getitem for u in node.users)
 
 
-def _inputs(node):
-    return [a for a in node.all_input_nodes]
-
-
-def _free(node):
+def is_graph_input(node):
     """A value any region can read without depending on another region: a graph input or attribute."""
     return node.op in ("placeholder", "get_attr")
 
@@ -61,7 +52,7 @@ def boundary_bytes(members):
     total = 0
     read = set()
     for node in members:
-        for source in _inputs(node):
+        for source in node.all_input_nodes:
             if source not in members and source not in read:
                 read.add(source)
                 b = value_bytes(source)
@@ -82,7 +73,7 @@ def _movable(earlier, later, order):
     for node in sorted(later, key=order.get):
         if node.op != "call_function":
             continue
-        if all(_free(s) or s in earlier or s in moved for s in _inputs(node)):
+        if all(is_graph_input(s) or s in earlier or s in moved for s in node.all_input_nodes):
             moved.add(node)
     return moved
 
@@ -122,7 +113,7 @@ def hoist_into_earlier_regions(partitions, gm):
             owner[n] = p
     count = 0
     for later in sorted(partitions, key=lambda p: min((order[n] for n in p.nodes), default=0)):
-        sources = {owner[s] for n in later.nodes for s in _inputs(n) if s in owner and owner[s] is not later}
+        sources = {owner[s] for n in later.nodes for s in n.all_input_nodes if s in owner and owner[s] is not later}
         for earlier in sorted(sources, key=lambda p: -min(order[n] for n in p.nodes)):
             moved = _movable(earlier.nodes, later.nodes, order)
             # a tuple moves only with all of its getitems
