@@ -121,19 +121,14 @@ std::vector<bool> views_read_by_products(const Fusion& fusion, const std::vector
     const Value root = view_root(fusion, v);
     if (fusion.node(root).op == OpKind::Input || cheap[root.id]) continue;  // no kernel writes the root
     const std::vector<Value>& consumers = fusion.consumers(v);
+    const std::optional<StridedLayout> layout = view_of_contiguous(fusion, v);
     bool ok = !consumers.empty();
     for (Value c : consumers) {
       const Node& consumer = fusion.node(c);
       if (read_in_place[c.id]) continue;
-      if (!is_product(consumer.op)) {
-        ok = false;
-        break;
-      }
-      for (size_t i = 0; i < consumer.operands.size() && ok; ++i) {
-        if (consumer.operands[i] != v) continue;
-        const std::optional<StridedLayout> layout = view_of_contiguous(fusion, v);
-        ok = layout && has_gemm_form(consumer, i, *layout);
-      }
+      ok = is_product(consumer.op) && layout.has_value();
+      for (size_t i = 0; i < consumer.operands.size() && ok; ++i)
+        if (consumer.operands[i] == v) ok = has_gemm_form(consumer, i, *layout);
       if (!ok) break;
     }
     read_in_place[static_cast<size_t>(id)] = ok;

@@ -28,12 +28,12 @@ def cross_entropy_from_logsumexp(scores, target, ignore_index, reduction):
     """F.cross_entropy(scores, target, ignore_index=ignore_index, reduction=reduction) for [rows, classes]
     scores, as log-sum-exp minus the target's score."""
     classes = scores.shape[1]
+    zero = torch.zeros((), dtype=scores.dtype, device=scores.device)
     lse = torch.logsumexp(scores, 1)
     hit = torch.arange(classes, device=scores.device).unsqueeze(0) == target.unsqueeze(1)
-    picked = torch.sum(torch.where(hit, scores, torch.zeros((), dtype=scores.dtype, device=scores.device)), 1)
+    picked = torch.sum(torch.where(hit, scores, zero), 1)
     valid = target != ignore_index
     out_of_range = valid & ((target < 0) | (target >= classes))
-    zero = torch.zeros((), dtype=scores.dtype, device=scores.device)
     losses = torch.where(valid, lse - picked, zero)
     losses = torch.where(out_of_range, torch.full((), float("nan"), dtype=scores.dtype, device=scores.device),
                          losses)
