@@ -11,9 +11,8 @@
 #include "support/error.h"
 
 namespace seam::tool {
-namespace {
 
-FusionPlan plan_file(Args& args, const std::string& kir_last_pass = {}) {
+PlannedFile plan_file(Args& args, const std::string& kir_last_pass) {
   ExecutableOptions options;
   options.segment.strategy = parse_strategy(args.get_or("strategy", "auto"));
   if (args.has("reproducible")) {
@@ -26,10 +25,8 @@ FusionPlan plan_file(Args& args, const std::string& kir_last_pass = {}) {
   args.reject_unused();
   const Fusion fusion = run_pipeline(load_fusion(path));
   const SegmentedFusion segmented = segment_fusion(fusion, options.segment);
-  return plan_fusion(segmented, PlanOptions{options.launch, kir_last_pass});
+  return {fusion.name(), plan_fusion(segmented, PlanOptions{options.launch, kir_last_pass})};
 }
-
-}  // namespace
 
 std::set<std::string> plan_switches() {
   std::set<std::string> switches = knob_switches();
@@ -38,13 +35,13 @@ std::set<std::string> plan_switches() {
 }
 
 int cmd_plan(Args& args) {
-  std::cout << print_plan(plan_file(args));
+  std::cout << print_plan(plan_file(args).plan);
   return kExitOk;
 }
 
 int cmd_kir(Args& args) {
   const std::string last = args.get_or("pass", "");
-  const FusionPlan plan = plan_file(args, last);
+  const FusionPlan plan = plan_file(args, last).plan;
   for (const PlannedStep& step : plan.steps) {
     if (step.library) {
       std::cout << "// group " << step.group << ": a library call (no kernel IR)\n\n";

@@ -132,18 +132,13 @@ int cmd_emit(Args& args) {
     std::cout << emit_knob_help();
     return kExitOk;
   }
-  ExecutableOptions options;
-  options.segment.strategy = parse_strategy(args.get_or("strategy", "auto"));
   const std::string target = args.get_or("target", "cuda");
   const auto compile_arch = args.get("compile");
-  read_knob_flags(args, options.launch);
-  args.reject_unused();
   SEAM_CHECK(target == "cuda" || target == "host", "--target must be cuda or host, got '", target, "'");
   SEAM_CHECK(!compile_arch || target == "cuda", "--compile needs --target cuda");
-  Fusion fusion = run_pipeline(load_fusion(args.positional_at(0, "FILE")));
-  SegmentedFusion segmented = segment_fusion(fusion, options.segment);
-  std::vector<CompiledStep> steps = plan_fusion(segmented, PlanOptions{options.launch, {}}).steps;
-  std::cout << "// " << steps.size() << " kernel(s) for fusion " << fusion.name() << "\n";
+  PlannedFile planned = plan_file(args);
+  const std::vector<CompiledStep>& steps = planned.plan.steps;
+  std::cout << "// " << steps.size() << " kernel(s) for fusion " << planned.fusion_name << "\n";
   const KernelProgram program =
       print_kernel_program(steps, target == "cuda" ? KernelTarget::Cuda : KernelTarget::Host);
   size_t text = 0;
@@ -172,7 +167,7 @@ int cmd_emit(Args& args) {
     std::cout << "\n// launch: " << launch_summary(step) << "\n";
     std::cout << program.texts[text++];
   }
-  if (compile_arch) print_compile_summary(steps, *compile_arch, fusion.name());
+  if (compile_arch) print_compile_summary(steps, *compile_arch, planned.fusion_name);
   return kExitOk;
 }
 
