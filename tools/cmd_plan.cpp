@@ -21,9 +21,8 @@ PlannedFile plan_file(Args& args, const std::string& kir_last_pass) {
     options.segment.strategy = strategy;
   }
   read_knob_flags(args, options.launch);
-  const std::string path = args.positional_at(0, "FILE");
-  args.reject_unused();
-  const Fusion fusion = run_pipeline(load_fusion(path));
+  args.reject_unused();  // first: an unknown option that took FILE as its value is named as such
+  const Fusion fusion = run_pipeline(load_fusion(args.positional_at(0, "FILE")));
   const SegmentedFusion segmented = segment_fusion(fusion, options.segment);
   return {fusion.name(), plan_fusion(segmented, PlanOptions{options.launch, kir_last_pass})};
 }
