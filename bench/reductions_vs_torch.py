@@ -13,7 +13,7 @@ passes when |out - eager| <= rtol * |eager| + atol * max|eager| (bf16: rtol 1.6e
 table; --json-out writes the raw rows after every row. Exits 1 when any output mismatches or seam fails.
 
 Usage: python3 bench/reductions_vs_torch.py [--seam build/tools/seam] [--sweep DIR] [--only KIND,...]
-       [--iterations N] [--no-compile] [--knob=FLAG ...] [--json-out FILE] [--list]
+       [--one-per-kind] [--iterations N] [--no-compile] [--knob=FLAG ...] [--json-out FILE] [--list]
 """
 import argparse
 import glob
@@ -108,6 +108,8 @@ def main():
     p.add_argument("--seam", default="build/tools/seam", help="the seam binary (gpu-bin/seam on the GPU machine)")
     p.add_argument("--sweep", metavar="DIR", help="the fusion files of DIR (make_sweep.py DIR) instead of the set")
     p.add_argument("--only", help="only these kinds, comma-separated (rmsnorm_fwd,softmax_fwd)")
+    p.add_argument("--one-per-kind", action="store_true",
+                   help="per kind only its largest shape (scripts/gpu_check.sh verify: the set in less time)")
     p.add_argument("--iterations", type=int, default=30, help="timed calls per implementation (capped at 200)")
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
     p.add_argument("--knob", action="append", default=[], metavar="FLAG",
@@ -124,6 +126,12 @@ def main():
         if unknown:
             raise SystemExit(f"unknown kind(s) {', '.join(sorted(unknown))} (known: {', '.join(fusions.KINDS)})")
         rows = [r for r in rows if r[1] in kinds]
+    if args.one_per_kind:
+        largest = {}
+        for row in sorted(rows):
+            if row[1] not in largest or row[2] * row[3] > largest[row[1]][2] * largest[row[1]][3]:
+                largest[row[1]] = row
+        rows = [r for r in rows if largest[r[1]] is r]
     if not rows:
         raise SystemExit("no fusion files selected")
     if args.list:

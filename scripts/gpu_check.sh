@@ -18,10 +18,12 @@
 #                                     # kernels ends with (docs/TESTING.md, "On the GPU"): the Python
 #                                     # module built there, smoke and runtime tests, the whole GPU suite,
 #                                     # memcheck over every kernel kind, pytest on CUDA tensors, RoPE quick
-#                                     # rows and the reduction set next to torch.compile; one summary line
+#                                     # rows and the reduction set (its largest shape per kind) next to
+#                                     # torch.compile; one summary line
 #                                     # per step (pass/fail, seconds); every step has its own time limit
-#                                     # and appends its log to $OUT/verify.log as it runs (memcheck and
-#                                     # pytest, side by side: their own logs), so a cut run still brings
+#                                     # and appends its log to $OUT/verify.log as it runs (the module's
+#                                     # build beside the suite, memcheck beside pytest: their own logs),
+#                                     # so a cut run still brings
 #                                     # back what finished. SEAM_GPU_STEPS="suite memcheck"
 #                                     # runs only those steps.
 #   scripts/gpu_check.sh report       # the short version for a tight GPU budget, few output files:
@@ -184,10 +186,13 @@ if [[ "$mode" == "verify" ]]; then
     ((rc == 124 || rc == 137)) && verdict="TIMEOUT after ${limit} s"
     printf '%-12s %-22s %4d s\n' "$name" "$verdict" "$((SECONDS - start))" | tee -a "$summary"
   }
-  vstep module 240 bash -c build_python_module
+  # The module builds on the CPUs while the GPU suite runs (pytest needs it only after the suite).
+  (log="$out/module.log" && : > "$log" && vstep module 240 bash -c build_python_module) &
+  module=$!
   vstep smoke 60 gpu-bin/seam_gpu_smoke
   vstep runtime 60 gpu-bin/seam_runtime_tests
   vstep suite 150 bash -c sharded_suite
+  wait "$module"
   # The quick suite (memcheck's shapes) alone, only when named: its time is what memcheck builds on.
   [[ " ${SEAM_GPU_STEPS:-} " == *" quick "* ]] && vstep quick 90 env SEAM_GPU_QUICK=1 gpu-bin/seam_gpu_tests
   # memcheck and pytest load the GPU lightly: side by side, each with its own log in $OUT.
@@ -196,7 +201,7 @@ if [[ "$mode" == "verify" ]]; then
     vstep python 240 bash -c sharded_pytest) &
   wait
   vstep rope 120 gpu-bin/bench_rope_gpu --quick
-  vstep reductions 330 python3 bench/reductions_vs_torch.py --seam gpu-bin/seam --iterations 20 \
+  vstep reductions 200 python3 bench/reductions_vs_torch.py --seam gpu-bin/seam --iterations 20 --one-per-kind \
     --json-out "$out/reductions.json"
   [[ -n "$(ls -A "$failures")" ]] && tar czf "$out/failures.tgz" -C "$failures" .
   echo "== summary ==" && cat "$summary"

@@ -277,10 +277,12 @@ class BodyPrinter {
     }
   }
 
-  // The helper loading `lanes` elements for `e`: a peeled row loop's masked vector, kept in L2, or plain.
+  // The helper loading `lanes` elements for `e`: a peeled row loop's masked vector, a vector at an
+  // unaligned offset, kept in L2, or plain.
   static std::string load_call(const kir::Expr& e, int lanes, bool keep) {
     if (e.row_edge)
       return "seam_load_edge<" + std::to_string(lanes) + ", " + (e.unaligned ? "false" : "true") + ">";
+    if (e.unaligned) return "seam_load_unaligned<" + std::to_string(lanes) + ">";
     return std::string(keep ? "seam_load_keep<" : "seam_load<") + std::to_string(lanes) + ">";
   }
 

@@ -132,7 +132,7 @@ kir::Var ExpressionEmitter::emit_leaf(Value v, const Node& node, const AxisIndex
         if (strides[static_cast<size_t>(idx.lane_axis)] != 1)
           throw NotVectorizable{"input %" + std::to_string(v.id) + " is strided along the vector axis"};
         const bool aligned = vector_aligned(offset);
-        if (!aligned && !peeled_rows_)
+        if (!aligned && !peeled_rows_ && !unaligned_loads_)
           throw NotVectorizable{"input %" + std::to_string(v.id) + " is read at an unaligned offset"};
         lanes = lanes_;
       }
@@ -142,6 +142,8 @@ kir::Var ExpressionEmitter::emit_leaf(Value v, const Node& node, const AxisIndex
       e.guards = guards_;
       if (lanes > 1 && peeled_rows_) {  // the lanes outside the row read nothing
         e.row_edge = true;
+        e.unaligned = !vector_aligned(offset);
+      } else if (lanes > 1 && unaligned_loads_) {
         e.unaligned = !vector_aligned(offset);
       }
       return define(type.dtype, lanes, std::move(e));

@@ -46,6 +46,7 @@ class ExpressionEmitter {
   void set_reduction_loop_unroll(int n) { reduction_loop_unroll_ = n; }
   // The largest reduction inlined (ScheduleLimits::max_inlined_reduction, which the segmenter used).
   void set_max_inlined_reduction(int64_t n) { max_inlined_reduction_ = n; }
+  void set_unaligned_loads(bool on) { unaligned_loads_ = on; }
 
  protected:
   kir::Block& block();
@@ -83,6 +84,11 @@ class ExpressionEmitter {
   // (kir::Expr::unaligned: read in narrower accesses) rather than narrowing the vector, and every vector
   // load masks the lanes outside the row.
   bool peeled_rows_ = false;
+  // A pointwise kernel's chunks (LaunchParams::unaligned_loads): a contiguous load at an offset that is not
+  // a multiple of the width is marked unaligned too, instead of narrowing every access of the output. An
+  // odd row width (GPT-2's 50257 logits) keeps its 8-lane chunks: 8 loads in flight per thread where one
+  // element per thread left three quarters of the memory bandwidth unused.
+  bool unaligned_loads_ = false;
   int reduction_loop_unroll_ = 0;
   int64_t max_inlined_reduction_ = ScheduleLimits{}.max_inlined_reduction;
 

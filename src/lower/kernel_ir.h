@@ -108,6 +108,8 @@ struct Expr {
   // Load of lanes > 1 in a peeled row loop (RowLaunch::peel): only the lanes inside the row are read
   // (the others are zero), `unaligned` when the vector's start is not a multiple of its width (then the
   // widest accesses its address allows, else one wide access when every lane is inside).
+  // A pointwise kernel's vector load at an unaligned offset (LaunchParams::unaligned_loads) is `unaligned`
+  // without `row_edge`: every lane read, in the widest accesses the address allows.
   bool row_edge = false;
   bool unaligned = false;
   // Call: the GPU's approximate form may compute it (lower/approximate_math.h).

@@ -32,7 +32,10 @@ std::string expr(const kir::Expr& e) {
       std::string out = std::string(e.reused ? "load.reused" : "load") + " p" + std::to_string(e.param) +
                         "[" + kir::to_string(e.offset) + "]";
       if (!e.cache.empty()) out += (e.cache_fill ? " into " : " from ") + e.cache;
-      if (e.row_edge) out += e.unaligned ? " in row, unaligned" : " in row";
+      if (e.row_edge)
+        out += e.unaligned ? " in row, unaligned" : " in row";
+      else if (e.unaligned)
+        out += " unaligned";
       for (const kir::LoadChoice& c : e.choices)
         out += " | p" + std::to_string(c.param) + "[" + kir::to_string(c.offset) + "] if " +
                kir::to_string(c.index) + " < " + std::to_string(c.below);

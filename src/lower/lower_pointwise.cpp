@@ -153,6 +153,7 @@ std::optional<TrialOutput> lower_output_trial(const Fusion& fusion, int o, const
     OutputLowering lowering(fusion, kernel, input_param, schedule.lanes, counter);
     lowering.set_reduction_loop_unroll(options.reduction_loop_unroll);
     lowering.set_max_inlined_reduction(options.max_inlined_reduction);
+    lowering.set_unaligned_loads(options.unaligned_loads);
     lowering.lower(o, "chunk" + std::to_string(o), trial.body, options.branch_free, schedule.order);
     trial.coordinates = lowering.coordinates();
     trial.lane = lowering.lane_coordinate();
@@ -182,6 +183,7 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
     OutputLowering lowering(fusion, kernel, input_param, program.lanes, counter);
     lowering.set_reduction_loop_unroll(options.reduction_loop_unroll);
     lowering.set_max_inlined_reduction(options.max_inlined_reduction);
+    lowering.set_unaligned_loads(options.unaligned_loads);
     try {
       lowering.lower(static_cast<int>(o), program.chunk, program.body, options.branch_free, program.order,
                      options.kir_last_pass);

@@ -25,7 +25,7 @@ std::string LaunchParams::to_string() const {
               ? " (chunks loading <= " + std::to_string(max_group_loaded_bytes) + " B)"
               : "") +
          (keep_reused_loads ? ", reused loads kept in L2" : "") +
-         (streaming_stores ? ", streaming stores" : "") +
+         (streaming_stores ? ", streaming stores" : "") + (unaligned_loads ? "" : ", aligned loads only") +
          (reduction_loop_unroll > 0 ? ", reduction loops unrolled " + std::to_string(reduction_loop_unroll)
                                     : "");
 }

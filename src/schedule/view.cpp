@@ -151,10 +151,13 @@ Value view_root(const Fusion& fusion, Value value) {
 }
 
 std::optional<StridedLayout> view_of_contiguous(const Fusion& fusion, Value value) {
-  const Value root = view_root(fusion, value);
-  const Node& node = fusion.node(root);
+  return view_of_contiguous(fusion, value, view_root(fusion, value));
+}
+
+std::optional<StridedLayout> view_of_contiguous(const Fusion& fusion, Value value, Value base) {
+  const Node& node = fusion.node(base);
   if (node.type.is_scalar) return std::nullopt;
-  return replay_views(fusion, value, root, {node.type.shape, contiguous_strides(node.type.shape), 0});
+  return replay_views(fusion, value, base, {node.type.shape, contiguous_strides(node.type.shape), 0});
 }
 
 Value viewed_input(const Fusion& fusion, Value value) {

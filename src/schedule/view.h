@@ -34,6 +34,8 @@ Value view_root(const Fusion& fusion, Value value);
 // The layout of `value` as a view of view_root(fusion, value) stored contiguously (a kernel's output),
 // or nullopt when some op of the chain cannot alias it (a reshape of non-contiguous axes).
 std::optional<StridedLayout> view_of_contiguous(const Fusion& fusion, Value value);
+// The same over `base`, a value down the chain of view ops from `value`, stored contiguously.
+std::optional<StridedLayout> view_of_contiguous(const Fusion& fusion, Value value, Value base);
 
 // The fusion input that view_of_input(fusion, value) is a view of (follows operands 0).
 Value viewed_input(const Fusion& fusion, Value value);

@@ -109,29 +109,46 @@ bool expands(const Fusion& fusion, const std::vector<bool>& cheap, const Node& n
 
 bool is_product(OpKind op) { return op == OpKind::Matmul || op == OpKind::Linear; }
 
+// The value a view's layout is taken over: the chain's root, or, when no strides express the view over
+// the root, the nearest view op down the chain that no strides express either (a reshape of permuted
+// axes). A kernel writes that one out contiguously, and the views of it are read there: attention's
+// gradient, [b, h, T, d] permuted and flattened to [b*T, h*d], is written once, and its transpose for the
+// weight gradient is a transpose flag, not a second, transposed copy.
+Value layout_base(const Fusion& fusion, Value v, Value root) {
+  if (view_of_contiguous(fusion, v, root)) return root;
+  for (Value a = fusion.node(v).operands[0]; a != root; a = fusion.node(a).operands[0])
+    if (!view_of_contiguous(fusion, a, root)) return a;
+  return root;
+}
+
 // Per node, whether it is a view op of a computed value read only by matrix products (directly or
-// through such views) that can each read it in place. Walks consumers before producers.
+// through such views) that can each read it in place. Walks consumers before producers; a view that
+// others are read over (layout_base) stays materialized.
 std::vector<bool> views_read_by_products(const Fusion& fusion, const std::vector<bool>& cheap) {
   const int32_t n = fusion.num_nodes();
   std::vector<bool> read_in_place(static_cast<size_t>(n), false);
+  std::vector<int32_t> read_over(static_cast<size_t>(n), -1);  // the base of a view read in place
   for (int32_t id = n - 1; id >= 0; --id) {
     const Value v{id};
     const Node& node = fusion.node(v);
     if (!is_view_op(node.op) || fusion.is_output(v)) continue;
     const Value root = view_root(fusion, v);
     if (fusion.node(root).op == OpKind::Input || cheap[root.id]) continue;  // no kernel writes the root
+    const Value base = layout_base(fusion, v, root);
+    if (cheap[base.id]) continue;  // recomputed by its readers: no kernel writes it either
     const std::vector<Value>& consumers = fusion.consumers(v);
-    const std::optional<StridedLayout> layout = view_of_contiguous(fusion, v);
+    const std::optional<StridedLayout> layout = view_of_contiguous(fusion, v, base);
     bool ok = !consumers.empty();
     for (Value c : consumers) {
       const Node& consumer = fusion.node(c);
-      if (read_in_place[c.id]) continue;
+      if (read_in_place[c.id] && read_over[c.id] != id) continue;
       ok = is_product(consumer.op) && layout.has_value();
       for (size_t i = 0; i < consumer.operands.size() && ok; ++i)
         if (consumer.operands[i] == v) ok = has_gemm_form(consumer, i, *layout);
       if (!ok) break;
     }
     read_in_place[static_cast<size_t>(id)] = ok;
+    if (ok) read_over[static_cast<size_t>(id)] = base.id;
   }
   return read_in_place;
 }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "ir/builder.h"
+#include "lower/kir_printer.h"
 #include "lower/lower_pointwise.h"
 #include "testing/host_lowering.h"
 
@@ -49,6 +50,23 @@ TEST(Vectorize, CatBoundaryInsideAVectorNarrowsTheWidth) {
   Value z = b.input(Type::tensor(BFloat16, {2, 4}));
   Value c = b.cat({b.slice_axis(x, 1, 0, 2), y, b.slice_axis(x, 1, 2, 4), z}, 1);  // boundaries 2, 6, 8
   EXPECT_EQ(lanes_and_check(b.finish({c})), (std::vector<int>{2}));
+}
+
+// Rows of an odd width start at every alignment in turn: the load is marked unaligned (read in the widest
+// accesses each address allows) and the output keeps its 8 lanes; without unaligned loads, one lane.
+TEST(Vectorize, InputAtAnUnalignedOffsetKeepsTheVector) {
+  Builder b("odd_rows");
+  Value x = b.input(Type::tensor(BFloat16, {5, 67}));
+  Value y = b.input(Type::tensor(BFloat16, {5, 64}));
+  const Fusion fusion = b.finish({b.add(b.slice_axis(x, 1, 3, 67), y)});
+  const kir::Kernel kernel = lower_and_check_on_host(fusion, LoweringOptions{}, Tolerance{1e-6, 1e-6}, 5);
+  ASSERT_EQ(kernel.outputs.size(), 1u);
+  EXPECT_EQ(kernel.outputs[0].lanes, 8);
+  const std::string kir = print_kir(kernel);
+  EXPECT_NE(kir.find(" unaligned"), std::string::npos) << kir;
+  LoweringOptions aligned_only;
+  aligned_only.unaligned_loads = false;
+  EXPECT_EQ(lower_and_check_on_host(fusion, aligned_only, Tolerance{1e-6, 1e-6}, 5).outputs[0].lanes, 1);
 }
 
 TEST(Vectorize, StridedInputAlongTheVectorAxisIsScalar) {

@@ -417,3 +417,19 @@ def test_a_product_moves_into_the_region_whose_value_it_reads(hoisting):
     largest = max(n.meta["val"].numel() if "val" in n.meta else n.meta["tensor_meta"].shape.numel()
                   for n in later_inputs)
     assert largest == (vocab * hidden if hoisting else rows * vocab)
+
+
+def test_dump_regions_writes_each_signature_once_under_its_own_name(tmp_path):
+    """CompilationSettings.dump_regions: the fusion each region ran, per graph and signature, no file
+    written over (two compilations of the same graph number their files on)."""
+    model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.GELU())
+    settings = tb.CompilationSettings(fallback=False, dump_regions=str(tmp_path))
+    for _ in range(2):
+        step = tb.aot_compile(model, settings)
+        step(torch.randn(4, 8, requires_grad=True)).sum().backward()
+        step(torch.randn(4, 8, requires_grad=True)).sum().backward()  # the same signature: nothing new
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert len(names) == 4 and len(set(n.rsplit("_", 1)[0] for n in names)) == 4, names
+    texts = [p.read_text() for p in sorted(tmp_path.iterdir())]
+    assert all(t.startswith("fusion ") for t in texts)
+    assert any(" erf " in t for t in texts), texts[0]

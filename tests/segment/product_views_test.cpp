@@ -63,6 +63,26 @@ fusion strided_columns {
 }
 )";
 
+// Attention's gradient: [b, h, T, d] computed, permuted to [b, T, h, d] and flattened to rows [b*T, h*d],
+// which no strides express over the [b, h, T, d] value. The rows are written once (the input gradient
+// reads them); the weight gradient reads their transpose in place, over the written rows.
+constexpr const char* kHeadsFlattened = R"(
+fusion heads_flattened {
+  %dq = input {name="dq"} : bf16[2,4,8,16]
+  %x = input {name="x"} : bf16[16,24]
+  %w = input {name="w"} : bf16[64,24]
+  %dq32 = cast %dq {dtype=f32} : f32[2,4,8,16]
+  %s = mul %dq32, %dq32 : f32[2,4,8,16]
+  %g = cast %s {dtype=bf16} : bf16[2,4,8,16]
+  %p = permute %g {perm=[0,2,1,3]} : bf16[2,8,4,16]
+  %rows = reshape %p {shape=[16,64]} : bf16[16,64]
+  %dx = matmul %rows, %w : bf16[16,24]
+  %rt = permute %rows {perm=[1,0]} : bf16[64,16]
+  %dw = matmul %rt, %x : bf16[64,24]
+  return dx=%dx, dw=%dw
+}
+)";
+
 SegmentedFusion segment(const char* text) {
   return segment_fusion(parse_fusion(text), reproducible_segment_options());
 }
@@ -109,8 +129,16 @@ TEST(ProductViews, AViewWithoutAGemmLayoutIsWrittenOut) {
   EXPECT_EQ(std::count(written.begin(), written.end(), OpKind::Slice), 1);
 }
 
+TEST(ProductViews, AViewOfAWrittenViewIsReadOverIt) {
+  SegmentedFusion s = segment(kHeadsFlattened);
+  const std::vector<OpKind> written = written_ops(s);
+  ASSERT_EQ(written.size(), 1u) << "the rows, not also their transpose";
+  EXPECT_EQ(written[0], OpKind::Reshape);
+  EXPECT_EQ(s.num_kernels(), 3);
+}
+
 TEST(ProductViews, HostKernelsMatchTheInterpreter) {
-  for (const char* text : {kWeightGradient, kTransposeAlsoReadByAKernel, kStridedColumns})
+  for (const char* text : {kWeightGradient, kTransposeAlsoReadByAKernel, kStridedColumns, kHeadsFlattened})
     EXPECT_EQ(host_backend_disagreement(parse_fusion(text)), "");
 }
 

@@ -5,7 +5,9 @@ compiling) runs the region's aten graph in PyTorch instead, logged at debug leve
 
 import collections
 import copy
+import itertools
 import logging
+import os
 import threading
 
 import torch
@@ -142,6 +144,8 @@ class SeamRegion(torch.nn.Module):
                     raise
                 return self._split_around(key, args, e)
             result = self._run(translation, args)
+            if self.settings.dump_regions:
+                self._dump(translation)
             STATS["signatures_compiled"] += 1
             self._cache[key] = translation
             return result
@@ -154,6 +158,17 @@ class SeamRegion(torch.nn.Module):
             self._cache[key] = _EAGER
             STATS["regions_in_pytorch"] += 1
             return self.graph_module(*args)
+
+    def _dump(self, translation):
+        """The fusion this signature ran (CompilationSettings.dump_regions), under a name no other takes."""
+        os.makedirs(self.settings.dump_regions, exist_ok=True)
+        stem = f"{self.graph_label}_{self.region_name}".replace("/", "_").replace("?", "")
+        for n in itertools.count():
+            path = os.path.join(self.settings.dump_regions, f"{stem}_{n}.seam")
+            if not os.path.exists(path):
+                break
+        with open(path, "w") as f:
+            f.write(translation.fd.fusion_ir())
 
     def _split_around(self, key, args, error):
         """This signature runs with the failed node in PyTorch and the rest of the region re-partitioned

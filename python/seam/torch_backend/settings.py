@@ -44,6 +44,9 @@ class CompilationSettings:
     # outputs instead of saving them (decompositions.py). Off until measured: it changes what every graph
     # saves.
     recompute_saved_outputs: bool = False
+    # A folder: each region's fusion (text format, before seam's passes) is written there when a signature
+    # first runs, as <graph>_<region>_<n>.seam, for `seam plan` and `seam segment` to read offline.
+    dump_regions: str = ""
     # False: a converter or seam failure raises instead of falling back to PyTorch (for tests).
     fallback: bool = True
 

@@ -190,6 +190,37 @@ SEAM_FN void seam_load_edge(const T* __restrict__ src, T* dst, unsigned lanes) {
   for (int l = 0; l < N; ++l) dst[l] = (lanes >> l) & 1u ? src[l] : T();
 }
 
+// A pointwise chunk's vector at an offset not a multiple of its width (kir::Expr::unaligned without
+// row_edge): every lane, in the widest accesses the address allows. The rows of an odd-width tensor start
+// at every alignment in turn, so the test is per access; it is uniform across a warp except where the
+// warp crosses a row.
+template <int N, class T>
+SEAM_FN void seam_load_unaligned(const T* __restrict__ src, T* dst) {
+  const unsigned long long address = (unsigned long long)src;
+  if constexpr (N * sizeof(T) % 16 == 0) {
+    if ((address & 15) == 0) {
+      seam_load<N>(src, dst);
+      return;
+    }
+  }
+  if constexpr (sizeof(T) < 8 && N * sizeof(T) % 8 == 0) {
+    if ((address & 7) == 0) {
+#pragma unroll
+      for (int l = 0; l < N; l += 8 / sizeof(T)) seam_load<8 / sizeof(T)>(src + l, dst + l);
+      return;
+    }
+  }
+  if constexpr (sizeof(T) < 4 && N * sizeof(T) % 4 == 0) {
+    if ((address & 3) == 0) {
+#pragma unroll
+      for (int l = 0; l < N; l += 4 / sizeof(T)) seam_load<4 / sizeof(T)>(src + l, dst + l);
+      return;
+    }
+  }
+#pragma unroll
+  for (int l = 0; l < N; ++l) dst[l] = src[l];
+}
+
 // Cache hints (kir::Kernel::keep_reused_loads, streaming_stores). A load that other chunks repeat (a
 // broadcast input) is kept in L2 with an evict-last policy; stores go out evict-first (st.global.cs), so
 // that streamed data does not push the reused lines out. 16-byte accesses only; others as above.

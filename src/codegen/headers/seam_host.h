@@ -71,6 +71,11 @@ template <int N, class T>
 SEAM_FN void seam_store(T* __restrict__ dst, const T* src) {
   memcpy(dst, src, N * sizeof(T));
 }
+// A vector at an unaligned offset (kir::Expr::unaligned): memcpy needs no alignment.
+template <int N, class T>
+SEAM_FN void seam_load_unaligned(const T* __restrict__ src, T* dst) {
+  memcpy(dst, src, N * sizeof(T));
+}
 // Cache hints mean nothing on the host.
 template <int N, class T>
 SEAM_FN void seam_load_keep(const T* __restrict__ src, T* dst) {
