@@ -294,6 +294,32 @@ def test_copies_traced_in_another_order_share_one_definition():
     assert len(ids) == 2 and ids[0] == ids[1], ids
 
 
+def test_a_view_read_inside_and_handed_out_leaves_its_base_as_the_output():
+    """Two copies of a block, the first handing out a value it computes, the second a view of it that it
+    also reads (as AOT autograd's min-cut saves either for the backward: they cost the same). The second
+    region returns the base and PyTorch makes the view, so both regions return the same values and share
+    one definition, and the view is a view, with eager's strides, as in eager."""
+    def block(x, w, hand_out_view):
+        y = (x * w).exp()
+        v = y.view(2, 3, 4)  # read inside the region and (second copy) handed out
+        return (v * 2.0).view(6, 4), v if hand_out_view else y
+
+    def fn(x, w1, w2):
+        a, saved_a = block(x, w1, False)
+        b, saved_b = block(torch.cumsum(a, 0), w2, True)  # cumsum: PyTorch between the copies
+        return b, saved_a, saved_b
+
+    inputs = (torch.randn(6, 4), torch.randn(4), torch.randn(4))
+    outs, gm = seam_run(fn, *inputs, settings=STRICT)
+    for a, e in zip(outs, fn(*inputs)):
+        assert_matches(a, e)
+        assert a.stride() == e.stride()
+    regions = [m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion)]
+    fds = [next(iter(r._cache.values())).fd for r in regions]
+    assert len(fds) == 2 and fds[0].id() == fds[1].id(), "\n\n".join(map(repr, fds))
+    assert outs[2]._base is not None  # a view of the region's output, made by PyTorch
+
+
 def test_region_outputs_have_the_strides_eager_gives():
     """A computed region output has eager's strides, so PyTorch's next op sees what it would in eager: the
     attention output of an efficient-attention kernel is (B, H, T, D) laid out as (B, T, H, D); a cast of
