@@ -447,6 +447,10 @@ def _regions_of(gm):
 @pytest.mark.parametrize("hoisting", [True, False])
 def test_a_product_moves_into_the_region_whose_value_it_reads(hoisting):
     rows, vocab, hidden = 64, 96, 8
+    # seeded: about one draw in 40 makes the sum of the [64, 8] cumsum, added to every element, small, so
+    # that elements near 0 see its rounding (seam and torch sum its 512 values in other orders) past the
+    # f32 tolerance
+    torch.manual_seed(0)
     inputs = (torch.randn(rows, hidden), torch.randn(rows, vocab), torch.randn(vocab, hidden))
     settings = CompilationSettings(fallback=False, region_hoisting=hoisting)
     outs, gm = seam_run(_tied_weight_gradient, *inputs, settings=settings)
