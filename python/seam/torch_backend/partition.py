@@ -111,9 +111,9 @@ def _trim_boundary_views(partition):
     in eager (AOT autograd regenerates such outputs from their base), and no copy is written for a
     transpose PyTorch's next op reads as strided. A view with users both inside and outside the region
     stays for the inside ones, and a copy of it outside the region serves the others: what a region
-    returns does not depend on whether AOT autograd's min-cut saved a value or a view of it (the two cost
-    the same; torch 2.x breaks the tie differently in each layer of a model, which would make the layers'
-    regions differ). Repeated until chains of views reach the value the region computes. Not copied: a
+    returns does not depend on whether AOT autograd's min-cut saved a value or a view of it (the same
+    size: torch 2.11's took the one in one layer of a Llama and the other in the next, and the layers'
+    regions differed). Repeated until chains of views reach the value the region computes. Not copied: a
     view with fewer elements than its base (a slice; the region would write the whole base), and a view
     with several results (split), which goes with all its getitems or stays with all of them."""
     changed = True
