@@ -4,6 +4,10 @@
 // kernel otherwise, views copied first.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <random>
+
 #include "exec/executable.h"
 #include "interp/compare.h"
 #include "interp/interpreter.h"
@@ -52,6 +56,31 @@ TEST(ScanExecutable, ProductsAndExtremaAgreeWithTheInterpreter) {
     SCOPED_TRACE(c.name);
     EXPECT_EQ(host_backend_disagreement(c.fusion), "");
   }
+}
+
+// The f32 cumprod tolerance against rounding and a real mistake: a serial f32 product of the long rows'
+// 100000 factors 1 +- 2^-7 stays within it of the double product everywhere, one factor dropped does not;
+// it stays far below what dropping or repeating a factor makes: 2^-7 for the long rows, 5e-4 for a factor
+// in [0.999, 1.001] at the Python tests' lengths (up to 4097).
+TEST(ScanExecutable, FloatProductToleranceAdmitsRoundingAndCatchesADroppedFactor) {
+  const int64_t n = 100000;
+  const double rtol = testing_scan::float_product_rtol(n);
+  EXPECT_LT(rtol, 0x1p-7 / 20);
+  EXPECT_LT(testing_scan::float_product_rtol(4097), 5e-4 / 20);
+  std::mt19937_64 rng(7);
+  float single = 1;
+  double exact = 1, dropped = 1, rounding = 0, missing = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    const double factor = (rng() & 1) ? 1 + 0x1p-7 : 1 - 0x1p-7;
+    single *= static_cast<float>(factor);
+    exact *= factor;
+    if (k != n / 2) dropped *= factor;
+    rounding = std::max(rounding, std::fabs(single - exact) / std::fabs(exact));
+    missing = std::max(missing, std::fabs(dropped - exact) / std::fabs(exact));
+  }
+  EXPECT_GT(rounding, 0);
+  EXPECT_LE(rounding, rtol);
+  EXPECT_GT(missing, rtol);
 }
 
 TEST(ScanExecutable, ProductsAndExtremaTakeTheRowsAndLinesKernels) {

@@ -3,6 +3,8 @@ every dtype (cumprod of integers and bools in int64, Half/BFloat16 products roun
 product; cummin/cummax in the input's dtype), every dim, rows that take the rows kernel and the lines
 kernel, a transposed input, NaN that stays, signed zeros, nvFuser's `init`, and the printed definition."""
 
+import math
+
 import pytest
 import torch
 
@@ -31,9 +33,51 @@ def reference(name, x, dim):
     return OPS[name](x, dim)
 
 
+def float_product_rtol(length):
+    """How far an f32 running product of `length` factors may be from an exact one (as
+    tests/testing/scan_cases.cpp's float_product_rtol, which says why): six standard deviations of the
+    random walk of its length-1 roundings, a bias of 1/32 ulp per factor (a tree order rounds products of
+    factors near 1 down more often than up), two ulps for the output's rounding."""
+    return 2.0 ** -24 * (2 + 6 * math.sqrt(max(length, 1) / 3) + max(length, 1) / 32)
+
+
+def rows_kernel_order_cumprod(x, items=4, threads=256):
+    """torch.cumprod of a 2-D f32 tensor along dim 1, rounded in the order of the GPU's rows kernel
+    (src/codegen/scan_kernel_printer.cpp): per chunk of threads * items, each thread's items serially,
+    the threads' totals across each warp and the warps' totals in shuffle trees, then the earlier chunks'
+    carry times the warps before times the lanes before, times the thread's own running product."""
+    lines, n = x.shape
+    warps, chunk = threads // 32, threads * items
+    out, carry = torch.empty_like(x), torch.ones(lines, 1, 1)
+
+    def tree(v):  # inclusive shuffle-up scan along the last dim
+        d = 1
+        while d < v.shape[-1]:
+            v = torch.cat([v[..., :d], v[..., d:] * v[..., :-d]], -1)
+            d *= 2
+        return v
+
+    for start in range(0, n, chunk):
+        m = min(chunk, n - start)
+        part = torch.cat([x[:, start:start + m], torch.ones(lines, chunk - m)], 1).view(lines, threads, items)
+        running = [part[..., 0]]
+        for j in range(1, items):
+            running.append(running[-1] * part[..., j])
+        own = torch.stack(running, -1)  # lines, threads, items
+        lanes = tree(own[..., -1].reshape(lines, warps, 32))
+        warp_totals = tree(lanes[..., 31])
+        lanes_before = torch.cat([torch.ones(lines, warps, 1), lanes[..., :-1]], -1)
+        warps_before = torch.cat([torch.ones(lines, 1), warp_totals[:, :-1]], -1)
+        prefix = carry * (warps_before[..., None] * lanes_before)
+        out[:, start:start + m] = (prefix.reshape(lines, threads, 1) * own).reshape(lines, chunk)[:, :m]
+        carry = carry * warp_totals[:, -1:, None]
+    return out
+
+
 def same(actual, expected, name, length):
     """Extrema exactly (NaN where torch has NaN, zeros' signs); products at a relative tolerance (the
-    running product is a double here and f32 on the GPU, each output rounded to its dtype)."""
+    running product is a double here and f32 on the GPU, each output rounded to its dtype: for Half and
+    BFloat16 the f32 error is far below their one ulp of 2^-10 and 2^-7)."""
     assert actual.dtype == expected.dtype, f"dtype {actual.dtype}, expected {expected.dtype}"
     actual, expected = actual.cpu(), expected.cpu()
     if name != "cumprod":
@@ -43,7 +87,7 @@ def same(actual, expected, name, length):
             assert torch.equal(actual.signbit()[numbers], expected.signbit()[numbers]), "signs of zeros differ"
         return
     tol = {torch.float16: (2e-3, 1e-7), torch.bfloat16: (1.6e-2, 1e-30),
-           torch.float32: (1.3e-6 + 1.2e-7 * length / 1024, 1e-30), torch.float64: (1e-10, 1e-300)}
+           torch.float32: (float_product_rtol(length), 1e-30), torch.float64: (1e-10, 1e-300)}
     rtol, atol = tol.get(actual.dtype, (0, 0))
     torch.testing.assert_close(actual, expected, rtol=rtol, atol=atol, equal_nan=True)
 
@@ -68,6 +112,25 @@ def test_row_lengths(name, length, device):
     x = make((3, length), low=0.999, high=1.001) if name == "cumprod" else make((3, length))
     out, = run(x, lambda fd, t: getattr(fd.ops, name)(t, -1), device)
     same(out, reference(name, x, -1), name, length)
+
+
+@pytest.mark.parametrize("length", [1000, 4097, 100000])
+def test_float_product_tolerance_admits_rounding_and_catches_a_dropped_factor(length):
+    """The f32 product's tolerance against the GPU's rounding of test_row_lengths' factors in [0.999, 1.001]
+    (the rows kernel's order: at 1000 and 4097 it gives the H100's worst errors, where they are, and how
+    many exceeded the former tolerance, exactly), and against a mistake: the same product with one factor
+    of 1.0005 dropped (5e-4 relative) fails."""
+    assert float_product_rtol(length) < 5e-4 / (20 if length <= 4097 else 1.5)  # the 100000: 2.5e-4
+    x = make((3, length), low=0.999, high=1.001)
+    x[:, length // 2] = 1.0005
+    expected = torch.cumprod(x.double(), -1).float()
+    kernel = rows_kernel_order_cumprod(x)
+    assert not torch.equal(kernel, expected)
+    same(kernel, expected, "cumprod", length)
+    dropped = x.clone()
+    dropped[:, length // 2] = 1.0
+    with pytest.raises(AssertionError):
+        same(torch.cumprod(dropped.double(), -1).float(), expected, "cumprod", length)
 
 
 @pytest.mark.parametrize("name", ["cummin", "cummax"])

@@ -12,7 +12,9 @@ from torch.fx.experimental.proxy_tensor import make_fx
 import seam.torch_backend as tb
 from seam.torch_backend import CompilationSettings, compile_aten_graph
 from seam.torch_backend.partition import SeamOperatorSupport
+from seam.torch_backend.node_meta import tensor_info
 from seam.torch_backend.registry import REGISTRY
+from seam.torch_backend.translate import region_outputs
 from torch_backend_helpers import assert_matches, seam_run
 
 aten = torch.ops.aten
@@ -294,6 +296,49 @@ def test_copies_traced_in_another_order_share_one_definition():
     assert len(ids) == 2 and ids[0] == ids[1], ids
 
 
+def test_a_view_read_inside_and_handed_out_leaves_its_base_as_the_output():
+    """Two copies of a block, the first handing out a value it computes, the second a view of it that it
+    also reads (as AOT autograd's min-cut saves either for the backward: they cost the same). The second
+    region returns the base and PyTorch makes the view, so both regions return the same values and share
+    one definition, and the view is a view, with eager's strides, as in eager."""
+    def block(x, w, hand_out_view):
+        y = (x * w).exp()
+        v = y.view(2, 3, 4)  # read inside the region and (second copy) handed out
+        return (v * 2.0).view(6, 4), v if hand_out_view else y
+
+    def fn(x, w1, w2):
+        a, saved_a = block(x, w1, False)
+        b, saved_b = block(torch.cumsum(a, 0), w2, True)  # cumsum: PyTorch between the copies
+        return b, saved_a, saved_b
+
+    inputs = (torch.randn(6, 4), torch.randn(4), torch.randn(4))
+    outs, gm = seam_run(fn, *inputs, settings=STRICT)
+    for a, e in zip(outs, fn(*inputs)):
+        assert_matches(a, e)
+        assert a.stride() == e.stride()
+    regions = [m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion)]
+    fds = [next(iter(r._cache.values())).fd for r in regions]
+    assert len(fds) == 2 and fds[0].id() == fds[1].id(), "\n\n".join(map(repr, fds))
+    assert outs[2]._base is not None  # a view of the region's output, made by PyTorch
+
+
+def test_a_slice_read_inside_and_handed_out_stays_a_region_output():
+    """A slice the region reads and hands out stays its output: returning the base instead would write
+    four times the bytes."""
+    def fn(x):
+        part = x.exp()[:, :2]
+        return part.sin(), part
+
+    x = torch.randn(3, 8)
+    outs, gm = seam_run(fn, x, settings=STRICT)
+    for a, e in zip(outs, fn(x)):
+        assert_matches(a, e)
+    assert not any(n.startswith("slice") for n in gm.seam_partition.pytorch_nodes), gm.seam_partition.pytorch_nodes
+    region = next(m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion))
+    outputs, _ = region_outputs(region.graph_module.graph)
+    assert [tuple(tensor_info(o).shape) for o in outputs] == [(3, 2), (3, 2)], outputs
+
+
 def test_region_outputs_have_the_strides_eager_gives():
     """A computed region output has eager's strides, so PyTorch's next op sees what it would in eager: the
     attention output of an efficient-attention kernel is (B, H, T, D) laid out as (B, T, H, D); a cast of
@@ -402,6 +447,10 @@ def _regions_of(gm):
 @pytest.mark.parametrize("hoisting", [True, False])
 def test_a_product_moves_into_the_region_whose_value_it_reads(hoisting):
     rows, vocab, hidden = 64, 96, 8
+    # seeded: about one draw in 40 makes the sum of the [64, 8] cumsum, added to every element, small, so
+    # that elements near 0 see its rounding (seam and torch sum its 512 values in other orders) past the
+    # f32 tolerance
+    torch.manual_seed(0)
     inputs = (torch.randn(rows, hidden), torch.randn(rows, vocab), torch.randn(vocab, hidden))
     settings = CompilationSettings(fallback=False, region_hoisting=hoisting)
     outs, gm = seam_run(_tied_weight_gradient, *inputs, settings=settings)

@@ -45,9 +45,14 @@ Fusion cumsum_fusion(const std::string& name, DType dtype, const Shape& shape, i
 // boundary). Integer sums are exact.
 Tolerance scan_tolerance(DType dtype, int64_t extent);
 
-// The same for `op`: cumsum as above; cumprod relative (the GPU's f32 trees and the chunks' serial carry
-// of a line of `extent` factors, each output then rounded to its dtype), integer products exact; cummin
+// The same for `op`: cumsum as above; cumprod relative (an f32 running product of a line of `extent` factors
+// in any order, each output then rounded to its dtype: float_product_rtol), integer products exact; cummin
 // and cummax exact in every dtype.
 Tolerance scan_tolerance(OpKind op, DType dtype, int64_t extent);
+
+// The relative tolerance of an f32 product of `extent` factors against an exact (double) one: six standard
+// deviations of the random walk of its n-1 roundings, the bias of a tree order's roundings near 1, and the
+// output's rounding.
+double float_product_rtol(int64_t extent);
 
 }  // namespace seam::testing_scan

@@ -11,6 +11,7 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 
 from . import converters  # noqa: F401  (registers every converter)
 from .input_only_work import recompute_input_only_work
+from .node_meta import tensor_info
 from .region_hoisting import hoist_into_earlier_regions
 from .registry import REGISTRY, overload_name
 from .runtime import SeamRegion
@@ -83,12 +84,38 @@ def _is_view(node):
     return conv is not None and conv.view
 
 
+def _drops_elements(view):
+    """Whether a view has fewer elements than its base (a slice, a select), by the recorded shapes."""
+    base = view.args[0] if view.args and isinstance(view.args[0], torch.fx.Node) else None
+    mine, theirs = tensor_info(view), tensor_info(base) if base is not None else None
+    if mine is None or theirs is None:
+        return False
+    a, b = mine.static_numel(), theirs.static_numel()
+    return a is not None and b is not None and a < b
+
+
+def _serve_outside_users_from_a_copy(view, outside):
+    """A copy of `view`, outside every region, right after it in the graph, for the users in `outside`."""
+    graph = view.graph
+    with graph.inserting_after(view):
+        copy = graph.create_node("call_function", view.target, view.args, dict(view.kwargs), name=view.name)
+    copy.meta = dict(view.meta)  # the same value: its dtype, shape and eager strides
+    for user in outside:
+        user.replace_input_with(view, copy)
+    return copy
+
+
 def _trim_boundary_views(partition):
-    """Leaves to PyTorch the views a region would only hand out (every user outside the region): the
-    region returns their base and PyTorch makes the view, so an output that aliases another value is
-    the same alias, with the same strides, as in eager (AOT autograd regenerates such outputs from
-    their base), and no copy is written for a transpose PyTorch's next op reads as strided. A view with
-    several results (split) goes with all its getitems or stays with all of them."""
+    """Leaves to PyTorch the views a region would hand out: the region returns their base and PyTorch
+    makes the view, so an output that aliases another value is the same alias, with the same strides, as
+    in eager (AOT autograd regenerates such outputs from their base), and no copy is written for a
+    transpose PyTorch's next op reads as strided. A view with users both inside and outside the region
+    stays for the inside ones, and a copy of it outside the region serves the others: what a region
+    returns does not depend on whether AOT autograd's min-cut saved a value or a view of it (the same
+    size: torch 2.11's took the one in one layer of a Llama and the other in the next, and the layers'
+    regions differed). Repeated until chains of views reach the value the region computes. Not copied: a
+    view with fewer elements than its base (a slice; the region would write the whole base), and a view
+    with several results (split), which goes with all its getitems or stays with all of them."""
     changed = True
     while changed:
         changed = False
@@ -99,10 +126,16 @@ def _trim_boundary_views(partition):
             if node.users and all(u.op == "call_function" and u.target is operator.getitem for u in node.users):
                 unit += list(node.users)
             users = [u for member in unit for u in member.users if u not in unit]
-            if users and not any(u in partition.nodes for u in users):
+            outside = [u for u in users if u not in partition.nodes]
+            if not outside:
+                continue
+            if len(outside) == len(users):
                 for member in unit:
                     if member in partition.nodes:
                         partition.remove_node(member)
+                changed = True
+            elif len(unit) == 1 and not _drops_elements(node):
+                _serve_outside_users_from_a_copy(node, outside)
                 changed = True
 
 
