@@ -46,6 +46,24 @@ def rows_of(paths):
     return sorted(rows, key=lambda r: (order.index(r[1]) if r[1] in order else len(order), r[3], r[2]))
 
 
+def select(rows, only, one_per_kind):
+    """The rows of the kinds in `only` (comma-separated; all when empty), with `one_per_kind` only each
+    kind's largest shape."""
+    if only:
+        kinds = set(only.split(","))
+        unknown = kinds - set(fusions.KINDS)
+        if unknown:
+            raise SystemExit(f"unknown kind(s) {', '.join(sorted(unknown))} (known: {', '.join(fusions.KINDS)})")
+        rows = [r for r in rows if r[1] in kinds]
+    if one_per_kind:
+        largest = {}
+        for row in sorted(rows):
+            if row[1] not in largest or row[2] * row[3] > largest[row[1]][2] * largest[row[1]][3]:
+                largest[row[1]] = row
+        rows = [r for r in rows if largest[r[1]] is r]
+    return rows
+
+
 def from_npy(np, torch, path, bf16):
     t = torch.from_numpy(np.load(path))
     return t.view(torch.bfloat16) if bf16 else t
@@ -119,19 +137,7 @@ def main():
     args = p.parse_args()
     args.iterations = max(1, min(args.iterations, 200))
     paths = glob.glob(os.path.join(args.sweep or os.path.join(HERE, "reductions"), "*.seam"))
-    rows = rows_of(paths)
-    if args.only:
-        kinds = set(args.only.split(","))
-        unknown = kinds - set(fusions.KINDS)
-        if unknown:
-            raise SystemExit(f"unknown kind(s) {', '.join(sorted(unknown))} (known: {', '.join(fusions.KINDS)})")
-        rows = [r for r in rows if r[1] in kinds]
-    if args.one_per_kind:
-        largest = {}
-        for row in sorted(rows):
-            if row[1] not in largest or row[2] * row[3] > largest[row[1]][2] * largest[row[1]][3]:
-                largest[row[1]] = row
-        rows = [r for r in rows if largest[r[1]] is r]
+    rows = select(rows_of(paths), args.only, args.one_per_kind)
     if not rows:
         raise SystemExit("no fusion files selected")
     if args.list:

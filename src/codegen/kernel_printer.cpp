@@ -40,11 +40,13 @@ std::string literal_text(const Number& n) {
   return text;
 }
 
-// "i >= lo && i < hi && ..." for a conjunction of bounds ("true" when empty).
-std::string condition_text(const std::vector<kir::Bound>& bounds, ConstantSpelling& spelling) {
+// "i >= lo && i < hi && ..." for a conjunction of bounds ("true" when empty), at lane `lane` (per-lane
+// bounds test index + lane).
+std::string condition_text(const std::vector<kir::Bound>& bounds, ConstantSpelling& spelling, int lane = 0) {
   std::string text;
   for (const kir::Bound& b : bounds) {
     std::string i = kir::to_string(b.index, spelling);
+    if (b.per_lane && lane > 0) i = "(" + i + " + " + std::to_string(lane) + ")";
     if (b.lo) text += (text.empty() ? "" : " && ") + i + " >= " + spelling.integer(*b.lo);
     if (b.hi) text += (text.empty() ? "" : " && ") + i + " < " + spelling.integer(*b.hi);
   }
@@ -217,7 +219,8 @@ class BodyPrinter {
     if (s.row_edge) {
       out_ << pad(depth) << "seam_store_edge<" << s.source.lanes << ", "
            << (kernel_.streaming_stores ? "true" : "false") << (s.unaligned ? ", false" : "") << ">("
-           << p.name << " + " << ix(s.index) << ", " << s.source.name << ", seam_in_row);\n";
+           << p.name << " + " << ix(s.index) << ", " << s.source.name << ", "
+           << (s.var.name.empty() ? std::string("seam_in_row") : lane(s.var, 0)) << ");\n";
       return;
     }
     if (s.source.lanes > 1) {
@@ -381,10 +384,12 @@ class BodyPrinter {
           address = "(" + ix(choice.index) + " < " + spelling_.integer(choice.below) + " ? " +
                     param(choice.param).name + " + " + ix(choice.offset) + " : " + address + ")";
         }
-        const std::string load = v.lanes > 1 ? load_call(e, v.lanes, kernel_.keep_reused_loads && e.reused) +
-                                                   "(" + address + ", " + v.name +
-                                                   (e.row_edge ? ", seam_in_row" : "") + ");"
-                                             : define_lane(v, 0, "*(" + address + ")") + ";";
+        // a row edge's lanes: the row loop's, or a masked pad piece's (kir::Expr::Kind::LaneMask)
+        const std::string edge = e.args.empty() ? "seam_in_row" : lane(e.args[0], 0);
+        const std::string load = v.lanes > 1
+                                     ? load_call(e, v.lanes, kernel_.keep_reused_loads && e.reused) + "(" +
+                                           address + ", " + v.name + (e.row_edge ? ", " + edge : "") + ");"
+                                     : define_lane(v, 0, "*(" + address + ")") + ";";
         if (e.guards.empty()) {
           out_ << pad(depth) << load << "\n";
         } else {  // loaded only where the guards hold, zero elsewhere (never selected)
@@ -402,8 +407,20 @@ class BodyPrinter {
              << ";\n";
         return;
       case kir::Expr::Kind::InBounds:
-        out_ << pad(depth) << define_lane(v, 0, condition_text(e.bounds, spelling_)) << ";\n";
+        per_lane(v, depth, [&](int l) { return define_lane(v, l, condition_text(e.bounds, spelling_, l)); });
         return;
+      case kir::Expr::Kind::LaneMask: {
+        const kir::Bound& b = e.bounds.at(0);
+        const std::string unbounded = "(1LL << 62)";
+        out_ << pad(depth)
+             << define_lane(v, 0,
+                            "seam_lane_mask<" + std::to_string(e.extent) + ">(" +
+                                kir::to_string(b.index, spelling_) + ", " +
+                                (b.lo ? spelling_.integer(*b.lo) : "-" + unbounded) + ", " +
+                                (b.hi ? spelling_.integer(*b.hi) : unbounded) + ")")
+             << ";\n";
+        return;
+      }
       default: break;
     }
     const std::optional<std::string> op = float_operator(e, v.dtype);

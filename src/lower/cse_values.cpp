@@ -23,8 +23,8 @@ bool candidate(const kir::Stmt& s) {
 std::string bounds_text(const std::vector<kir::Bound>& bounds) {
   std::string text;
   for (const kir::Bound& b : bounds)
-    text += kir::to_string(b.index) + "[" + (b.lo ? std::to_string(*b.lo) : "") + "," +
-            (b.hi ? std::to_string(*b.hi) : "") + ")";
+    text += kir::to_string(b.index) + (b.per_lane ? "+lane" : "") + "[" +
+            (b.lo ? std::to_string(*b.lo) : "") + "," + (b.hi ? std::to_string(*b.hi) : "") + ")";
   return text;
 }
 
@@ -79,6 +79,7 @@ class Cse {
   void rename_arguments(kir::Stmt& s) const {
     for (kir::Var& a : s.expr.args) rename(a);
     rename(s.source);
+    if (s.kind == kir::Stmt::Kind::Store && !s.var.name.empty()) rename(s.var);  // a ragged row's mask
   }
   void rename(kir::Var& v) const {
     auto it = renamed_.find(v.name);

@@ -145,6 +145,10 @@ kir::Var ExpressionEmitter::emit_leaf(Value v, const Node& node, const AxisIndex
         e.unaligned = !vector_aligned(offset);
       } else if (lanes > 1 && unaligned_loads_) {
         e.unaligned = !vector_aligned(offset);
+        if (lane_window_) {  // the lanes outside a pad's interior read nothing
+          e.row_edge = true;
+          e.args = {*lane_window_};
+        }
       }
       return define(type.dtype, lanes, std::move(e));
     }
@@ -290,7 +294,8 @@ kir::Var ExpressionEmitter::emit_movement(const Node& node, const AxisIndex& idx
     case OpKind::Pad: {
       const auto &low = node.attrs.get_ints("low"), &high = node.attrs.get_ints("high");
       std::vector<kir::Bound> bounds;
-      bool within_rows = false;  // a boundary on the innermost axis: lanes of a warp straddle it
+      bool within_rows = false;          // a boundary on the innermost axis: lanes of a warp straddle it
+      std::optional<size_t> lane_bound;  // the vector axis's bound, when a boundary falls inside a vector
       next.lane_axis = lane;
       for (size_t d = 0; d < out.size(); ++d) {
         Index i = kir::add(idx.index[d], -low[d]);
@@ -298,15 +303,20 @@ kir::Var ExpressionEmitter::emit_movement(const Node& node, const AxisIndex& idx
         bool check_low = low[d] > 0, check_high = high[d] > 0;
         if (!check_low && !check_high) continue;
         within_rows = within_rows || d + 1 == out.size() || static_cast<int>(d) == lane;
-        if (static_cast<int>(d) == lane &&
-            (low[d] % lanes_ != 0 || in[d] % lanes_ != 0 || !kir::multiple_of(idx.index[d], lanes_)))
-          throw NotVectorizable{"pad boundary inside a vector"};
         kir::Bound b{i, std::nullopt, std::nullopt};
         if (check_low) b.lo = 0;
         if (check_high) b.hi = in[d];
+        if (static_cast<int>(d) == lane && (low[d] % lanes_ != 0 || in[d] % lanes_ != 0)) {
+          if (!unaligned_loads_ || !branch_free_ || lane_window_ || !kir::multiple_of(idx.index[d], lanes_))
+            throw NotVectorizable{"pad boundary inside a vector"};
+          lane_bound = bounds.size();
+        } else if (static_cast<int>(d) == lane && !kir::multiple_of(idx.index[d], lanes_)) {
+          throw NotVectorizable{"pad boundary inside a vector"};
+        }
         bounds.push_back(b);
       }
       if (bounds.empty()) return emit(x, next);
+      if (lane_bound) return emit_masked_pad(x, node, next, std::move(bounds), *lane_bound);
       if (branch_free_ && within_rows) {
         kir::Var inside = emit_piece(x, next, kir::Guard{-1, 0, 1, bounds});
         kir::Expr fill{kir::Expr::Kind::Literal};
@@ -321,6 +331,29 @@ kir::Var ExpressionEmitter::emit_movement(const Node& node, const AxisIndex& idx
     case OpKind::Cat: return emit_cat(node, idx);
     default: SEAM_UNREACHABLE("unknown movement op");
   }
+}
+
+kir::Var ExpressionEmitter::emit_masked_pad(Value x, const Node& node, const AxisIndex& next,
+                                            std::vector<kir::Bound> bounds, size_t lane_bound) {
+  kir::Bound exact = bounds[lane_bound];
+  exact.per_lane = true;
+  kir::Expr mask{kir::Expr::Kind::LaneMask};
+  mask.bounds = {exact};
+  mask.extent = lanes_;
+  lane_window_ = define(DType::Int32, 1, std::move(mask));
+  // The piece runs where any lane is inside: lane 0 at most lanes - 1 before the interior's start.
+  std::vector<kir::Bound> any_lane = bounds;
+  if (any_lane[lane_bound].lo) *any_lane[lane_bound].lo -= lanes_ - 1;
+  kir::Var inside = emit_piece(x, next, kir::Guard{-1, 0, 1, std::move(any_lane)});
+  lane_window_.reset();
+  kir::Expr fill{kir::Expr::Kind::Literal};
+  fill.literal = node.attrs.get_number("value");
+  kir::Var outside = define(node.type.dtype, 1, std::move(fill));
+  bounds[lane_bound] = exact;
+  kir::Expr test{kir::Expr::Kind::InBounds};
+  test.bounds = std::move(bounds);
+  kir::Var in_interior = define(DType::Bool, lanes_, std::move(test));
+  return select(in_interior, widen(inside, lanes_), outside, node.type.dtype);
 }
 
 // A value at `lanes` lanes (a uniform value repeated).

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,13 @@ class ExpressionEmitter {
   // odd row width (GPT-2's 50257 logits) keeps its 8-lane chunks: 8 loads in flight per thread where one
   // element per thread left three quarters of the memory bandwidth unused.
   bool unaligned_loads_ = false;
+  // With unaligned_loads_, a pad whose boundary falls inside a vector (the padded rows of GPT-2's logits
+  // gradient, 50257 -> 50304): the interior piece's vector loads read only the lanes this mask (a LaneMask
+  // value) sets, and a per-lane select takes the pad value on the others. One such pad at a time.
+  std::optional<kir::Var> lane_window_;
+  // A pad's interior on the vector axis, boundary inside a vector: the piece under a mask (above).
+  kir::Var emit_masked_pad(Value x, const Node& node, const AxisIndex& next, std::vector<kir::Bound> bounds,
+                           size_t lane_bound);
   int reduction_loop_unroll_ = 0;
   int64_t max_inlined_reduction_ = ScheduleLimits{}.max_inlined_reduction;
 

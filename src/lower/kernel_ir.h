@@ -40,10 +40,12 @@ struct Param {
 // (trailing_slots).
 constexpr int kIndexErrorWords = 4;
 
-// lo <= index < hi, either bound optional; a condition is a conjunction of these.
+// lo <= index < hi, either bound optional; a condition is a conjunction of these. `per_lane`: in a value
+// of several lanes, lane l tests index + l (a pad boundary inside a vector).
 struct Bound {
   Index index;
   std::optional<int64_t> lo, hi;
+  bool per_lane = false;
 };
 
 // One region a branch-free load sits in: piece `piece` of `pieces` of a cat (region: the cat's id), or
@@ -75,7 +77,11 @@ struct Expr {
     Call,      // seam_<keyword of op>(args...), arguments already in the compute dtype
     Select,    // args[0] ? args[1] : args[2]
     Iota,      // literal + (offset + lane) * step, lane stepping only when lanes > 1
-    InBounds,  // bool, 1 lane: whether all `bounds` hold
+    InBounds,  // bool: whether all `bounds` hold (per lane where a bound is per_lane, else 1 lane)
+    // int, 1 lane: bit l set where bounds[0] holds at index + l, for `extent` lanes. The mask of the lanes
+    // of a pad's interior piece inside the interior when its boundary falls inside a vector: the piece's
+    // vector loads read only those lanes (args[0] of such a Load).
+    LaneMask,
     // seam_<keyword of op>(args[0] seed, args[1] offset, element, args[2], args[3]) for the random op `op`
     // (docs/RANDOM.md), element = offset + lane * step: the random op's row-major linear index
     Random,
@@ -109,12 +115,14 @@ struct Expr {
   // (the others are zero), `unaligned` when the vector's start is not a multiple of its width (then the
   // widest accesses its address allows, else one wide access when every lane is inside).
   // A pointwise kernel's vector load at an unaligned offset (LaunchParams::unaligned_loads) is `unaligned`
-  // without `row_edge`: every lane read, in the widest accesses the address allows.
+  // without `row_edge`: every lane read, in the widest accesses the address allows. Inside a pad piece
+  // whose boundary falls inside a vector it is `row_edge` with args[0] the piece's LaneMask: the lanes
+  // outside the pad's interior read nothing.
   bool row_edge = false;
   bool unaligned = false;
   // Call: the GPU's approximate form may compute it (lower/approximate_math.h).
   bool approximate = false;
-  int64_t extent = 0;  // CheckedIndex: the extent of the axis indexed
+  int64_t extent = 0;  // CheckedIndex: the extent of the axis indexed; LaneMask: the lanes
   int axis = 0;        // CheckedIndex: that axis, for the error message
 };
 
@@ -163,8 +171,10 @@ struct Stmt {
   int64_t begin = 0, extent = 0;  // Loop
   int unroll = 1;                 // Loop
   int64_t chunk = 0;              // RowLoop: > 0: this thread's vectors in chunks of this many (above)
-  bool row_edge = false;          // Store in a peeled row loop: only the lanes inside the row
-  bool unaligned = false;         // with row_edge: the vector's start may not be a multiple of its width
+  // Store in a peeled row loop: only the lanes inside the row (the row loop's seam_in_row, or `var`, a
+  // LaneMask value, in a ragged row of a pointwise kernel)
+  bool row_edge = false;
+  bool unaligned = false;  // with row_edge: the vector's start may not be a multiple of its width
 };
 
 // The order in which an output's chunks are enumerated, and how many values one chunk stands for
@@ -184,9 +194,10 @@ struct OutputProgram {
   int param;  // the output parameter written
   int64_t numel;
   int lanes;          // elements per chunk (vector width)
-  int64_t chunks;     // numel / (lanes * order.copies * order.group): the work items
+  int64_t chunks;     // numel / (lanes * order.copies * order.group), or per row rounded up (ragged)
   std::string chunk;  // name of the chunk-index variable the body reads
   ChunkOrder order;
+  bool ragged = false;  // rows `lanes` does not divide, each row's last chunk masked (OutputSchedule)
   Block body;
 };
 

@@ -46,7 +46,8 @@ constexpr KirPass kPipeline[] = {
 }  // namespace
 
 void hoist_loads(kir::Block& body) {
-  // Hoisted: lets, loads, literals, scalars and checked indices (what a gather's load needs first), unless
+  // Hoisted: lets, loads, literals, scalars, checked indices (what a gather's load needs first) and lane
+  // masks (what a masked load needs first), unless
   // they read a value that stays (a checked index of a computed index, a load at such an index).
   std::set<std::string> staying;
   auto hoistable = [&](const kir::Stmt& s) {
@@ -54,7 +55,8 @@ void hoist_loads(kir::Block& body) {
     if (s.kind != kir::Stmt::Kind::Define) return false;
     const kir::Expr& e = s.expr;
     if (e.kind != kir::Expr::Kind::Load && e.kind != kir::Expr::Kind::Literal &&
-        e.kind != kir::Expr::Kind::Scalar && e.kind != kir::Expr::Kind::CheckedIndex)
+        e.kind != kir::Expr::Kind::Scalar && e.kind != kir::Expr::Kind::CheckedIndex &&
+        e.kind != kir::Expr::Kind::LaneMask)
       return false;
     for (const kir::Var& a : e.args)
       if (staying.count(a.name)) return false;

@@ -32,7 +32,9 @@ std::string expr(const kir::Expr& e) {
       std::string out = std::string(e.reused ? "load.reused" : "load") + " p" + std::to_string(e.param) +
                         "[" + kir::to_string(e.offset) + "]";
       if (!e.cache.empty()) out += (e.cache_fill ? " into " : " from ") + e.cache;
-      if (e.row_edge)
+      if (e.row_edge && !e.args.empty())
+        out += " masked by " + e.args[0].name + (e.unaligned ? ", unaligned" : "");
+      else if (e.row_edge)
         out += e.unaligned ? " in row, unaligned" : " in row";
       else if (e.unaligned)
         out += " unaligned";
@@ -58,6 +60,8 @@ std::string expr(const kir::Expr& e) {
       return std::string(op_name(e.op)) + "(" + args + ") at " + kir::to_string(e.offset) + " + lane * " +
              e.step.to_string();
     case kir::Expr::Kind::InBounds: return "in_bounds(" + bounds(e.bounds) + ")";
+    case kir::Expr::Kind::LaneMask:
+      return "lane_mask<" + std::to_string(e.extent) + ">(" + bounds(e.bounds) + ")";
     case kir::Expr::Kind::CheckedIndex: {
       std::string out = "checked_index(" + args + ", " + std::to_string(e.extent) + ")";
       for (const kir::Guard& g : e.guards) out += " guard(" + bounds(g.bounds) + ")";
@@ -81,7 +85,8 @@ void print_block(const kir::Block& block, int depth, std::ostringstream& out) {
       case kir::Stmt::Kind::Assign: out << pad << s.var.name << " := " << s.source.name << "\n"; break;
       case kir::Stmt::Kind::Store:
         out << pad << "store p" << s.param << "[" << kir::to_string(s.index) << "] = " << s.source.name
-            << (s.row_edge ? " in row" : "") << "\n";
+            << (s.row_edge ? (s.var.name.empty() ? " in row" : " masked by " + s.var.name) : "")
+            << (s.row_edge && s.unaligned ? ", unaligned" : "") << "\n";
         break;
       case kir::Stmt::Kind::Comment: out << pad << "// " << s.name << "\n"; break;
       case kir::Stmt::Kind::If:

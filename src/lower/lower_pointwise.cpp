@@ -20,6 +20,7 @@ using kir::Index;
 class OutputLowering : public ExpressionEmitter {
  public:
   using ExpressionEmitter::ExpressionEmitter;
+  void set_ragged(bool ragged) { ragged_ = ragged; }
 
   // Emits the program computing output `o` into `body`, chunks in `order`.
   void lower(int o, const std::string& chunk, kir::Block& body, bool branch_free,
@@ -38,7 +39,7 @@ class OutputLowering : public ExpressionEmitter {
     std::vector<int> dims_of_axis(shape.size(), 0);
     for (const Dim& dim : dims) ++dims_of_axis[dim.axis];
     // The chunk index runs over [0, chunks): the bound the coordinates' and offsets' bounds come from.
-    const Index chunk_index = kir::variable(chunk, type.numel() / (lanes_ * order.copies * order.group));
+    const Index chunk_index = kir::variable(chunk, chunk_count(shape, order));
     Shape dim_extents;
     for (const Dim& dim : dims) dim_extents.push_back(dim.extent);
     const std::vector<Index> chunk_coordinates = delinearize(chunk_index, dim_extents, UnitAxes::FromIndex);
@@ -58,15 +59,24 @@ class OutputLowering : public ExpressionEmitter {
       }
     }
     const bool row_major = order.tile <= 1 && order.copies <= 1 && order.run <= 0 && order.group <= 1;
+    SEAM_ASSERT(!ragged_ || (row_major && !shape.empty()), "ragged rows are lowered in row-major order");
+    if (ragged_) {  // the lanes of this chunk inside its row: every vector load and the store
+      kir::Expr mask{kir::Expr::Kind::LaneMask};
+      mask.bounds = {kir::Bound{idx.index[last], std::nullopt, shape[last], true}};
+      mask.extent = lanes_;
+      lane_window_ = define(DType::Int32, 1, std::move(mask));
+    }
     // A group's values of its axis, each emitted at its own index; what does not depend on the axis
     // (broadcast loads) is emitted once, by the memo of emit() and then cse_values.
     for (int64_t u = 0; u < order.group; ++u) {
       AxisIndex at = idx;
       if (u > 0) at.index[order.group_axis] = kir::add(idx.index[order.group_axis], kir::constant(u));
       // Where the chunk's first element is stored: row-major, or (any other order) its index sum.
-      const Index element = row_major ? kir::mul(chunk_index, lanes_) : linearize(at.index, shape);
+      const Index element =
+          row_major && !ragged_ ? kir::mul(chunk_index, lanes_) : linearize(at.index, shape);
       store_chunk(o, emit(out.value, at), element, order, body);
     }
+    lane_window_.reset();
     run_kir_pipeline(body, KirPassOptions{branch_free_, last_pass});
   }
 
@@ -82,6 +92,11 @@ class OutputLowering : public ExpressionEmitter {
       kir::Var wide = declare(type.dtype, lanes_, Number::of_int(0));
       assign(wide, value);
       store.source = wide;
+    }
+    if (ragged_) {
+      store.row_edge = true;
+      store.unaligned = !kir::multiple_of(store.index, lanes_);
+      store.var = *lane_window_;
     }
     if (order.copies > 1) store.index = let("e" + std::to_string(counter_++), store.index);
     const int64_t copy_stride = row_major_stride(type.shape, order.copied_axis);
@@ -118,8 +133,8 @@ class OutputLowering : public ExpressionEmitter {
     const bool tiled = order.tile > 1 && last >= 1;
     if (tiled) dims.push_back({last - 1, shape[last - 1] / order.tile, order.tile});
     for (size_t d = 0; d + 1 < last; ++d) dims.push_back(plain(d));
-    SEAM_ASSERT(shape[last] % lanes_ == 0);
-    const int64_t row_chunks = shape[last] / lanes_;
+    SEAM_ASSERT(ragged_ || shape[last] % lanes_ == 0);
+    const int64_t row_chunks = (shape[last] + lanes_ - 1) / lanes_;
     const bool run = order.run > 0 && last >= 1;
     if (run) {
       SEAM_ASSERT(row_chunks % order.run == 0);
@@ -130,6 +145,14 @@ class OutputLowering : public ExpressionEmitter {
     return dims;
   }
 
+  int64_t chunk_count(const Shape& shape, const kir::ChunkOrder& order) const {
+    OutputSchedule schedule{lanes_, order, ragged_};
+    int64_t numel = 1;
+    for (int64_t e : shape) numel *= e;
+    return output_chunks(numel, shape.empty() ? 1 : shape.back(), schedule);
+  }
+
+  bool ragged_ = false;
   std::vector<ChunkCoordinate> coordinates_;
   std::optional<ChunkCoordinate> lane_coordinate_;
 
@@ -143,6 +166,12 @@ class OutputLowering : public ExpressionEmitter {
 
 }  // namespace
 
+int64_t output_chunks(int64_t numel, int64_t row, const OutputSchedule& schedule) {
+  const kir::ChunkOrder& order = schedule.order;
+  if (!schedule.ragged || numel == 0) return numel / schedule.lanes / order.copies / order.group;
+  return numel / row * ((row + schedule.lanes - 1) / schedule.lanes);
+}
+
 std::optional<TrialOutput> lower_output_trial(const Fusion& fusion, int o, const OutputSchedule& schedule,
                                               const LoweringOptions& options) {
   kir::Kernel kernel;
@@ -154,6 +183,7 @@ std::optional<TrialOutput> lower_output_trial(const Fusion& fusion, int o, const
     lowering.set_reduction_loop_unroll(options.reduction_loop_unroll);
     lowering.set_max_inlined_reduction(options.max_inlined_reduction);
     lowering.set_unaligned_loads(options.unaligned_loads);
+    lowering.set_ragged(schedule.ragged);
     lowering.lower(o, "chunk" + std::to_string(o), trial.body, options.branch_free, schedule.order);
     trial.coordinates = lowering.coordinates();
     trial.lane = lowering.lane_coordinate();
@@ -180,10 +210,12 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
     program.chunk = "chunk" + std::to_string(o);
     program.lanes = schedules[o].lanes;
     program.order = schedules[o].order;
+    program.ragged = schedules[o].ragged;
     OutputLowering lowering(fusion, kernel, input_param, program.lanes, counter);
     lowering.set_reduction_loop_unroll(options.reduction_loop_unroll);
     lowering.set_max_inlined_reduction(options.max_inlined_reduction);
     lowering.set_unaligned_loads(options.unaligned_loads);
+    lowering.set_ragged(schedules[o].ragged);
     try {
       lowering.lower(static_cast<int>(o), program.chunk, program.body, options.branch_free, program.order,
                      options.kir_last_pass);
@@ -195,7 +227,8 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
     for (const ChunkCoordinate& c : lowering.coordinates())
       if (c.extent > 1) mark_loads_invariant_in(program.body, c.variable);
     const kir::ChunkOrder& order = program.order;
-    program.chunks = program.numel / program.lanes / order.copies / order.group;
+    const Shape& shape = fusion.type(fusion.outputs()[o].value).shape;
+    program.chunks = output_chunks(program.numel, shape.empty() ? 1 : shape.back(), schedules[o]);
     program.param = static_cast<int>(fusion.inputs().size() + o);
     kernel.outputs.push_back(std::move(program));
   }

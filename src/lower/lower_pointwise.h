@@ -36,7 +36,14 @@ struct LoweringOptions : LaunchParams {
 struct OutputSchedule {
   int lanes = 1;
   kir::ChunkOrder order;
+  // Rows whose innermost extent `lanes` does not divide (GPT-2's 50257 logits): ceil(extent / lanes) chunks
+  // per row, each chunk's loads and store masked to the lanes inside its row and unaligned (row-major
+  // order only; with LaunchParams::unaligned_loads).
+  bool ragged = false;
 };
+
+// The chunks of an output of `numel` elements and innermost extent `row` at `schedule`.
+int64_t output_chunks(int64_t numel, int64_t row, const OutputSchedule& schedule);
 
 // A chunk coordinate of a lowered output: the let variable holding it, its axis and its extent.
 struct ChunkCoordinate {

@@ -270,9 +270,9 @@ std::string print_plan(const FusionPlan& plan) {
              std::to_string(step.workspace_bytes) + " bytes\n";
     for (const kir::OutputProgram& o : step.kernel.outputs)
       out += "  output p" + std::to_string(o.param) + ": " + std::to_string(o.chunks) + " chunks of " +
-             std::to_string(o.lanes) + " lanes, tile " + std::to_string(o.order.tile) + ", copies " +
-             std::to_string(o.order.copies) + ", run " + std::to_string(o.order.run) + ", group " +
-             std::to_string(o.order.group) + "\n";
+             std::to_string(o.lanes) + " lanes" + (o.ragged ? " (ragged rows)" : "") + ", tile " +
+             std::to_string(o.order.tile) + ", copies " + std::to_string(o.order.copies) + ", run " +
+             std::to_string(o.order.run) + ", group " + std::to_string(o.order.group) + "\n";
     out += "  knobs: " + knobs_to_string(step.params) + "\n";
   }
   return out;

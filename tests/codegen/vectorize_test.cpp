@@ -69,6 +69,74 @@ TEST(Vectorize, InputAtAnUnalignedOffsetKeepsTheVector) {
   EXPECT_EQ(lower_and_check_on_host(fusion, aligned_only, Tolerance{1e-6, 1e-6}, 5).outputs[0].lanes, 1);
 }
 
+// A pad whose boundary falls inside a vector (GPT-2's logits gradient, 50257 columns padded to 50304):
+// the interior's vector loads read only the lanes inside (a lane mask), a per-lane select takes the pad
+// value on the others, and the output keeps its 8 lanes. Under AddressSanitizer a lane read past a row's
+// end in the last row would be reported.
+TEST(Vectorize, PadBoundaryInsideAVectorMasksTheLanes) {
+  for (const auto& [low, high] : {std::pair<int64_t, int64_t>{0, 3}, {3, 1}, {5, 0}}) {
+    SCOPED_TRACE("pad low " + std::to_string(low) + " high " + std::to_string(high));
+    Builder b("masked_pad");
+    Value x = b.input(Type::tensor(Float32, {5, 64 - low - high}));
+    Value row = b.input(Type::tensor(Float32, {5, 1}));
+    Value inside = b.exp(b.add(x, b.expand(row, {5, 64 - low - high})));
+    Value padded = b.pad(inside, {0, low}, {0, high}, Number::of_float(0.5));
+    const Fusion fusion = b.finish({b.cast(padded, BFloat16)});
+    const kir::Kernel kernel = lower_and_check_on_host(fusion, LoweringOptions{}, Tolerance{1e-2, 1e-2}, 7);
+    EXPECT_EQ(kernel.outputs.at(0).lanes, 8);
+    const std::string kir = print_kir(kernel);
+    EXPECT_NE(kir.find("masked by"), std::string::npos) << kir;
+    LoweringOptions aligned_only;
+    aligned_only.unaligned_loads = false;
+    EXPECT_LT(lower_and_check_on_host(fusion, aligned_only, Tolerance{1e-2, 1e-2}, 7).outputs.at(0).lanes, 8);
+  }
+}
+
+// The same pad over a slice of rows of an odd width: masked and unaligned at once.
+TEST(Vectorize, PadOfAnUnalignedSliceMasksAndReadsUnaligned) {
+  Builder b("masked_unaligned");
+  Value x = b.input(Type::tensor(BFloat16, {7, 61}));
+  Value padded = b.pad(b.slice_axis(b.neg(x), 1, 2, 61), {0, 0}, {0, 5}, Number::of_float(0.0));
+  const Fusion fusion = b.finish({padded});
+  const kir::Kernel kernel = lower_and_check_on_host(fusion, LoweringOptions{}, Tolerance{1e-6, 1e-6}, 9);
+  EXPECT_EQ(kernel.outputs.at(0).lanes, 8);
+  const std::string kir = print_kir(kernel);
+  EXPECT_NE(kir.find("unaligned"), std::string::npos) << kir;
+}
+
+// Rows of an odd width as outputs (GPT-2's [8192, 50257] logits): chunks of 8 per row, the last one masked,
+// every store and load unaligned; the rows' per-row operand read once per chunk. Short rows keep the
+// dividing width (a masked chunk would be most of the row).
+TEST(Vectorize, RaggedRowsKeepTheVector) {
+  Builder b("ragged");
+  Value x = b.input(Type::tensor(BFloat16, {7, 203}));
+  Value row = b.input(Type::tensor(Float32, {7, 1}));
+  Value y = b.exp(b.mul(b.cast(x, Float32), b.expand(row, {7, 203})));
+  const Fusion fusion = b.finish({b.cast(y, BFloat16), b.neg(x)});
+  const kir::Kernel kernel = lower_and_check_on_host(fusion, LoweringOptions{}, Tolerance{1e-2, 1e-2}, 11);
+  ASSERT_EQ(kernel.outputs.size(), 2u);
+  for (const kir::OutputProgram& p : kernel.outputs) {
+    EXPECT_EQ(p.lanes, 8);
+    EXPECT_TRUE(p.ragged);
+    EXPECT_EQ(p.chunks, 7 * 26);
+  }
+  EXPECT_NE(print_kir(kernel).find("masked by"), std::string::npos);
+  Builder s("short_rows");
+  Value z = s.input(Type::tensor(BFloat16, {7, 13}));
+  EXPECT_EQ(lanes_and_check(s.finish({s.neg(z)})), (std::vector<int>{1}));
+}
+
+// A ragged output over a pad whose boundary falls inside a vector: one mask at a time, so the pad's output
+// takes the narrower, dividing width.
+TEST(Vectorize, RaggedRowsOverAMaskedPadNarrow) {
+  Builder b("ragged_pad");
+  Value x = b.input(Type::tensor(Float32, {3, 150}));
+  Value padded = b.pad(b.neg(x), {0, 0}, {0, 3}, Number::of_float(1.0));  // 153 columns
+  const kir::Kernel kernel =
+      lower_and_check_on_host(b.finish({padded}), LoweringOptions{}, Tolerance{1e-6, 1e-6}, 13);
+  EXPECT_EQ(kernel.outputs.at(0).lanes, 1);
+}
+
 TEST(Vectorize, StridedInputAlongTheVectorAxisIsScalar) {
   Builder b("strided");
   Value x = b.input(Type::tensor(Float32, {4, 8}), "x", {1, 4});  // a transposed layout

@@ -190,6 +190,16 @@ SEAM_FN void seam_load_edge(const T* __restrict__ src, T* dst, unsigned lanes) {
   for (int l = 0; l < N; ++l) dst[l] = (lanes >> l) & 1u ? src[l] : T();
 }
 
+// The lanes l of N with lo <= index + l < hi as a bit mask (kir::Expr::Kind::LaneMask): the lanes of a
+// pad's interior piece that read memory when the pad's boundary falls inside a vector.
+template <int N>
+SEAM_FN unsigned seam_lane_mask(long long index, long long lo, long long hi) {
+  unsigned mask = 0;
+#pragma unroll
+  for (int l = 0; l < N; ++l) mask |= (index + l >= lo && index + l < hi ? 1u : 0u) << l;
+  return mask;
+}
+
 // A pointwise chunk's vector at an offset not a multiple of its width (kir::Expr::unaligned without
 // row_edge): every lane, in the widest accesses the address allows. The rows of an odd-width tensor start
 // at every alignment in turn, so the test is per access; it is uniform across a warp except where the
