@@ -52,9 +52,11 @@ def test_every_row_ignored_gives_eager_nan_mean_and_zero_gradients():
 
 def test_chunk_rows_from_vocabulary_hidden_and_memory():
     cpu, gib = torch.device("cpu"), 1 << 30
-    # about vocab / hidden chunks, a power of two: 4 x 2048 rows, vocab 32000, hidden 2048 -> 16 chunks
-    assert chunk_rows(8192, 32000, 2048, 2, cpu, budget=20 * gib) == 512
-    assert chunk_rows(8192, 151936, 1536, 2, cpu, budget=20 * gib) == 128  # Qwen2: 99 chunks -> 128 rows
+    # at least twice the hidden size, a power of two: the f32 weight gradient's accumulation per chunk
+    # moves at most half of the chunk's logits
+    assert chunk_rows(8192, 32000, 2048, 2, cpu, budget=20 * gib) == 4096
+    assert chunk_rows(8192, 151936, 1536, 2, cpu, budget=20 * gib) == 4096  # Qwen2 1.5B: 2 chunks
+    assert chunk_rows(4096, 151936, 896, 2, cpu, budget=20 * gib) == 2048  # Qwen2 0.5B: 2 chunks
     # a budget of 64 MiB holds 55 rows of 151936 (8 bytes each): the power of two below
     assert chunk_rows(8192, 151936, 1536, 2, cpu, budget=64 << 20) == 32
     assert chunk_rows(8192, 32000, 2048, 2, cpu, budget=64 << 20) == 256

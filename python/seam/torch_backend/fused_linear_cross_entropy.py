@@ -48,16 +48,20 @@ def linear_cross_entropy_supported(hidden, weight, target, reduction="mean", lab
 
 
 def chunk_rows(rows, vocab, hidden, element_size, device, budget=None):
-    """Rows per chunk: about as many logits as the hidden states and weight hold (vocab / hidden chunks,
-    as a power of two), fewer when the chunk's logits and gradient would not fit `budget` bytes (default:
-    a quarter of the GPU's free memory; 64 MiB on the host)."""
+    """Rows per chunk: at least twice the hidden size (a power of two), fewer when the chunk's logits and
+    gradient would not fit `budget` bytes (default: a quarter of the GPU's free memory; 64 MiB on the
+    host). Each chunk adds its share to the f32 weight gradient, a product that reads and writes all of it
+    (vocab x hidden x 8 bytes); with at least 2 x hidden rows that is at most half of what the chunk's own
+    logits move (rows x vocab x 8 bytes). Chunks of vocab / hidden rows (about the hidden states' size, 32
+    rows for Qwen2) made that accumulation 128 passes over 545 MB: 114 ms per step against 19.6 unfused
+    on an H100."""
     per_row = vocab * (2 * element_size + 4)  # the logits, their gradient, the row's f32 temporaries
     if budget is None and device.type == "cuda":
         free, _ = torch.cuda.mem_get_info(device)
         budget = int(free * _FREE_MEMORY_SHARE)
     elif budget is None:
         budget = _HOST_CHUNK_BYTES
-    by_shape = 1 << max(0, math.ceil(math.log2(max(1, math.ceil(rows / max(1, math.ceil(vocab / hidden)))))))
+    by_shape = 1 << max(0, math.ceil(math.log2(max(1, 2 * hidden))))
     by_memory = max(1, budget // per_row)
     return max(1, min(rows, by_shape, 1 << int(math.log2(by_memory))))
 
