@@ -128,7 +128,8 @@ TrialOutput widest_trial(const Fusion& fusion, int o, OutputSchedule& schedule,
 }
 
 // Rows of an innermost extent the widest vector does not divide, long enough that a row's last, partly
-// masked chunk costs little (at least 16 vectors): ceil(extent / lanes) chunks per row, loads and stores
+// masked chunk costs little (at least 16 vectors), where the widest width dividing the row moves less than
+// a quarter vector (4 bytes of 16): ceil(extent / lanes) chunks per row, loads and stores
 // masked to the row and unaligned, in row-major order. One lane per thread (the width dividing 50257)
 // keeps a quarter of the bytes in flight the memory needs: GPT-2's logits kernels ran at 28% of the copy
 // rate.
@@ -140,6 +141,8 @@ std::optional<OutputSchedule> ragged_schedule(const Fusion& fusion, int o, const
   schedule.ragged = true;
   const int64_t row = t.shape.back();
   if (schedule.lanes == 1 || row % schedule.lanes == 0 || row < 16 * schedule.lanes) return std::nullopt;
+  // A width that divides the row and moves at least a quarter vector keeps the aligned plan.
+  if (4 * widest_lanes(t, options.max_vector_bytes) > schedule.lanes) return std::nullopt;
   if (!lower_output_trial(fusion, o, schedule, options)) return std::nullopt;
   return schedule;
 }
