@@ -19,26 +19,34 @@ from torch_backend_helpers import assert_matches, seam_run
 
 aten = torch.ops.aten
 STRICT = CompilationSettings(fallback=False)
+# cumsum has a converter: forced to PyTorch, it stands for an op PyTorch runs between two regions
+PYTORCH_CUMSUM = frozenset({"aten.cumsum.default"})
+CUMSUM_IN_PYTORCH = CompilationSettings(fallback=False, torch_executed_ops=PYTORCH_CUMSUM)
 
 
 def _call_targets(gm):
     return [str(n.target) for n in gm.graph.nodes if n.op == "call_function"]
 
 
-def test_unsupported_op_in_the_middle_splits_two_regions():
+@pytest.mark.parametrize("middle, node, overload, settings, reason", [
+    (lambda y: torch.sort(y, 1).values, "sort", "aten.sort.default", STRICT, "no converter"),
+    (lambda y: torch.cumsum(y, 1), "cumsum", "aten.cumsum.default", CUMSUM_IN_PYTORCH,
+     "forced to PyTorch (torch_executed_ops)"),
+], ids=["no_converter", "torch_executed_ops"])
+def test_unsupported_op_in_the_middle_splits_two_regions(middle, node, overload, settings, reason):
     def fn(x):
         y = (x * 2.0).exp()
-        z = torch.cumsum(y, 1)  # no converter: PyTorch runs it between the regions
+        z = middle(y)  # PyTorch runs it between the regions
         return (z + 1.0).sin()
 
     x = torch.randn(3, 5)
-    (out,), gm = seam_run(fn, x, settings=STRICT)
+    (out,), gm = seam_run(fn, x, settings=settings)
     report = gm.seam_partition
     assert len(report.regions) == 2, report.regions
-    assert report.pytorch_nodes == ["cumsum"], report.pytorch_nodes
-    assert "no converter" in report.refused["aten.cumsum.default"]
+    assert report.pytorch_nodes == [node], report.pytorch_nodes
+    assert reason in report.refused[overload], report.refused
     assert_matches(out, fn(x))
-    # the parent graph calls two SeamRegions around cumsum
+    # the parent graph calls two SeamRegions around the op
     modules = [n.target for n in gm.graph.nodes if n.op == "call_module"]
     assert len(modules) == 2 and all(isinstance(gm.get_submodule(m), tb.runtime.SeamRegion) for m in modules)
 
@@ -224,10 +232,10 @@ def test_a_region_without_tensor_inputs_runs_on_the_recorded_device():
     def fn(x):
         rows = torch.arange(4).unsqueeze(1)
         cols = torch.arange(5).unsqueeze(0)
-        return torch.cumsum(x, 0), (rows >= cols).float() * 2.0
+        return torch.cumsum(x, 0), (rows >= cols).float() * 2.0  # cumsum: PyTorch, on the only input
 
     x = torch.randn(4, 5)
-    outs, gm = seam_run(fn, x, settings=STRICT)
+    outs, gm = seam_run(fn, x, settings=CUMSUM_IN_PYTORCH)
     regions = [m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion)]
     assert len(regions) == 1
     assert not [n for n in regions[0].graph_module.graph.nodes if n.op == "placeholder"]
@@ -286,10 +294,10 @@ def test_copies_traced_in_another_order_share_one_definition():
         return (p.exp() + q.sin()).sum(-1, keepdim=True) * x
 
     def fn(x, a, b, c, d):
-        return torch.cumsum(second(torch.cumsum(first(x, a, b), 0), c, d), 0)
+        return torch.cumsum(second(torch.cumsum(first(x, a, b), 0), c, d), 0)  # cumsum: PyTorch
 
     inputs = (torch.randn(4, 8),) + tuple(torch.randn(8) for _ in range(4))
-    outs, gm = seam_run(fn, *inputs, settings=STRICT)
+    outs, gm = seam_run(fn, *inputs, settings=CUMSUM_IN_PYTORCH)
     assert_matches(outs[0], fn(*inputs))
     regions = [m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion)]
     ids = [next(iter(r._cache.values())).fd.id() for r in regions]
@@ -312,7 +320,7 @@ def test_a_view_read_inside_and_handed_out_leaves_its_base_as_the_output():
         return b, saved_a, saved_b
 
     inputs = (torch.randn(6, 4), torch.randn(4), torch.randn(4))
-    outs, gm = seam_run(fn, *inputs, settings=STRICT)
+    outs, gm = seam_run(fn, *inputs, settings=CUMSUM_IN_PYTORCH)
     for a, e in zip(outs, fn(*inputs)):
         assert_matches(a, e)
         assert a.stride() == e.stride()
@@ -360,8 +368,9 @@ def test_region_outputs_have_the_strides_eager_gives():
 def test_identical_regions_share_one_definition():
     """The fuser orders a region's inputs, nodes and outputs as it likes (from a set, on torch 1.13);
     translation records them in the original graph's order, so the copies give one definition. Every
-    value of the first copy reaches the second through PyTorch's cumsum, so no partitioner (torch 2's
-    merges independent nodes across copies, torch 1.13's does not) can move a node between copies."""
+    value of the first copy reaches the second through cumsum, forced to PyTorch, so no partitioner
+    (torch 2's merges independent nodes across copies, torch 1.13's does not) can move a node between
+    copies."""
     def block(x, c, ws):
         h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * ws[0] + c[:, None]
         g = torch.nn.functional.silu(h * ws[1] + ws[2]) * (h * ws[3] - ws[4])
@@ -373,7 +382,7 @@ def test_identical_regions_share_one_definition():
         return torch.cumsum(z, 0), s2
 
     inputs = (torch.randn(4, 8), torch.randn(4)) + tuple(torch.randn(8) for _ in range(12))
-    outs, gm = seam_run(fn, *inputs, settings=STRICT)
+    outs, gm = seam_run(fn, *inputs, settings=CUMSUM_IN_PYTORCH)
     for a, e in zip(outs, fn(*inputs)):
         assert_matches(a, e)
     regions = [m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion)]
@@ -390,12 +399,12 @@ def test_regions_compile_ahead_on_threads(monkeypatch):
 
     def fn(x, w):
         y = (x * w).exp()
-        z = torch.cumsum(y, 1)  # PyTorch between two regions
+        z = torch.cumsum(y, 1)  # forced to PyTorch: between two regions
         return (z.t() + 1.0).sin() * 2, z.sum(0)
 
     x, w = torch.randn(6, 5), torch.randn(5)
     gm = make_fx(fn)(x, w)
-    settings = CompilationSettings(fallback=False, compile_threads=2)
+    settings = CompilationSettings(fallback=False, compile_threads=2, torch_executed_ops=PYTORCH_CUMSUM)
     before = tb.STATS["definitions_compiled_ahead"]
     compiled = compile_aten_graph(gm, [x, w], settings)
     regions = [m for m in compiled.modules() if isinstance(m, tb.runtime.SeamRegion)]
@@ -435,7 +444,7 @@ def _tied_weight_gradient(hidden, grad_out, other):
     """A later region's product that reads only an earlier region's value, summed with what PyTorch computes
     after that region (a tied weight's two gradients): the product belongs in the earlier region."""
     grad = (grad_out * 2.0).tanh()  # [rows, vocab]: the earlier region's large value
-    embedding_grad = torch.cumsum(grad[:, :8], 0).t()  # no converter: PyTorch, between the regions
+    embedding_grad = torch.cumsum(grad[:, :8], 0).t()  # forced to PyTorch: between the regions
     weight_grad = grad.t() @ hidden  # [vocab, hidden]: small
     return weight_grad + embedding_grad.sum() + other, grad.sum()
 
@@ -452,7 +461,7 @@ def test_a_product_moves_into_the_region_whose_value_it_reads(hoisting):
     # f32 tolerance
     torch.manual_seed(0)
     inputs = (torch.randn(rows, hidden), torch.randn(rows, vocab), torch.randn(vocab, hidden))
-    settings = CompilationSettings(fallback=False, region_hoisting=hoisting)
+    settings = CompilationSettings(fallback=False, region_hoisting=hoisting, torch_executed_ops=PYTORCH_CUMSUM)
     outs, gm = seam_run(_tied_weight_gradient, *inputs, settings=settings)
     for got, expected in zip(outs, _tied_weight_gradient(*inputs)):
         assert_matches(got, expected)
