@@ -307,7 +307,10 @@ kir::Var ExpressionEmitter::emit_movement(const Node& node, const AxisIndex& idx
         if (check_low) b.lo = 0;
         if (check_high) b.hi = in[d];
         if (static_cast<int>(d) == lane && (low[d] % lanes_ != 0 || in[d] % lanes_ != 0)) {
-          if (!unaligned_loads_ || !branch_free_ || lane_window_ || !kir::multiple_of(idx.index[d], lanes_))
+          // The masked piece runs where any lane is inside: an empty interior has none, and the piece's
+          // uniform loads would read at coordinates outside it.
+          if (!unaligned_loads_ || !branch_free_ || lane_window_ || in[d] == 0 ||
+              !kir::multiple_of(idx.index[d], lanes_))
             throw NotVectorizable{"pad boundary inside a vector"};
           lane_bound = bounds.size();
         } else if (static_cast<int>(d) == lane && !kir::multiple_of(idx.index[d], lanes_)) {
