@@ -118,6 +118,12 @@ class Executable {
   // ("segment": its groups, re-checked for these sizes); their times are the lookup and the check.
   const std::vector<std::string>& reused_stages() const { return reused_stages_; }
 
+  // The declared-input checks of check_inputs, for frontends that read caller memory before a run
+  // (api::Executable::run_host): the input count; input i's dtype, shape and strides (a scalar's strides
+  // are not compared).
+  void check_input_count(size_t count) const;
+  void check_input(size_t i, DType dtype, const Shape& shape, const Shape& strides) const;
+
   const Fusion& fusion() const { return fusion_; }  // after the passes
   const SegmentedFusion& segmented() const { return segmented_; }
   const std::vector<CompiledStep>& steps() const { return steps_; }
@@ -131,8 +137,6 @@ class Executable {
   // both backends: caller buffers (run_device, run_into) go through check_input_count and
   // check_input_buffer, which calls check_input too.
   void check_inputs(const std::vector<HostTensor>& inputs) const;
-  void check_input_count(size_t count) const;
-  void check_input(size_t i, DType dtype, const Shape& shape, const Shape& strides) const;
   std::string input_label(size_t i) const;  // "input 2 ('cos')"
   // A fusion output that a no-launch group returns: gathered from the input it views.
   HostTensor materialize_view(Value output, const std::vector<HostTensor>& inputs) const;
