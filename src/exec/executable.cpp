@@ -113,22 +113,30 @@ bool overlap(std::pair<uint64_t, uint64_t> a, std::pair<uint64_t, uint64_t> b) {
   return a.first < a.second && b.first < b.second && a.first < b.second && b.first < a.second;
 }
 
+// A caller's buffer with elements: a non-null address aligned to its element size. `label()` names it,
+// built only for an error.
+template <class Label>
+void check_buffer_address(uint64_t data, DType dtype, const Label& label) {
+  SEAM_CHECK(data != 0, label(), ": null address");
+  const int element = dtype_size(dtype);
+  SEAM_CHECK(data % static_cast<uint64_t>(element) == 0, label(), ": address 0x", std::hex, data, std::dec,
+             " is not aligned to its element size (", element, " bytes)");
+}
+
 }  // namespace
+
+void Executable::check_input_buffer(size_t i, const DeviceTensor& x) const {
+  const Type& t = segmented_.fusion.type(segmented_.fusion.inputs()[i]);
+  check_input(i, x.dtype, x.shape, t.is_scalar ? Shape{} : x.strides);
+  if (t.numel() == 0) return;
+  check_buffer_address(x.data, t.dtype, [&] { return input_label(i); });
+}
 
 void Executable::check_caller_buffers(const std::vector<DeviceTensor>& inputs,
                                       const std::vector<DeviceTensor>& outputs) const {
   const Fusion& f = segmented_.fusion;
   check_input_count(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const Type& t = f.type(f.inputs()[i]);
-    const DeviceTensor& x = inputs[i];
-    check_input(i, x.dtype, x.shape, t.is_scalar ? Shape{} : x.strides);
-    if (t.numel() == 0) continue;
-    SEAM_CHECK(x.data != 0, input_label(i), ": null address");
-    const int element = dtype_size(t.dtype);
-    SEAM_CHECK(x.data % static_cast<uint64_t>(element) == 0, input_label(i), ": address 0x", std::hex, x.data,
-               std::dec, " is not aligned to its element size (", element, " bytes)");
-  }
+  for (size_t i = 0; i < inputs.size(); ++i) check_input_buffer(i, inputs[i]);
   SEAM_CHECK(outputs.size() == f.outputs().size(), "fusion ", f.name(), " has ", f.outputs().size(),
              " outputs, got ", outputs.size(), " output buffers");
   for (size_t o = 0; o < outputs.size(); ++o) {
@@ -140,10 +148,7 @@ void Executable::check_caller_buffers(const std::vector<DeviceTensor>& inputs,
     SEAM_CHECK(out.strides == contiguous_strides(t.shape), "output ", o,
                ": the buffer must be contiguous, got strides ", shape_to_string(out.strides));
     if (t.numel() == 0) continue;
-    SEAM_CHECK(out.data != 0, "output ", o, ": null address");
-    const int element = dtype_size(t.dtype);
-    SEAM_CHECK(out.data % static_cast<uint64_t>(element) == 0, "output ", o, ": address 0x", std::hex,
-               out.data, std::dec, " is not aligned to its element size (", element, " bytes)");
+    check_buffer_address(out.data, t.dtype, [&] { return "output " + std::to_string(o); });
     for (size_t i = 0; i < inputs.size(); ++i)
       SEAM_CHECK(!overlap(byte_span(out), byte_span(inputs[i])), "output ", o, ": the buffer overlaps ",
                  input_label(i), " (a kernel would overwrite what it reads)");

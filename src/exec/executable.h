@@ -118,6 +118,12 @@ class Executable {
   // ("segment": its groups, re-checked for these sizes); their times are the lookup and the check.
   const std::vector<std::string>& reused_stages() const { return reused_stages_; }
 
+  // The declared-input checks of check_inputs, for frontends that read caller memory before a run
+  // (api::Executable::run_host): the input count; input i's dtype, shape and strides (a scalar's strides
+  // are not compared).
+  void check_input_count(size_t count) const;
+  void check_input(size_t i, DType dtype, const Shape& shape, const Shape& strides) const;
+
   const Fusion& fusion() const { return fusion_; }  // after the passes
   const SegmentedFusion& segmented() const { return segmented_; }
   const std::vector<CompiledStep>& steps() const { return steps_; }
@@ -128,15 +134,19 @@ class Executable {
   Executable(Fusion fusion, SegmentedFusion segmented, std::vector<CompiledStep> steps,
              std::vector<std::string> sources, ExecutableOptions options);
   // Checks inputs against the fusion's declarations: count, dtype, shape, strides. The one validator of
-  // both backends: run_device checks device tensors with check_input_count and check_input too.
+  // both backends: caller buffers (run_device, run_into) go through check_input_count and
+  // check_input_buffer, which calls check_input too.
   void check_inputs(const std::vector<HostTensor>& inputs) const;
-  void check_input_count(size_t count) const;
-  void check_input(size_t i, DType dtype, const Shape& shape, const Shape& strides) const;
   std::string input_label(size_t i) const;  // "input 2 ('cos')"
   // A fusion output that a no-launch group returns: gathered from the input it views.
   HostTensor materialize_view(Value output, const std::vector<HostTensor>& inputs) const;
-  // Checks for run_into that every backend shares: the inputs' count, dtype, shape, strides, address
-  // and element alignment, the Computed outputs' buffers (see run_into).
+  // Checks a caller's buffer for input `i` (device memory, or host memory for the host backend's
+  // run_into) against the fusion's declaration: dtype, shape, strides (check_input) and, when it has
+  // elements, a non-null address aligned to its element size. The buffer check of both validators of
+  // caller memory: run_device's inputs and run_into's (check_caller_buffers).
+  void check_input_buffer(size_t i, const DeviceTensor& x) const;
+  // Checks for run_into that every backend shares: the inputs' count and buffers (check_input_buffer),
+  // the Computed outputs' buffers (see run_into).
   void check_caller_buffers(const std::vector<DeviceTensor>& inputs,
                             const std::vector<DeviceTensor>& outputs) const;
   // The fusion input that is `input` (its position in fusion().inputs()).
