@@ -291,49 +291,56 @@ kir::Var ExpressionEmitter::emit_movement(const Node& node, const AxisIndex& idx
       return emit(x, next);
     }
     case OpKind::Reshape: return emit_reshape(x, in, out, idx);
-    case OpKind::Pad: {
-      const auto &low = node.attrs.get_ints("low"), &high = node.attrs.get_ints("high");
-      std::vector<kir::Bound> bounds;
-      bool within_rows = false;          // a boundary on the innermost axis: lanes of a warp straddle it
-      std::optional<size_t> lane_bound;  // the vector axis's bound, when a boundary falls inside a vector
-      next.lane_axis = lane;
-      for (size_t d = 0; d < out.size(); ++d) {
-        Index i = kir::add(idx.index[d], -low[d]);
-        next.index.push_back(i);
-        bool check_low = low[d] > 0, check_high = high[d] > 0;
-        if (!check_low && !check_high) continue;
-        within_rows = within_rows || d + 1 == out.size() || static_cast<int>(d) == lane;
-        kir::Bound b{i, std::nullopt, std::nullopt};
-        if (check_low) b.lo = 0;
-        if (check_high) b.hi = in[d];
-        if (static_cast<int>(d) == lane && (low[d] % lanes_ != 0 || in[d] % lanes_ != 0)) {
-          // The masked piece runs where any lane is inside: an empty interior has none, and the piece's
-          // uniform loads would read at coordinates outside it.
-          if (!unaligned_loads_ || !branch_free_ || lane_window_ || in[d] == 0 ||
-              !kir::multiple_of(idx.index[d], lanes_))
-            throw NotVectorizable{"pad boundary inside a vector"};
-          lane_bound = bounds.size();
-        } else if (static_cast<int>(d) == lane && !kir::multiple_of(idx.index[d], lanes_)) {
-          throw NotVectorizable{"pad boundary inside a vector"};
-        }
-        bounds.push_back(b);
-      }
-      if (bounds.empty()) return emit(x, next);
-      if (lane_bound) return emit_masked_pad(x, node, next, std::move(bounds), *lane_bound);
-      if (branch_free_ && within_rows) {
-        kir::Var inside = emit_piece(x, next, kir::Guard{-1, 0, 1, bounds});
-        kir::Expr fill{kir::Expr::Kind::Literal};
-        fill.literal = node.attrs.get_number("value");
-        kir::Var outside = define(node.type.dtype, 1, std::move(fill));
-        return select(in_bounds(std::move(bounds)), inside, outside, node.type.dtype);
-      }
-      int lanes = lane >= 0 ? lanes_ : 1;
-      return conditional(node.type.dtype, lanes, node.attrs.get_number("value"), std::move(bounds),
-                         [&] { return widen(emit(x, next), lanes); });
-    }
+    case OpKind::Pad: return emit_pad(node, idx);
     case OpKind::Cat: return emit_cat(node, idx);
     default: SEAM_UNREACHABLE("unknown movement op");
   }
+}
+
+kir::Var ExpressionEmitter::emit_pad(const Node& node, const AxisIndex& idx) {
+  const Value x = node.operands[0];
+  const Shape& in = fusion_.type(x).shape;
+  const Shape& out = node.type.shape;
+  const int lane = idx.lane_axis;
+  AxisIndex next;
+  const auto &low = node.attrs.get_ints("low"), &high = node.attrs.get_ints("high");
+  std::vector<kir::Bound> bounds;
+  bool within_rows = false;          // a boundary on the innermost axis: lanes of a warp straddle it
+  std::optional<size_t> lane_bound;  // the vector axis's bound, when a boundary falls inside a vector
+  next.lane_axis = lane;
+  for (size_t d = 0; d < out.size(); ++d) {
+    Index i = kir::add(idx.index[d], -low[d]);
+    next.index.push_back(i);
+    bool check_low = low[d] > 0, check_high = high[d] > 0;
+    if (!check_low && !check_high) continue;
+    within_rows = within_rows || d + 1 == out.size() || static_cast<int>(d) == lane;
+    kir::Bound b{i, std::nullopt, std::nullopt};
+    if (check_low) b.lo = 0;
+    if (check_high) b.hi = in[d];
+    if (static_cast<int>(d) == lane && (low[d] % lanes_ != 0 || in[d] % lanes_ != 0)) {
+      // The masked piece runs where any lane is inside: an empty interior has none, and the piece's
+      // uniform loads would read at coordinates outside it.
+      if (!unaligned_loads_ || !branch_free_ || lane_window_ || in[d] == 0 ||
+          !kir::multiple_of(idx.index[d], lanes_))
+        throw NotVectorizable{"pad boundary inside a vector"};
+      lane_bound = bounds.size();
+    } else if (static_cast<int>(d) == lane && !kir::multiple_of(idx.index[d], lanes_)) {
+      throw NotVectorizable{"pad boundary inside a vector"};
+    }
+    bounds.push_back(b);
+  }
+  if (bounds.empty()) return emit(x, next);
+  if (lane_bound) return emit_masked_pad(x, node, next, std::move(bounds), *lane_bound);
+  if (branch_free_ && within_rows) {
+    kir::Var inside = emit_piece(x, next, kir::Guard{-1, 0, 1, bounds});
+    kir::Expr fill{kir::Expr::Kind::Literal};
+    fill.literal = node.attrs.get_number("value");
+    kir::Var outside = define(node.type.dtype, 1, std::move(fill));
+    return select(in_bounds(std::move(bounds)), inside, outside, node.type.dtype);
+  }
+  int lanes = lane >= 0 ? lanes_ : 1;
+  return conditional(node.type.dtype, lanes, node.attrs.get_number("value"), std::move(bounds),
+                     [&] { return widen(emit(x, next), lanes); });
 }
 
 kir::Var ExpressionEmitter::emit_masked_pad(Value x, const Node& node, const AxisIndex& next,

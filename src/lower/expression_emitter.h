@@ -94,6 +94,8 @@ class ExpressionEmitter {
   // gradient, 50257 -> 50304): the interior piece's vector loads read only the lanes this mask (a LaneMask
   // value) sets, and a per-lane select takes the pad value on the others. One such pad at a time.
   std::optional<kir::Var> lane_window_;
+  // A pad: its interior guarded (branch-free: a piece and a select; else a branch), or masked (below).
+  kir::Var emit_pad(const Node& node, const AxisIndex& idx);
   // A pad's interior on the vector axis, boundary inside a vector: the piece under a mask (above).
   kir::Var emit_masked_pad(Value x, const Node& node, const AxisIndex& next, std::vector<kir::Bound> bounds,
                            size_t lane_bound);

@@ -226,7 +226,6 @@ kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options
     // Loads that ignore a chunk coordinate are read again by other chunks: kept in L2 (cache hints).
     for (const ChunkCoordinate& c : lowering.coordinates())
       if (c.extent > 1) mark_loads_invariant_in(program.body, c.variable);
-    const kir::ChunkOrder& order = program.order;
     const Shape& shape = fusion.type(fusion.outputs()[o].value).shape;
     program.chunks = output_chunks(program.numel, shape.empty() ? 1 : shape.back(), schedules[o]);
     program.param = static_cast<int>(fusion.inputs().size() + o);
