@@ -317,15 +317,14 @@ kir::Var ExpressionEmitter::emit_pad(const Node& node, const AxisIndex& idx) {
     kir::Bound b{i, std::nullopt, std::nullopt};
     if (check_low) b.lo = 0;
     if (check_high) b.hi = in[d];
-    if (static_cast<int>(d) == lane && (low[d] % lanes_ != 0 || in[d] % lanes_ != 0)) {
-      // The masked piece runs where any lane is inside: an empty interior has none, and the piece's
-      // uniform loads would read at coordinates outside it.
-      if (!unaligned_loads_ || !branch_free_ || lane_window_ || in[d] == 0 ||
-          !kir::multiple_of(idx.index[d], lanes_))
+    if (static_cast<int>(d) == lane) {
+      // A boundary inside a vector takes a masked piece, which runs where any lane is inside: an empty
+      // interior has none, and the piece's uniform loads would read at coordinates outside it.
+      const bool inside_a_vector = low[d] % lanes_ != 0 || in[d] % lanes_ != 0;
+      const bool maskable = unaligned_loads_ && branch_free_ && !lane_window_ && in[d] > 0;
+      if (!kir::multiple_of(idx.index[d], lanes_) || (inside_a_vector && !maskable))
         throw NotVectorizable{"pad boundary inside a vector"};
-      lane_bound = bounds.size();
-    } else if (static_cast<int>(d) == lane && !kir::multiple_of(idx.index[d], lanes_)) {
-      throw NotVectorizable{"pad boundary inside a vector"};
+      if (inside_a_vector) lane_bound = bounds.size();
     }
     bounds.push_back(b);
   }
@@ -333,14 +332,17 @@ kir::Var ExpressionEmitter::emit_pad(const Node& node, const AxisIndex& idx) {
   if (lane_bound) return emit_masked_pad(x, node, next, std::move(bounds), *lane_bound);
   if (branch_free_ && within_rows) {
     kir::Var inside = emit_piece(x, next, kir::Guard{-1, 0, 1, bounds});
-    kir::Expr fill{kir::Expr::Kind::Literal};
-    fill.literal = node.attrs.get_number("value");
-    kir::Var outside = define(node.type.dtype, 1, std::move(fill));
-    return select(in_bounds(std::move(bounds)), inside, outside, node.type.dtype);
+    return select(in_bounds(std::move(bounds)), inside, pad_value(node), node.type.dtype);
   }
   int lanes = lane >= 0 ? lanes_ : 1;
   return conditional(node.type.dtype, lanes, node.attrs.get_number("value"), std::move(bounds),
                      [&] { return widen(emit(x, next), lanes); });
+}
+
+kir::Var ExpressionEmitter::pad_value(const Node& pad) {
+  kir::Expr fill{kir::Expr::Kind::Literal};
+  fill.literal = pad.attrs.get_number("value");
+  return define(pad.type.dtype, 1, std::move(fill));
 }
 
 kir::Var ExpressionEmitter::emit_masked_pad(Value x, const Node& node, const AxisIndex& next,
@@ -356,9 +358,7 @@ kir::Var ExpressionEmitter::emit_masked_pad(Value x, const Node& node, const Axi
   if (any_lane[lane_bound].lo) *any_lane[lane_bound].lo -= lanes_ - 1;
   kir::Var inside = emit_piece(x, next, kir::Guard{-1, 0, 1, std::move(any_lane)});
   lane_window_.reset();
-  kir::Expr fill{kir::Expr::Kind::Literal};
-  fill.literal = node.attrs.get_number("value");
-  kir::Var outside = define(node.type.dtype, 1, std::move(fill));
+  kir::Var outside = pad_value(node);
   bounds[lane_bound] = exact;
   kir::Expr test{kir::Expr::Kind::InBounds};
   test.bounds = std::move(bounds);

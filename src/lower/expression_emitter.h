@@ -96,6 +96,7 @@ class ExpressionEmitter {
   std::optional<kir::Var> lane_window_;
   // A pad: its interior guarded (branch-free: a piece and a select; else a branch), or masked (below).
   kir::Var emit_pad(const Node& node, const AxisIndex& idx);
+  kir::Var pad_value(const Node& pad);  // the pad's fill, one lane
   // A pad's interior on the vector axis, boundary inside a vector: the piece under a mask (above).
   kir::Var emit_masked_pad(Value x, const Node& node, const AxisIndex& next, std::vector<kir::Bound> bounds,
                            size_t lane_bound);

@@ -31,6 +31,7 @@
 #include "segment/mark_cheap_ops.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "schedule/gemm_layout.h"
 
@@ -111,14 +112,19 @@ bool is_product(OpKind op) { return op == OpKind::Matmul || op == OpKind::Linear
 
 // The value a view's layout is taken over: the chain's root, or, when no strides express the view over
 // the root, the nearest view op down the chain that no strides express either (a reshape of permuted
-// axes). A kernel writes that one out contiguously, and the views of it are read there: attention's
-// gradient, [b, h, T, d] permuted and flattened to [b*T, h*d], is written once, and its transpose for the
-// weight gradient is a transpose flag, not a second, transposed copy.
-Value layout_base(const Fusion& fusion, Value v, Value root) {
-  if (view_of_contiguous(fusion, v, root)) return root;
+// axes), with the view's layout over it. A kernel writes that one out contiguously, and the views of it
+// are read there: attention's gradient, [b, h, T, d] permuted and flattened to [b*T, h*d], is written
+// once, and its transpose for the weight gradient is a transpose flag, not a second, transposed copy.
+struct LayoutOverBase {
+  Value base;
+  std::optional<StridedLayout> layout;  // nullopt: no strides express the view even over the base
+};
+
+LayoutOverBase layout_over_base(const Fusion& fusion, Value v, Value root) {
+  if (std::optional<StridedLayout> layout = view_of_contiguous(fusion, v, root)) return {root, layout};
   for (Value a = fusion.node(v).operands[0]; a != root; a = fusion.node(a).operands[0])
-    if (!view_of_contiguous(fusion, a, root)) return a;
-  return root;
+    if (!view_of_contiguous(fusion, a, root)) return {a, view_of_contiguous(fusion, v, a)};
+  return {root, std::nullopt};
 }
 
 // Per node, whether it is a view op of a computed value read only by matrix products (directly or
@@ -134,10 +140,9 @@ std::vector<bool> views_read_by_products(const Fusion& fusion, const std::vector
     if (!is_view_op(node.op) || fusion.is_output(v)) continue;
     const Value root = view_root(fusion, v);
     if (fusion.node(root).op == OpKind::Input || cheap[root.id]) continue;  // no kernel writes the root
-    const Value base = layout_base(fusion, v, root);
+    const auto [base, layout] = layout_over_base(fusion, v, root);
     if (cheap[base.id]) continue;  // recomputed by its readers: no kernel writes it either
     const std::vector<Value>& consumers = fusion.consumers(v);
-    const std::optional<StridedLayout> layout = view_of_contiguous(fusion, v, base);
     bool ok = !consumers.empty();
     for (Value c : consumers) {
       const Node& consumer = fusion.node(c);

@@ -25,6 +25,16 @@ struct seam_f8e5m2 {
   unsigned char bits;
 };
 
+// The lanes l of N with lo <= index + l < hi as a bit mask (kir::Expr::Kind::LaneMask, N <= 16): the lanes of
+// a masked pad piece or a ragged row's chunk that read and write memory.
+template <int N>
+SEAM_FN unsigned seam_lane_mask(long long index, long long lo, long long hi) {
+  const long long first = lo - index, end = hi - index;  // the lanes inside: [first, end)
+  const unsigned below_end = end <= 0 ? 0u : end >= N ? (1u << N) - 1u : (1u << end) - 1u;
+  const unsigned below_first = first <= 0 ? 0u : first >= N ? (1u << N) - 1u : (1u << first) - 1u;
+  return below_end & ~below_first;
+}
+
 // ---- conversions -----------------------------------------------------------------------------------
 SEAM_FN float seam_bf16_to_float(seam_bf16 x) { return seam_bits_to_float(((unsigned int)x.bits) << 16); }
 SEAM_FN float seam_f16_to_float(seam_f16 x) { return seam_f16_bits_to_float(x.bits); }

@@ -157,49 +157,6 @@ SEAM_FN void seam_stage_read(const T* stage, T* dst) {
   seam_store<N>(dst, stage);
 }
 
-// A peeled row loop's vector (kir::Expr::row_edge): the lanes in `lanes` (seam_row_lanes) only, zero in
-// the others. With every lane inside: one wide access where the address is aligned (`Aligned`: a tensor
-// laid out like the row kernel's), else the widest accesses the address allows (a weight broadcast over
-// rows starts at a different alignment per row, the same for every thread of the row); at a row's edge
-// lane by lane.
-template <int N, bool Aligned, class T>
-SEAM_FN void seam_load_edge(const T* __restrict__ src, T* dst, unsigned lanes) {
-  if (lanes == (1u << N) - 1u) {
-    if constexpr (Aligned) {
-      seam_load<N>(src, dst);
-      return;
-    } else if constexpr (N * sizeof(T) == 16 && N % 4 == 0) {
-      const unsigned long long address = (unsigned long long)src;
-      if ((address & 15) == 0) {
-        seam_load<N>(src, dst);
-        return;
-      }
-      if ((address & 7) == 0) {
-        seam_load<N / 2>(src, dst);
-        seam_load<N / 2>(src + N / 2, dst + N / 2);
-        return;
-      }
-      if ((address & 3) == 0) {
-#pragma unroll
-        for (int l = 0; l < N; l += N / 4) seam_load<N / 4>(src + l, dst + l);
-        return;
-      }
-    }
-  }
-#pragma unroll
-  for (int l = 0; l < N; ++l) dst[l] = (lanes >> l) & 1u ? src[l] : T();
-}
-
-// The lanes l of N with lo <= index + l < hi as a bit mask (kir::Expr::Kind::LaneMask): the lanes of a
-// pad's interior piece that read memory when the pad's boundary falls inside a vector.
-template <int N>
-SEAM_FN unsigned seam_lane_mask(long long index, long long lo, long long hi) {
-  unsigned mask = 0;
-#pragma unroll
-  for (int l = 0; l < N; ++l) mask |= (index + l >= lo && index + l < hi ? 1u : 0u) << l;
-  return mask;
-}
-
 // A pointwise chunk's vector at an offset not a multiple of its width (kir::Expr::unaligned without
 // row_edge): every lane, in the widest accesses the address allows. The rows of an odd-width tensor start
 // at every alignment in turn, so the test is per access; it is uniform across a warp except where the
@@ -229,6 +186,26 @@ SEAM_FN void seam_load_unaligned(const T* __restrict__ src, T* dst) {
   }
 #pragma unroll
   for (int l = 0; l < N; ++l) dst[l] = src[l];
+}
+
+// A peeled row loop's vector (kir::Expr::row_edge): the lanes in `lanes` (seam_row_lanes) only, zero in
+// the others. With every lane inside: one wide access where the address is aligned (`Aligned`: a tensor
+// laid out like the row kernel's), else the widest accesses the address allows (a weight broadcast over
+// rows starts at a different alignment per row, the same for every thread of the row); at a row's edge
+// lane by lane.
+template <int N, bool Aligned, class T>
+SEAM_FN void seam_load_edge(const T* __restrict__ src, T* dst, unsigned lanes) {
+  if (lanes == (1u << N) - 1u) {
+    if constexpr (Aligned) {
+      seam_load<N>(src, dst);
+      return;
+    } else if constexpr (N * sizeof(T) == 16 && N % 4 == 0) {  // 16-byte vectors: as measured in rows
+      seam_load_unaligned<N>(src, dst);
+      return;
+    }
+  }
+#pragma unroll
+  for (int l = 0; l < N; ++l) dst[l] = (lanes >> l) & 1u ? src[l] : T();
 }
 
 // Cache hints (kir::Kernel::keep_reused_loads, streaming_stores). A load that other chunks repeat (a

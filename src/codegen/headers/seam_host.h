@@ -71,15 +71,6 @@ template <int N, class T>
 SEAM_FN void seam_store(T* __restrict__ dst, const T* src) {
   memcpy(dst, src, N * sizeof(T));
 }
-// The lanes l of N with lo <= index + l < hi as a bit mask (kir::Expr::Kind::LaneMask): the lanes of a
-// pad's interior piece that read memory when the pad's boundary falls inside a vector.
-template <int N>
-SEAM_FN unsigned seam_lane_mask(long long index, long long lo, long long hi) {
-  unsigned mask = 0;
-  for (int l = 0; l < N; ++l) mask |= (index + l >= lo && index + l < hi ? 1u : 0u) << l;
-  return mask;
-}
-
 // A vector at an unaligned offset (kir::Expr::unaligned): memcpy needs no alignment.
 template <int N, class T>
 SEAM_FN void seam_load_unaligned(const T* __restrict__ src, T* dst) {

@@ -39,25 +39,25 @@ def _scan(ctx, fd_name, x, dim):
     return getattr(ctx.ops, fd_name)(x, ctx.axis(int(dim), ctx.rank(x)))
 
 
-@converter("aten.cumsum.default", supports=_sum_or_product_ok)
-def cumsum(ctx, x, dim, dtype=None):
-    if dtype is not None:  # PyTorch casts the input first, then sums in that dtype
-        x = ctx.cast(x, dtype)
-    return _scan(ctx, "cumsum", x, dim)
+def _running(fd_name):
+    def convert(ctx, x, dim, dtype=None):
+        if dtype is not None:  # PyTorch casts the input first, then accumulates in that dtype
+            x = ctx.cast(x, dtype)
+        return _scan(ctx, fd_name, x, dim)
+
+    return convert
 
 
-@converter("aten.cumprod.default", supports=_sum_or_product_ok)
-def cumprod(ctx, x, dim, dtype=None):
-    if dtype is not None:
-        x = ctx.cast(x, dtype)
-    return _scan(ctx, "cumprod", x, dim)
+converter("aten.cumsum.default", supports=_sum_or_product_ok)(_running("cumsum"))
+converter("aten.cumprod.default", supports=_sum_or_product_ok)(_running("cumprod"))
 
 
-@converter("aten.cummax.default", supports=_values_only_ok)
-def cummax(ctx, x, dim):
-    return _scan(ctx, "cummax", x, dim), None
+def _values_of(fd_name):
+    def convert(ctx, x, dim):
+        return _scan(ctx, fd_name, x, dim), None  # the indices: none (nothing reads them)
+
+    return convert
 
 
-@converter("aten.cummin.default", supports=_values_only_ok)
-def cummin(ctx, x, dim):
-    return _scan(ctx, "cummin", x, dim), None
+converter("aten.cummax.default", supports=_values_only_ok)(_values_of("cummax"))
+converter("aten.cummin.default", supports=_values_only_ok)(_values_of("cummin"))
