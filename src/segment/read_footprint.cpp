@@ -97,7 +97,18 @@ int64_t union_volume(const std::vector<Box>& boxes, size_t first, const Box& cur
 std::vector<InputView> input_views_read(const Fusion& fusion, const std::vector<bool>& duplicated,
                                         int32_t node) {
   std::vector<InputView> out;
+  // A view reads the input itself only through duplicated views: one that a group computes (a fusion
+  // output, say) is that group's value, and a reader beyond it pays for that value instead.
+  auto views_only_duplicates = [&](Value v) {
+    for (Value w = v; fusion.node(w).op != OpKind::Input;) {
+      if (!is_view_op(fusion.node(w).op)) return false;
+      w = fusion.node(w).operands[0];
+      if (fusion.node(w).op != OpKind::Input && !duplicated[w.id]) return false;
+    }
+    return true;
+  };
   auto add_view = [&](Value v) -> bool {
+    if (!views_only_duplicates(v)) return false;
     std::optional<StridedLayout> layout = view_of_input(fusion, v);
     if (!layout) {
       if (fusion.node(v).op != OpKind::Input) return false;

@@ -9,8 +9,11 @@
 
 #include "ir/builder.h"
 #include "passes/pipeline.h"
+#include "segment/cost_model.h"
 #include "segment/dump.h"
 #include "segment/segment.h"
+#include "segment/segment_graph.h"
+#include "segment/segmented_fusion.h"
 #include "workloads/rope.h"
 
 namespace seam {
@@ -130,6 +133,39 @@ TEST(ReadFootprint, AKernelReadingThroughACastReadsTheView) {
   SegmentedFusion s = segment_fusion(f);
   ASSERT_EQ(s.num_kernels(), 1);
   EXPECT_EQ(s.boundary_bytes(), 4 * 2 * 2 + 4 * 2 * 4);  // bf16 slice read, f32 result written
+}
+
+// The whole-tool fuzzer's finding: a view that a group of its own computes (a squeezed input that a
+// scan reads) and a duplicated reshape of it. A kernel reading the reshape reads that group's
+// value, not the input beneath it: the cost model charged both, the segmented fusion only the value.
+TEST(ReadFootprint, AViewComputedByItsOwnGroupIsNotReadThroughToTheInput) {
+  Builder b;
+  Value x = b.input(Type::tensor(DType::Float64, {4, 1}), "x");
+  Value squeezed = b.squeeze(x, {1});
+  Value reshaped = b.reshape(squeezed, {4, 1, 1});
+  Value y = b.cast(reshaped, DType::BFloat16);
+  Fusion f = b.finish({b.cumsum(squeezed, 0), y});  // a scan reads its operand: squeezed is a node
+  SegmentGraph graph(f, SegmentRules{});
+  ASSERT_TRUE(graph.duplicated()[reshaped.id]);
+  ASSERT_GE(graph.local_of(squeezed.id), 0);
+  // Every owned node a group of its own, in node order: the model and the boundaries agree per group.
+  std::vector<SegmentGroup> groups;
+  std::vector<Cost> model;
+  for (int u = 0; u < graph.size(); ++u) {
+    const std::vector<int> members{u};
+    std::optional<SchedulerKind> kind = graph.classify(members);
+    ASSERT_TRUE(kind.has_value());
+    model.push_back(group_cost(graph, members, *kind));
+    groups.push_back({*kind, graph.node_ids(members), {}, {}, {}, 0});
+  }
+  fill_group_boundaries(f, graph.duplicated(), groups);
+  for (size_t g = 0; g < groups.size(); ++g) {
+    SCOPED_TRACE("group " + std::to_string(g));
+    EXPECT_EQ(model[g].bytes, groups[g].boundary_bytes);
+  }
+  // The kernel computing y reads the squeezed value (4 f64), never x beneath the reshape a second time.
+  const size_t computes_y = static_cast<size_t>(graph.local_of(y.id));
+  EXPECT_EQ(groups[computes_y].boundary_bytes, 4 * 8 + 4 * 2);
 }
 
 }  // namespace
