@@ -131,7 +131,7 @@ def main():
     p.add_argument("--iterations", type=int, default=30, help="timed calls per implementation (capped at 200)")
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
     p.add_argument("--knob", action="append", default=[], metavar="FLAG",
-                   help="a scheduler knob passed to seam bench, repeatable (--knob=--row-prefetch)")
+                   help="a scheduler knob passed to seam bench, repeatable (--knob=--row-load-ahead)")
     p.add_argument("--json-out")
     p.add_argument("--list", action="store_true", help="print the selected fusions and stop (no GPU or torch needed)")
     args = p.parse_args()

@@ -11,8 +11,7 @@
 #                                     # products' benchmark, the reduction benchmark next to PyTorch
 #                                     # (bench_reductions: bench/reductions_vs_torch.py over gpu-bin/seam;
 #                                     # SEAM_REDUCTIONS_SWEEP=rmsnorm_fwd[,...] runs the sweep of those
-#                                     # kinds instead of the set), prefetched rows against the default
-#                                     # (bench_prefetch), the Python frontend's suite on CUDA
+#                                     # kinds instead of the set), the Python frontend's suite on CUDA
 #                                     # tensors (scripts/gpu_python.sh builds the module there)
 #   scripts/gpu_check.sh verify       # on the GPU machine, carrying gpu-bin/: the check every change to
 #                                     # kernels ends with (docs/TESTING.md, "On the GPU"): the Python
@@ -62,7 +61,7 @@ if [[ "$mode" == "build" ]]; then
 fi
 
 # The GPU suite under compute-sanitizer memcheck, quick shapes: every kernel kind (pointwise and RoPE,
-# row kernels persistent, streamed, peeled, over clusters, with outer reductions and prefetched rows,
+# row kernels persistent, streamed, peeled, over clusters, with outer reductions and rows loaded ahead,
 # the training rows (cross-entropy gradients, normalization backwards peeled by columns),
 # indexing and its out-of-range errors, random numbers, cuBLASLt steps and the kernels around them).
 memcheck_suite() {
@@ -127,19 +126,6 @@ bench_reductions() {
   fi
   timeout 570 python3 bench/reductions_vs_torch.py --seam gpu-bin/seam --json-out "$out/bench_reductions.json" \
     "${extra[@]}"
-}
-
-# Prefetched rows (the row_prefetch knob) next to the default on the normalization backwards, alternating
-# in one run: what decides the knob's default.
-bench_prefetch() {
-  local round f
-  for round in 1 2; do
-    for f in bench/reductions/rmsnorm_bwd_16384x4096.seam bench/reductions/layernorm_bwd_16384x4096.seam; do
-      echo "round $round: $f"
-      gpu-bin/seam bench "$f" --iterations 30 || return 1
-      gpu-bin/seam bench "$f" --iterations 30 --row-prefetch || return 1
-    done
-  done
 }
 
 # The modes that end in a short summary (report, investigate): fresh caches, logs apart from $out, then
@@ -299,12 +285,11 @@ if [[ "$quick" != "quick" ]]; then
   step bench_t gpu-bin/bench_rope_gpu --t-sweep
   step bench_matmul gpu-bin/bench_matmul_gpu
   step bench_reductions bench_reductions
-  step bench_prefetch bench_prefetch
 fi
 step sweep gpu-bin/bench_rope_gpu --sweep --iterations 30
 step python scripts/gpu_python.sh  # builds the Python module here, pytest on CUDA tensors, the RoPE example
 printf '%s\n' "${status[@]}" > "$logs/summary.txt"
-for name in bench bench_bwd bench_t bench_matmul bench_reductions bench_prefetch sweep; do
+for name in bench bench_bwd bench_t bench_matmul bench_reductions sweep; do
   [[ -f "$logs/$name.log" ]] && cp "$logs/$name.log" "$out/"
 done
 cp "$logs/summary.txt" "$out/"

@@ -3,7 +3,7 @@
 # the plan's default; the share per thread (--row-outer-share) and blocks per multiprocessor
 # (--row-outer-threads-per-sm) that hold more warps without spilling (registers checked with
 # `seam emit --compile sm_90`); each with and without the next row group loaded ahead into registers
-# (--row-load-ahead); the shared-memory prefetch (--row-prefetch) for reference. What decides the
+# (--row-load-ahead). What decides the
 # defaults of those knobs (docs/CODEGEN.md, "Outer reductions").
 #
 #   bench/reductions/norm_backward_variants.sh SEAM_BINARY [FUSION_FILE...]
@@ -18,7 +18,7 @@ files=("$@")
 if ((${#files[@]} == 0)); then
   files=("$here/rmsnorm_bwd_16384x4096.seam" "$here/layernorm_bwd_16384x4096.seam")
 fi
-variants=("" "--row-prefetch"
+variants=(""
           "--row-outer-share 16 --row-outer-threads-per-sm 768" "--row-outer-share 16 --row-outer-threads-per-sm 1024"
           "--row-outer-share 8 --row-outer-threads-per-sm 1024"
           "--row-load-ahead" "--row-load-ahead --row-outer-share 16 --row-outer-threads-per-sm 768"

@@ -100,9 +100,7 @@ class BodyPrinter {
   // `arrays`: array_values(kernel), computed once per kernel by the caller.
   BodyPrinter(const kir::Kernel& kernel, const std::set<std::string>& arrays, std::ostringstream& out,
               ConstantSpelling& spelling, RowFill fill = RowFill::Load)
-      : kernel_(kernel), out_(out), arrays_(arrays), spelling_(spelling), fill_(fill) {
-    if (fill == RowFill::Prefetch || fill == RowFill::Staged) stage_ = kir::row_stage(*kernel.rows);
-  }
+      : kernel_(kernel), out_(out), arrays_(arrays), spelling_(spelling), fill_(fill) {}
 
   void block(const kir::Block& b, int depth) {
     for (const Stmt& s : b) stmt(s, depth);
@@ -305,20 +303,12 @@ class BodyPrinter {
         out_ << pad(depth) << in_tensor << load_call(e, cache.lanes, false) << "(" << address << ", " << slot
              << (e.row_edge ? ", seam_in_row" : "") << ");\n";
         return;
-      case RowFill::Prefetch:
-        out_ << pad(depth) << in_tensor << "seam_async_copy<" << cache.bytes() << ">(" << stage_slot(cache)
-             << ", " << address << ");\n";
-        return;
-      case RowFill::Staged:
-        out_ << pad(depth) << "seam_stage_read<" << cache.lanes << ">((const " << kir::c_type(cache.dtype)
-             << "*)" << stage_slot(cache) << ", " << slot << ");\n";
-        return;
       case RowFill::LoadAhead:
         out_ << pad(depth) << in_tensor << load_call(e, cache.lanes, false) << "(" << address << ", "
              << ahead_slot(cache) << ");\n";
         return;
       case RowFill::TakeAhead:
-        out_ << pad(depth) << "seam_stage_read<" << cache.lanes << ">(" << ahead_slot(cache) << ", " << slot
+        out_ << pad(depth) << "seam_copy_lanes<" << cache.lanes << ">(" << ahead_slot(cache) << ", " << slot
              << ");\n";
         return;
     }
@@ -327,17 +317,6 @@ class BodyPrinter {
   // The register array that holds `cache`'s fill of the next row group (kir::RowLaunch::load_ahead).
   static std::string ahead_slot(const kir::RowCache& cache) {
     return cache.name + "_next" + (cache.per_row ? "" : "[seam_it]");
-  }
-
-  // This thread's slot of `cache` in the stage `seam_staging` (kir::RowStage; the row printer defines
-  // seam_staging, seam_stage_block and seam_stage_thread).
-  std::string stage_slot(const kir::RowCache& cache) const {
-    std::string at = std::to_string(stage_.offset.at(cache.name));
-    if (!cache.per_row)
-      at +=
-          " + " + std::to_string(stage_.row_bytes) + " + seam_it * " + std::to_string(stage_.iteration_bytes);
-    return "(seam_staging + (" + at + ") * seam_stage_block + seam_stage_thread * " +
-           std::to_string(cache.bytes()) + ")";
   }
 
   // A peeled row loop's vector `vector_index`: the bits of its lanes inside the row (seam_row_lanes),
@@ -469,7 +448,6 @@ class BodyPrinter {
   const std::set<std::string>& arrays_;
   ConstantSpelling& spelling_;  // how the kernel's constants print: literals or arguments
   const RowFill fill_;
-  kir::RowStage stage_;  // with fill_ other than Load
 };
 
 // The per-chunk dispatch shared by both entry points: chunk g belongs to the first output whose range

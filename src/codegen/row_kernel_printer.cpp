@@ -32,10 +32,10 @@ std::string peeled_row_vectors(const kir::RowLaunch& rows, ConstantSpelling& sp)
          std::to_string(rows.vector);
 }
 
-// What a later row's prefetch repeats (kir::RowLaunch::prefetch_stages): the body's index Lets and
+// What loading a later row ahead repeats (kir::RowLaunch::load_ahead): the body's index Lets and
 // per-row fills before its first row loop, and that loop when it is the caches' fill loop
-// (lower/row_cache.h, row_prefetchable: nothing else there reads a value).
-kir::Block prefetch_block(const kir::RowLaunch& rows) {
+// (lower/row_cache.h, row_fills_loadable_ahead: nothing else there reads a value).
+kir::Block load_ahead_block(const kir::RowLaunch& rows) {
   kir::Block block;
   for (const kir::Stmt& s : rows.body) {
     if (s.kind == kir::Stmt::Kind::Let) block.push_back(s);
@@ -66,7 +66,7 @@ void print_row_caches(const kir::RowLaunch& rows, bool host, std::ostringstream&
     }
 }
 
-// The body's statements up to its fill loop (prefetch_block's source: index Lets, constants, per-row
+// The body's statements up to its fill loop (load_ahead_block's source: index Lets, constants, per-row
 // fills, the fill loop), and those after it.
 std::pair<kir::Block, kir::Block> split_at_fills(const kir::RowLaunch& rows) {
   kir::Block fills, rest;
@@ -132,33 +132,19 @@ void print_cuda_outer_epilogue(const kir::Kernel& kernel, std::ostringstream& ou
 }
 
 // One row's body on the host. Loaded ahead (kir::RowLaunch::load_ahead): the fills loaded into the next
-// registers, then taken from them (the same slots as on the GPU, one row at a time). Staged
-// (kir::RowLaunch::prefetch_stages): the fills copied into the stage first, then read from it, the stages
-// taken in turn as on the GPU (the copies land at once here).
+// registers, then taken from them (the same slots as on the GPU, one row at a time).
 void print_host_row_body(const kir::Kernel& kernel, std::ostringstream& out, int depth,
                          ConstantSpelling& sp) {
   const kir::RowLaunch& rows = *kernel.rows;
   if (rows.load_ahead) {
     const std::string pad(2 * static_cast<size_t>(depth), ' ');
     out << pad << "{\n";
-    print_kernel_block(kernel, prefetch_block(rows), out, depth + 1, sp, RowFill::LoadAhead);
+    print_kernel_block(kernel, load_ahead_block(rows), out, depth + 1, sp, RowFill::LoadAhead);
     out << pad << "}\n";
     print_kernel_block(kernel, rows.body, out, depth, sp, RowFill::TakeAhead);
     return;
   }
-  if (rows.prefetch_stages != 2) {
-    print_kernel_block(kernel, rows.body, out, depth, sp);
-    return;
-  }
-  const std::string pad(2 * static_cast<size_t>(depth), ' ');
-  const std::string staging = "unsigned char* const seam_staging = seam_stage.data + seam_stage_index * " +
-                              sp.extent(kir::row_stage(rows).bytes(1, rows.vectors())) + ";\n";
-  out << pad << "{\n" << pad << "  " << staging;
-  print_kernel_block(kernel, prefetch_block(rows), out, depth + 1, sp, RowFill::Prefetch);
-  out << pad << "}\n" << pad << "seam_async_commit();\n" << pad << "seam_async_wait<0>();\n";
-  out << pad << "{\n" << pad << "  " << staging;
-  print_kernel_block(kernel, rows.body, out, depth + 1, sp, RowFill::Staged);
-  out << pad << "}\n" << pad << "seam_stage_index ^= 1;\n";
+  print_kernel_block(kernel, rows.body, out, depth, sp);
 }
 
 // The host runs the grid's blocks in order, each over its rows as the GPU's block loop visits them.
@@ -216,50 +202,6 @@ void print_cuda_rows(const kir::Kernel& kernel, const std::string& first_block, 
   out << "  }\n";
 }
 
-// A block's loop over its row groups with the caches' fills staged (kir::RowLaunch::prefetch_stages = 2):
-// the copies of the next group's rows are issued before the current group computes, into the other
-// stage. `first_block` and `blocks` as in print_cuda_row_kernel.
-void print_cuda_prefetched_rows(const kir::Kernel& kernel, const std::string& first_block,
-                                const std::string& blocks, std::ostringstream& out, ConstantSpelling& sp) {
-  const kir::RowLaunch& rows = *kernel.rows;
-  const int64_t stage = kir::row_stage(rows).bytes(rows.block_size(), rows.iterations);
-  const std::string last = "(long long)" + sp.extent(rows.rows);
-  const std::string stride = "(long long)" + blocks + " * " + std::to_string(rows.rows_per_block);
-  const kir::Block prefetch = prefetch_block(rows);
-  out << "  extern __shared__ __align__(16) unsigned char seam_stage[];  // "
-      << kir::dynamic_shared_bytes(rows) << " bytes\n";
-  out << "  constexpr int seam_stage_block = " << rows.block_size() << ";\n";
-  out << "  const int seam_stage_thread = (int)threadIdx.x;\n";
-  out << "  long long seam_first_row = (long long)" << first_block << " * " << rows.rows_per_block << ";\n";
-  // A row past the last has no vectors: its prefetch copies nothing.
-  auto print_prefetch = [&](const std::string& first, const std::string& stage_index) {
-    out << "    {\n";
-    out << "      const long long seam_next_row = " << first << " + seam_row_ctx.slot;\n";
-    out << "      const idx_t row = (idx_t)(seam_next_row < " << last << " ? seam_next_row : " << last
-        << ");\n";
-    out << "      const idx_t seam_row_extent = row < " << sp.extent(rows.rows) << " ? "
-        << sp.integer(rows.vectors()) << " : 0;\n";
-    out << "      unsigned char* const seam_staging = seam_stage + " << stage_index << " * " << stage
-        << ";\n";
-    print_kernel_block(kernel, prefetch, out, 3, sp, RowFill::Prefetch);
-    out << "    }\n";
-    out << "    seam_async_commit();\n";
-  };
-  print_prefetch("seam_first_row", "0");
-  out << "  for (int seam_stage_index = 0; seam_first_row < " << last << "; seam_first_row += " << stride
-      << ", seam_stage_index ^= 1) {\n";
-  print_prefetch("seam_first_row + " + stride, "(seam_stage_index ^ 1)");
-  out << "    seam_async_wait<1>();  // this group's copies have landed\n";
-  out << "    const idx_t row = (idx_t)(seam_first_row + seam_row_ctx.slot);\n";
-  out << "    const idx_t seam_row_extent = row < " << sp.extent(rows.rows) << " ? "
-      << sp.integer(rows.vectors()) << " : 0;\n";
-  out << "    (void)seam_row_extent;\n";
-  out << "    unsigned char* const seam_staging = seam_stage + seam_stage_index * " << stage << ";\n";
-  print_kernel_block(kernel, rows.body, out, 2, sp, RowFill::Staged);
-  out << "  }\n";
-  out << "  seam_async_wait<0>();\n";
-}
-
 // A block's loop over its row groups with the next group loaded ahead into registers
 // (kir::RowLaunch::load_ahead): each group takes its fills from the NAME_next arrays, then issues the
 // next group's loads into them, then computes, so those loads are in flight during its reductions.
@@ -268,7 +210,7 @@ void print_cuda_rows_loaded_ahead(const kir::Kernel& kernel, const std::string& 
   const kir::RowLaunch& rows = *kernel.rows;
   const std::string last = "(long long)" + sp.extent(rows.rows);
   const std::string stride = "(long long)" + blocks + " * " + std::to_string(rows.rows_per_block);
-  const kir::Block ahead = prefetch_block(rows);
+  const kir::Block ahead = load_ahead_block(rows);
   const auto [fills, rest] = split_at_fills(rows);
   // A row past the last has no vectors: its loads are skipped.
   auto print_load_ahead = [&](const std::string& first, int depth) {
@@ -319,9 +261,7 @@ std::string print_cuda_row_kernel(const kir::Kernel& kernel, ConstantSpelling& s
   const std::string first_block =
       cluster > 1 ? "(blockIdx.x / " + std::to_string(cluster) + ")" : "blockIdx.x";
   const std::string blocks = cluster > 1 ? "(gridDim.x / " + std::to_string(cluster) + ")" : "gridDim.x";
-  if (rows.prefetch_stages == 2) {
-    print_cuda_prefetched_rows(kernel, first_block, blocks, out, sp);
-  } else if (rows.load_ahead) {
+  if (rows.load_ahead) {
     print_cuda_rows_loaded_ahead(kernel, first_block, blocks, out, sp);
   } else {
     print_cuda_rows(kernel, first_block, blocks, out, sp);
@@ -359,12 +299,6 @@ std::string print_host_row_kernel(const kir::Kernel& kernel, ConstantSpelling& s
     out << "  const idx_t seam_row_iterations = "
         << (rows.peel ? sp.integer(rows.vectors()) : "seam_row_extent") << ";\n";
     print_row_caches(rows, true, out);
-  }
-  if (rows.prefetch_stages == 2) {  // one thread, one vector per iteration: the stage holds a row
-    out << "  seam_row_cache<unsigned char, 1> seam_stage("
-        << sp.extent(2 * kir::row_stage(rows).bytes(1, rows.vectors())) << ");\n";
-    out << "  constexpr int seam_stage_block = 1, seam_stage_thread = 0;\n";
-    out << "  int seam_stage_index = 0;\n";
   }
   if (!rows.outer.empty()) {
     print_host_outer_rows(kernel, out, sp);

@@ -17,13 +17,10 @@ namespace seam {
 std::string print_cuda_row_kernel(const kir::Kernel& kernel, ConstantSpelling& spelling);
 std::string print_host_row_kernel(const kir::Kernel& kernel, ConstantSpelling& spelling);
 
-// How a persistent row kernel's cache fills print (kir::RowLaunch::prefetch_stages): as loads into the
-// registers, as asynchronous copies into the shared-memory stage `seam_staging` (a later row's), or as
-// reads of that stage into the registers (the current row's, once its copies landed).
-// Staged: shared-memory stages (kir::RowLaunch::prefetch_stages) as cp.async copies (Prefetch) and reads
-// (Staged); loaded ahead (kir::RowLaunch::load_ahead): loads into the NAME_next registers (LoadAhead) and
-// copies from them (TakeAhead).
-enum class RowFill { Load, Prefetch, Staged, LoadAhead, TakeAhead };
+// How a persistent row kernel's cache fills print: as loads into the registers (Load), or loaded ahead
+// (kir::RowLaunch::load_ahead): loads into the NAME_next registers (LoadAhead) and copies from them
+// (TakeAhead).
+enum class RowFill { Load, LoadAhead, TakeAhead };
 
 // Shared with the chunk-kernel printer (codegen/kernel_printer.cpp), which defines them.
 void print_kernel_block(const kir::Kernel& kernel, const kir::Block& block, std::ostringstream& out,

@@ -42,8 +42,6 @@ void fit_launch_to_device(LaunchParams& launch) {
   SEAM_CHECK(status.available, "the CUDA backend needs a GPU: ", status.reason);
   const DeviceProperties& p = Device::shared().properties();
   launch.sm_count = p.sm_count;
-  launch.shared_bytes_per_block = std::max(p.max_shared_per_block, p.max_shared_per_block_optin);
-  launch.shared_bytes_per_sm = p.max_shared_per_sm;
   if (p.compute_major < 9) launch.row_cluster_max = 1;  // thread block clusters: Hopper on
 }
 

@@ -84,7 +84,6 @@ CudaPlan build_plan(const SegmentedFusion& segmented, std::vector<CompiledStep> 
     LaunchConfig config;  // decided by the plan (plan_grid)
     config.grid.x = static_cast<unsigned>(step.grid.blocks);
     config.block.x = static_cast<unsigned>(step.grid.block);
-    config.shared_bytes = static_cast<unsigned>(kir::dynamic_shared_bytes(step.kernel));
     plan.configs.push_back(config);
   }
   // Each step its own part: the counters of one outer-reduction layout lie where another layout keeps

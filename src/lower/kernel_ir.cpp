@@ -81,36 +81,6 @@ int64_t loaded_bytes_per_chunk(const Kernel& kernel) {
   return bytes;
 }
 
-RowStage row_stage(const RowLaunch& rows) {
-  RowStage stage;
-  // Widest first within each part: every slot stays aligned to its width.
-  std::vector<const RowCache*> order;
-  for (const RowCache& c : rows.caches) order.push_back(&c);
-  std::stable_sort(order.begin(), order.end(), [](const RowCache* a, const RowCache* b) {
-    return a->per_row != b->per_row ? a->per_row : a->bytes() > b->bytes();
-  });
-  for (const RowCache* c : order) {
-    int64_t& part = c->per_row ? stage.row_bytes : stage.iteration_bytes;
-    stage.offset[c->name] = part;
-    part += c->bytes();
-  }
-  return stage;
-}
-
-bool row_caches_stageable(const RowLaunch& rows) {
-  return !rows.caches.empty() && std::all_of(rows.caches.begin(), rows.caches.end(), [](const RowCache& c) {
-    return c.bytes() == 4 || c.bytes() == 8 || c.bytes() == 16 || c.bytes() == 32;
-  });
-}
-
-int64_t dynamic_shared_bytes(const RowLaunch& rows) {
-  return rows.prefetch_stages * row_stage(rows).bytes(rows.block_size(), rows.iterations);
-}
-
-int64_t dynamic_shared_bytes(const Kernel& kernel) {
-  return kernel.rows ? dynamic_shared_bytes(*kernel.rows) : 0;
-}
-
 OuterWorkspace outer_workspace(const RowLaunch& rows) {
   OuterWorkspace w;
   const int64_t blocks = std::max<int64_t>(rows.partial_blocks, 1);

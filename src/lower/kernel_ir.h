@@ -267,14 +267,10 @@ struct RowLaunch {
   int64_t partial_blocks = 0;
   int min_blocks_per_sm = 0;  // > 0: __launch_bounds__'s second argument
   Block finish;
-  // 2: the caches' fills are staged in shared memory (RowStage): while a block computes its rows, the
-  // rows it takes next are on their way there (cp.async), so the latency of a row's loads overlaps the
-  // previous row's work. Only where a block loops over several row groups (outer reductions' fixed grid).
-  int prefetch_stages = 0;
   // The caches' fills of a block's next row group are loaded into a second set of register arrays
   // (each cache's NAME_next) right after the current group takes its own from them, before its
   // reductions: the loads are in flight while the group computes, without shared memory. Only where a
-  // block loops over several row groups (outer reductions' fixed grid); not with prefetch_stages.
+  // block loops over several row groups (outer reductions' fixed grid).
   bool load_ahead = false;
   int block_size() const { return rows_per_block * threads_per_row; }
   // Vectors per row (peeled: at most; a row with shift s has ceil((reduced + s) / vector)).
@@ -303,24 +299,7 @@ struct OuterWorkspace {
 };
 OuterWorkspace outer_workspace(const RowLaunch& rows);
 
-// Where a thread's cache fills lie in one stage of the shared-memory staging (RowLaunch::
-// prefetch_stages): the per-row caches, then per iteration the others, each slot `bytes` wide for each of
-// the `block` threads in turn (consecutive threads at consecutive slots: no bank conflicts). A cache at
-// `offset` holds, for iteration `it` and thread `t`,
-//   (offset + (per_row ? 0 : row_bytes + it * iteration_bytes)) * block + t * bytes.
-struct RowStage {
-  std::map<std::string, int64_t> offset;  // per cache name
-  int64_t row_bytes = 0;                  // the per-row caches' bytes per thread
-  int64_t iteration_bytes = 0;            // the other caches' bytes per thread and iteration
-  // One stage's bytes for `block` threads of `iterations` iterations each.
-  int64_t bytes(int64_t block, int64_t iterations) const {
-    return (row_bytes + iterations * iteration_bytes) * block;
-  }
-};
-RowStage row_stage(const RowLaunch& rows);
-// Whether every cache fill can be an asynchronous copy (4, 8, 16 or 32 bytes: cp.async sizes).
-bool row_caches_stageable(const RowLaunch& rows);
-// Shared memory a row kernel's block uses besides its stages: the row reductions' scratch.
+// Shared memory a row kernel's block uses: the row reductions' scratch.
 inline int64_t row_scratch_bytes(int64_t block) { return 8 * block; }
 
 struct Kernel {
@@ -368,10 +347,6 @@ int64_t loaded_bytes_per_chunk(const Kernel& kernel);
 
 // The bytes of workspace a kernel needs (its outer reductions' partials and counter); 0 when none.
 int64_t workspace_bytes(const Kernel& kernel);
-
-// The dynamic shared memory a launch of the kernel needs (a row kernel's prefetch stages); 0 when none.
-int64_t dynamic_shared_bytes(const RowLaunch& rows);
-int64_t dynamic_shared_bytes(const Kernel& kernel);
 
 // Whether the kernel has CheckedIndex values, so that it takes the index error record.
 bool checks_indices(const Kernel& kernel);

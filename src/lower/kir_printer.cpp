@@ -158,7 +158,6 @@ std::string print_kir(const kir::Kernel& kernel) {
     for (const kir::RowCache& c : r.caches)
       out << ", cache " << c.name << ":" << dtype_name(c.dtype) << "x" << c.lanes
           << (c.per_row ? " per row" : "");
-    if (r.prefetch_stages > 0) out << ", " << r.prefetch_stages << " prefetch stages";
     if (r.load_ahead) out << ", loaded ahead";
     out << " {\n";
     print_block(r.body, 2, out);

@@ -140,13 +140,7 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
         "kernel ", options.kernel_name, ": ", layout.iterations, " iterations of ", layout.threads_per_row,
         " threads x ", layout.cluster, " blocks do not cover ", launch.vectors(), " vectors");
     cache_row_loads(launch);
-    // The plan's stages, where every fill can be staged and they fit the shared memory a block may have.
-    launch.prefetch_stages = layout.prefetch_stages;
-    if (launch.partial_blocks == 0 || !row_prefetchable(launch) ||
-        kir::dynamic_shared_bytes(launch) + kir::row_scratch_bytes(block) > options.shared_bytes_per_block)
-      launch.prefetch_stages = 0;
-    launch.load_ahead = layout.load_ahead && launch.partial_blocks > 0 && launch.prefetch_stages == 0 &&
-                        row_prefetchable(launch, false);
+    launch.load_ahead = layout.load_ahead && launch.partial_blocks > 0 && row_fills_loadable_ahead(launch);
   }
   hoist_row_divisors(launch);
   if (!result.misaligned_reduction && !emitter.chunked().empty())

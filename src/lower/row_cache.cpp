@@ -117,11 +117,9 @@ void cache_row_loads(kir::RowLaunch& launch) {
                      row_fills.end());
 }
 
-bool row_prefetchable(const kir::RowLaunch& launch, bool async_copies) {
-  if (launch.iterations <= 0 || launch.peel || launch.cluster != 1 ||
-      (async_copies && !kir::row_caches_stageable(launch)))
-    return false;
-  // The prefetch of a later row repeats what precedes the fills (index Lets; constants are left out):
+bool row_fills_loadable_ahead(const kir::RowLaunch& launch) {
+  if (launch.iterations <= 0 || launch.peel || launch.cluster != 1) return false;
+  // The loads of a later row repeat what precedes the fills (index Lets; constants are left out):
   // nothing there may read a value.
   for (const kir::Stmt& s : launch.body) {
     if (s.kind == kir::Stmt::Kind::RowLoop) return true;  // the fill loop, or the first loop

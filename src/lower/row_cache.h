@@ -17,9 +17,8 @@ namespace seam {
 void cache_row_loads(kir::RowLaunch& launch);
 
 // Whether the caches' fills of `launch` (after cache_row_loads) can be issued for a later row while the
-// block computes the current one: persistent, not peeled nor clustered, and nothing before the fills but
-// index Lets and constants; staged in shared memory (`async_copies`, kir::RowLaunch::prefetch_stages)
-// also every fill a cp.async size; loaded into registers (kir::RowLaunch::load_ahead) any size.
-bool row_prefetchable(const kir::RowLaunch& launch, bool async_copies = true);
+// block computes the current one (kir::RowLaunch::load_ahead): persistent, not peeled nor clustered, and
+// nothing before the fills but index Lets and constants.
+bool row_fills_loadable_ahead(const kir::RowLaunch& launch);
 
 }  // namespace seam

@@ -46,9 +46,6 @@ struct RowLayout {
   // it).
   int64_t partial_blocks = 0;
   int min_blocks_per_sm = 0;
-  // 2: a block's next row group is copied to shared memory while it computes the current one
-  // (kir::RowLaunch::prefetch_stages), where lowering finds every fill stageable.
-  int prefetch_stages = 0;
   // A block's next row group is loaded into registers while it computes the current one
   // (kir::RowLaunch::load_ahead).
   bool load_ahead = false;

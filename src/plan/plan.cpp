@@ -234,10 +234,6 @@ std::string launch_summary(const PlannedStep& step) {
               ? ", launch bounds for " + std::to_string(rows.min_blocks_per_sm) + " blocks/SM"
               : ", no register cap") +
          ", lanes " + (rows.lanes_contiguous ? "contiguous" : "strided") +
-         (rows.prefetch_stages > 0
-              ? ", " + std::to_string(rows.prefetch_stages) + " prefetch stages of " +
-                    std::to_string(kir::dynamic_shared_bytes(step.kernel) / rows.prefetch_stages) + " bytes"
-              : "") +
          (rows.load_ahead ? ", next rows loaded ahead into registers" : "");
 }
 
@@ -260,10 +256,6 @@ std::string print_plan(const FusionPlan& plan) {
              std::to_string(step.kernel.rows->reduced) + ", " +
              std::to_string(step.kernel.rows->rows_per_block) + " rows x " +
              std::to_string(step.kernel.rows->threads_per_row) + " threads per block" +
-             (step.kernel.rows->prefetch_stages > 0
-                  ? ", rows prefetched to shared memory (" +
-                        std::to_string(kir::dynamic_shared_bytes(step.kernel)) + " bytes)"
-                  : "") +
              (step.kernel.rows->load_ahead ? ", next rows loaded ahead into registers" : "") + "\n";
     if (step.workspace_bytes > 0)
       out += "  outer reductions " + std::to_string(step.kernel.rows->outer.size()) + ", workspace " +

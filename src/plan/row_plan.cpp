@@ -37,25 +37,6 @@ int64_t plan_partial_blocks(const RowPlanInput& in, RowLayout& layout, int64_t b
   return std::max<int64_t>(1, std::min(groups, static_cast<int64_t>(std::max(1, in.sm_count)) * per_sm));
 }
 
-// Two stages of a block's cached loads in shared memory (kir::RowLaunch::prefetch_stages) when its
-// blocks loop over several row groups (a fixed grid: outer reductions) and the stages fit what a block
-// may have and what the multiprocessor holds for the blocks the layout expects there (their registers
-// decided the grid). Estimated from the inputs read per element (per-row scalars add a few bytes a
-// thread); lowering checks the exact size.
-int plan_prefetch(const RowPlanInput& in, const RowLayout& layout) {
-  if (!in.prefetch || layout.iterations == 0 || layout.partial_blocks == 0 || layout.peel ||
-      layout.cluster > 1)
-    return 0;
-  const int64_t block = static_cast<int64_t>(layout.rows_per_block) * layout.threads_per_row;
-  if (ceil_div(std::max<int64_t>(in.shape.rows, 1), layout.rows_per_block) <= layout.partial_blocks) return 0;
-  constexpr int64_t kPerRowBytes = 16;
-  const int64_t stages =
-      2 * block * (layout.iterations * layout.vector * in.cached_bytes_per_element + kPerRowBytes);
-  const int64_t shared = stages + kir::row_scratch_bytes(block);
-  const int64_t per_sm = std::max(1, layout.min_blocks_per_sm);
-  return shared <= in.shared_bytes_per_block && per_sm * shared <= in.shared_bytes_per_sm ? 2 : 0;
-}
-
 // Registers for the next row group (kir::RowLaunch::load_ahead) when its blocks loop over several.
 bool plan_load_ahead(const RowPlanInput& in, const RowLayout& layout) {
   if (!in.load_ahead || layout.iterations == 0 || layout.partial_blocks == 0 || layout.peel ||
@@ -73,12 +54,9 @@ RowPlanInput row_plan_input(const Fusion& fusion, const LaunchParams& knobs) {
   in.max_vector_bytes = knobs.max_vector_bytes;
   in.sm_count = knobs.sm_count;
   in.persistent = knobs.row_persistent;
-  in.prefetch = knobs.row_prefetch;
-  in.load_ahead = knobs.row_load_ahead && !knobs.row_prefetch;
+  in.load_ahead = knobs.row_load_ahead;
   in.outer_share = knobs.row_outer_share;
   in.outer_threads_per_sm = knobs.row_outer_threads_per_sm;
-  in.shared_bytes_per_block = knobs.shared_bytes_per_block;
-  in.shared_bytes_per_sm = knobs.shared_bytes_per_sm;
   in.outer_reductions = static_cast<int>(outer_reductions(fusion, in.shape).size());
   // Outer reductions keep one workspace column per element of a row, summed by whole blocks: rows peeled
   // by columns (the same columns in a thread's vectors of every row) and no cluster next to them.
@@ -194,7 +172,6 @@ RowLayout plan_row_layout(const RowPlanInput& in, int vector, bool peel) {
   // A block of at least a warp: short rows share it.
   while (static_cast<int64_t>(layout.rows_per_block) * per_row < 32) layout.rows_per_block *= 2;
   if (in.outer_reductions > 0) layout.partial_blocks = plan_partial_blocks(in, layout, bytes_per_iteration);
-  layout.prefetch_stages = plan_prefetch(in, layout);
   layout.load_ahead = plan_load_ahead(in, layout);
   return layout;
 }

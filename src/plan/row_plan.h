@@ -24,12 +24,9 @@ struct RowPlanInput {
   int cluster_max = 8;               // LaunchParams::row_cluster_max (plan/row_cluster.h)
   int cluster_above = 1024;          // LaunchParams::row_cluster_above
   int outer_reductions = 0;          // lower/outer_reductions.h: an f32 accumulator per element each
-  bool prefetch = false;             // LaunchParams::row_prefetch
   bool load_ahead = false;           // LaunchParams::row_load_ahead
   int outer_share = 0;               // LaunchParams::row_outer_share (0: the plan's)
   int outer_threads_per_sm = 0;      // LaunchParams::row_outer_threads_per_sm (0: the plan's)
-  int64_t shared_bytes_per_block = 227 * 1024;  // LaunchParams' target
-  int64_t shared_bytes_per_sm = 228 * 1024;
 };
 
 // A persistent row kernel's share of a row per thread: up to this many elements (64: eight 16-byte
@@ -57,11 +54,9 @@ inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // The knobs row_outer_share and row_outer_threads_per_sm set the share and the threads per
 // multiprocessor (whole blocks, at least one) instead. With row_load_ahead (registers: the caches counted
 // twice) a layout whose blocks loop over several row groups loads the next group into a second set of
-// registers before the current group's reductions (kir::RowLaunch::load_ahead). With row_prefetch, a layout
-// whose blocks loop over several row groups stages the next group's loads in shared memory (two stages) when
-// they fit next to the blocks a multiprocessor holds. `peel`: vectors aligned to memory (plan/row_peel.h), a
-// row then spans up to peeled_vectors of them; with outer reductions peeled by columns instead (their
-// accumulators are per column: kir::RowLaunch::peel_columns); never with clusters.
+// registers before the current group's reductions (kir::RowLaunch::load_ahead). `peel`: vectors aligned to
+// memory (plan/row_peel.h), a row then spans up to peeled_vectors of them; with outer reductions peeled by
+// columns instead (their accumulators are per column: kir::RowLaunch::peel_columns); never with clusters.
 RowLayout plan_row_layout(const RowPlanInput& in, int vector, bool peel = false);
 
 // The widest vector the shapes and the alignment class allow: 16 bytes of the row's smallest element,

@@ -24,10 +24,6 @@ struct LaunchParams {
 #include "schedule/launch_knobs.def"
 #undef SEAM_KNOB
   int sm_count = 132;  // multiprocessors of the target (an H200 by default; the CUDA backend sets it)
-  // Shared memory of the target (the H200's by default; the CUDA backend sets them): what one block may
-  // have when it opts in, and what a multiprocessor holds for all its blocks.
-  int64_t shared_bytes_per_block = 227 * 1024;
-  int64_t shared_bytes_per_sm = 228 * 1024;
 
   // A one-line summary for `seam emit`'s kernel headers: "block 128, chunks/thread 1, grid uncapped, ...".
   std::string to_string() const;

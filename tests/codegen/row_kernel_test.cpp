@@ -237,17 +237,17 @@ TEST(RowKernel, CudaKernelsCompileForSm90) {
     EXPECT_FALSE(
         chunked(plan_and_lower_rows(reduction(OpKind::Sum, Int64, {2, 65536}, {1}), options).kernel));
   }
-  // Normalization backwards with their rows' loads staged in shared memory (row_prefetch: dynamic
-  // shared memory, cp.async of 4 and 16 bytes, per-row scalars).
-  LaunchParams prefetch;
-  prefetch.row_prefetch = true;
+  // Normalization backwards with their next rows loaded ahead into registers (row_load_ahead: a
+  // second set of cache arrays, per-row scalars).
+  LaunchParams ahead;
+  ahead.row_load_ahead = true;
   const size_t before_norms = kernels.size();
   for (DType dtype : {BFloat16, Float32}) {
-    add_steps(rmsnorm_backward(4096, 2048, dtype), kernels, prefetch);  // M = N would split
-    add_steps(layernorm_backward(4096, 2048, dtype), kernels, prefetch);
+    add_steps(rmsnorm_backward(4096, 2048, dtype), kernels, ahead);  // M = N would split
+    add_steps(layernorm_backward(4096, 2048, dtype), kernels, ahead);
   }
   EXPECT_TRUE(std::any_of(kernels.begin() + static_cast<std::ptrdiff_t>(before_norms), kernels.end(),
-                          [](const kir::Kernel& k) { return k.rows && k.rows->prefetch_stages == 2; }));
+                          [](const kir::Kernel& k) { return k.rows && k.rows->load_ahead; }));
   RopeOptions rope;
   rope.seq_len = 8;
   rope.direction = Direction::Backward;

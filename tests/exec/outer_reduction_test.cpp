@@ -8,8 +8,6 @@
 // (M or N of 1) keep the outer sums in a kernel of their own (schedule/outer_reduction_pair.h).
 #include <gtest/gtest.h>
 
-#include <optional>
-
 #include "exec/executable.h"
 #include "interp/compare.h"
 #include "interp/interpreter.h"
@@ -30,12 +28,8 @@ Tolerance tolerance(DType dtype) {
 // Whether M x N gives the outer sums a kernel with the rows (outer_reduction_pair.h, condition 3).
 bool fuses(int64_t m, int64_t n) { return m > 1 && n > 1 && m != n; }
 
-// With `prefetch`, LaunchParams::row_prefetch; `staged`: whether the kernel must stage its rows' loads
-// (unset: as the plan finds).
-void check(const Fusion& fusion, size_t outer_sums, int sm_count, bool persistent, bool prefetch = false,
-           std::optional<bool> staged = false) {
+void check(const Fusion& fusion, size_t outer_sums, int sm_count, bool persistent) {
   ExecutableOptions options;
-  options.launch.row_prefetch = prefetch;
   options.backend = Backend::Host;
   options.poison_outputs = true;
   options.segment.rules.limits.max_inlined_reduction = 0;
@@ -44,8 +38,7 @@ void check(const Fusion& fusion, size_t outer_sums, int sm_count, bool persisten
   const Shape& shape = fusion.type(fusion.inputs()[0]).shape;
   const std::string context = fusion.name() + " " + shape_to_string(shape) + " " +
                               std::string(dtype_name(fusion.type(fusion.inputs()[0]).dtype)) + " sm_count " +
-                              std::to_string(sm_count) + (persistent ? " persistent" : " streamed") +
-                              (prefetch ? " prefetch" : "");
+                              std::to_string(sm_count) + (persistent ? " persistent" : " streamed");
   auto exe = Executable::compile(fusion, options);
   if (fuses(shape[0], shape[1])) {
     ASSERT_EQ(exe->steps().size(), 1u) << context;
@@ -59,11 +52,6 @@ void check(const Fusion& fusion, size_t outer_sums, int sm_count, bool persisten
     if (!persistent) {
       EXPECT_EQ(rows.iterations, 0) << context;
     }
-    if (staged) {
-      EXPECT_EQ(rows.prefetch_stages, *staged ? 2 : 0) << context;
-    }
-  } else {
-    EXPECT_NE(staged, true) << context;
   }
   const std::vector<HostTensor> inputs = random_inputs(fusion, 7);
   const std::vector<HostTensor> expected = interpret(fusion, inputs);
@@ -108,27 +96,6 @@ TEST(OuterReduction, SumsOverBothAxes) {
   }
 }
 
-// Rows whose loads are staged in shared memory while the block computes its previous rows
-// (LaunchParams::row_prefetch; kir::RowLaunch::prefetch_stages): blocks looping over many row groups,
-// per-row scalars (rstd, mean) staged with the vectors; rows of 7 have vectors of one 2- or 4-byte element
-// (bf16 is no cp.async size: loaded as before). The host runs the stages in turn.
-TEST(OuterReduction, PrefetchedRows) {
-  for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{1000, 64}, {4099, 64}, {300, 2048}}) {
-    check(rmsnorm_backward(m, n, BFloat16), 1, 2, true, true, true);
-    check(layernorm_backward(m, n, Float32), 2, 1, true, true, true);
-    check(layernorm_backward(m, n, BFloat16), 2, 3, true, true, true);
-  }
-  // Few rows: spread over more threads, a stage may not fit, or each block takes one row group.
-  for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{17, 4096}, {3, 5000}, {17, 64}}) {
-    check(rmsnorm_backward(m, n, BFloat16), 1, 2, true, true, std::nullopt);
-    check(layernorm_backward(m, n, Float32), 2, 1, true, true, std::nullopt);
-  }
-  check(rmsnorm_backward(1000, 7, BFloat16), 1, 2, true, true, false);
-  check(rmsnorm_backward(1000, 7, Float32), 1, 2, true, true, true);
-  check(rmsnorm_backward(2, 64, BFloat16), 1, 132, true, true, false);    // a block per row group: no loop
-  check(rmsnorm_backward(1000, 64, BFloat16), 1, 2, false, true, false);  // streamed
-}
-
 // The next row group loaded ahead into registers (LaunchParams::row_load_ahead; kir::RowLaunch::
 // load_ahead) with the share and blocks per multiprocessor set by their knobs: blocks looping over many
 // row groups, per-row scalars loaded ahead with the vectors, vectors of one element (rows of 7), a block
@@ -161,7 +128,6 @@ TEST(OuterReduction, LoadedAhead) {
       ASSERT_EQ(exe->steps().size(), 1u) << context;
       const kir::RowLaunch& rows = *exe->steps()[0].kernel.rows;
       EXPECT_EQ(rows.load_ahead, c.ahead) << context;
-      EXPECT_EQ(rows.prefetch_stages, 0) << context;
       if (c.share > 0) {
         EXPECT_LE(rows.iterations * rows.vector, c.share) << context;
       }

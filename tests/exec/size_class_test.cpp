@@ -308,8 +308,7 @@ TEST(SizeClasses, OuterReductionsShareATextPerLayout) {
       ASSERT_FALSE(r.outer.empty());
       layouts.insert(std::to_string(r.vector) + " " + std::to_string(r.threads_per_row) + " " +
                      std::to_string(r.rows_per_block) + " " + std::to_string(r.iterations) + " " +
-                     std::to_string(r.min_blocks_per_sm) + " " + std::to_string(r.prefetch_stages) + " " +
-                     std::to_string(r.load_ahead));
+                     std::to_string(r.min_blocks_per_sm) + " " + std::to_string(r.load_ahead));
       grids.insert(exe->steps()[0].grid.blocks);
     }
     EXPECT_GT(grids.size(), 1u) << "the grid follows the rows";

@@ -23,12 +23,10 @@ struct Case {
   Fusion fusion;
   size_t outer_sums = 0;
   bool persistent = true;
-  bool prefetch = false;
 };
 
 ExecutableOptions options_of(const Case& c) {
   ExecutableOptions options;
-  options.launch.row_prefetch = c.prefetch;
   options.backend = Backend::Cuda;
   options.poison_outputs = true;
   options.segment.rules.limits.max_inlined_reduction = 0;
@@ -48,7 +46,7 @@ void check_all(const std::vector<Case>& cases) {
     const Shape& shape = fusion.type(fusion.inputs()[0]).shape;
     const std::string what = fusion.name() + " " + shape_to_string(shape) + " " +
                              std::string(dtype_name(fusion.type(fusion.inputs()[0]).dtype)) +
-                             (k.persistent ? " persistent" : " streamed") + (k.prefetch ? " prefetch" : "");
+                             (k.persistent ? " persistent" : " streamed");
     ASSERT_EQ(exe.steps().size(), 1u) << what;
     ASSERT_TRUE(exe.steps()[0].kernel.rows.has_value()) << what;
     EXPECT_EQ(exe.steps()[0].kernel.rows->outer.size(), k.outer_sums) << what;
@@ -89,19 +87,6 @@ TEST(GpuOuterReduction, NormalizationBackward) {
       cases.push_back({rmsnorm_backward(m, n, DType::BFloat16), 1, persistent});
       cases.push_back({layernorm_backward(m, n, DType::BFloat16), 2, persistent});
     }
-  check_all(cases);
-}
-
-// Rows staged in shared memory while the block computes the previous ones (row_prefetch: cp.async,
-// two stages in dynamic shared memory, per-row scalars staged too): many rows per block.
-TEST(GpuOuterReduction, PrefetchedRows) {
-  if (!driver_status().available) GTEST_SKIP() << driver_status().reason;
-  std::vector<Case> cases;
-  for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{1000, 4096}, {4099, 64}, {1031, 5000}}) {
-    cases.push_back({rmsnorm_backward(m, n, DType::BFloat16), 1, true, true});
-    cases.push_back({layernorm_backward(m, n, DType::BFloat16), 2, true, true});
-    cases.push_back({layernorm_backward(m, n, DType::Float32), 2, true, true});
-  }
   check_all(cases);
 }
 

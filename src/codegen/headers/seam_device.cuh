@@ -128,33 +128,10 @@ SEAM_FN void seam_store(T* __restrict__ dst, const T* src) {
   }
 }
 
-// A row's loads staged in shared memory (kir::RowLaunch::prefetch_stages): `Bytes` (4, 8, 16, or 32 as
-// two) copied from global memory to this thread's slot without passing through registers; they land
-// once seam_async_wait<N> says at most N of this thread's later groups (seam_async_commit) are pending.
-// A thread reads only the slots it filled itself, so no barrier is needed.
-template <int Bytes>
-SEAM_FN void seam_async_copy(void* stage, const void* src) {
-  if constexpr (Bytes == 32) {
-    seam_async_copy<16>(stage, src);
-    seam_async_copy<16>(static_cast<unsigned char*>(stage) + 16, static_cast<const unsigned char*>(src) + 16);
-  } else {
-    unsigned address;
-    asm("{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }" : "=r"(address) : "l"(stage));
-    if constexpr (Bytes == 16)
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(address), "l"(src) : "memory");
-    else
-      asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(address), "l"(src), "n"(Bytes)
-                   : "memory");
-  }
-}
-SEAM_FN void seam_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-template <int N>
-SEAM_FN void seam_async_wait() {
-  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
-}
+// A row group's fills loaded ahead (kir::RowLaunch::load_ahead), taken from the NAME_next registers.
 template <int N, class T>
-SEAM_FN void seam_stage_read(const T* stage, T* dst) {
-  seam_store<N>(dst, stage);
+SEAM_FN void seam_copy_lanes(const T* src, T* dst) {
+  seam_store<N>(dst, src);
 }
 
 // A pointwise chunk's vector at an offset not a multiple of its width (kir::Expr::unaligned without

@@ -86,17 +86,10 @@ SEAM_FN void seam_store_stream(T* __restrict__ dst, const T* src) {
   seam_store<N>(dst, src);
 }
 
-// Staged row loads (kir::RowLaunch::prefetch_stages): on the host the copy is done at once.
-template <int Bytes>
-SEAM_FN void seam_async_copy(void* stage, const void* src) {
-  memcpy(stage, src, Bytes);
-}
-SEAM_FN void seam_async_commit() {}
-template <int N>
-SEAM_FN void seam_async_wait() {}
+// A row group's fills loaded ahead (kir::RowLaunch::load_ahead), taken from the NAME_next registers.
 template <int N, class T>
-SEAM_FN void seam_stage_read(const T* stage, T* dst) {
-  memcpy(dst, stage, N * sizeof(T));
+SEAM_FN void seam_copy_lanes(const T* src, T* dst) {
+  memcpy(dst, src, N * sizeof(T));
 }
 
 // A peeled row loop's vector (kir::Expr::row_edge, Store::row_edge): only the lanes in `lanes`
