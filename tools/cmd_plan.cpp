@@ -1,5 +1,5 @@
 // plan: what the plan stage decided for each kernel; kir: each kernel's kernel IR, optionally as one of
-// the kernel-IR passes leaves it. Both run the passes, the segmenter and the plan as `seam emit` does.
+// the kernel-IR or row passes leaves it. Both run the passes, the segmenter and the plan as `seam emit` does.
 #include <iostream>
 
 #include "commands.h"
@@ -12,7 +12,7 @@
 
 namespace seam::tool {
 
-PlannedFile plan_file(Args& args, const std::string& kir_last_pass) {
+PlannedFile plan_file(Args& args, const std::string& last_pass) {
   ExecutableOptions options;
   options.segment.strategy = parse_strategy(args.get_or("strategy", "auto"));
   if (args.has("reproducible")) {
@@ -24,7 +24,7 @@ PlannedFile plan_file(Args& args, const std::string& kir_last_pass) {
   args.reject_unused();  // first: an unknown option that took FILE as its value is named as such
   const Fusion fusion = run_pipeline(load_fusion(args.positional_at(0, "FILE")));
   const SegmentedFusion segmented = segment_fusion(fusion, options.segment);
-  return {fusion.name(), plan_fusion(segmented, PlanOptions{options.launch, kir_last_pass})};
+  return {fusion.name(), plan_fusion(segmented, PlanOptions{options.launch, last_pass})};
 }
 
 std::set<std::string> plan_switches() {

@@ -23,13 +23,13 @@ int cmd_passes(Args& args);
 int cmd_segment(Args& args);
 int cmd_emit(Args& args);
 // The plan of FILE (the first positional argument) after the passes and the segmenter, with
-// --strategy, --reproducible and the knobs read from `args` (which must hold nothing else); `kir_last_pass`
-// as PlanOptions::kir_last_pass. Shared by `seam emit`, `seam plan` and `seam kir`.
+// --strategy, --reproducible and the knobs read from `args` (which must hold nothing else); `last_pass`
+// as PlanOptions::last_pass. Shared by `seam emit`, `seam plan` and `seam kir`.
 struct PlannedFile {
   std::string fusion_name;
   FusionPlan plan;
 };
-PlannedFile plan_file(Args& args, const std::string& kir_last_pass = {});
+PlannedFile plan_file(Args& args, const std::string& last_pass = {});
 int cmd_plan(Args& args);
 // The switches of `seam plan` and `seam kir`: --reproducible and the bool knobs.
 std::set<std::string> plan_switches();

@@ -48,9 +48,10 @@ Passes and segmentation:
   plan FILE [--strategy S] [--reproducible] [KNOBS]
                              print what the plan decided per kernel (kind, layout, vectors, launch)
   kir FILE [--pass NAME] [--strategy S] [--reproducible] [KNOBS]
-                             print each kernel's kernel IR; --pass: pointwise chunk programs as the named
-                             kernel-IR pass leaves them (hoist-loop-invariants, merge-guarded-loads,
-                             hoist-loads, cse-values; none: before any)
+                             print each kernel's kernel IR; --pass: chunk programs as the named kernel-IR
+                             pass leaves them (hoist-loop-invariants, merge-guarded-loads, hoist-loads,
+                             cse-values) or row kernels as the named row pass does (cache-row-loads,
+                             load-ahead, hoist-row-divisors); none: before any
 GPU:
   bench FILE... [options]    time fusions on the GPU: kernels launched, GPU time by events and by the
                              kernels' own durations (CUPTI; median per run), the byte floor (every input

@@ -88,6 +88,12 @@ std::string pass_names() {
 
 }  // namespace
 
+bool is_kir_pass(std::string_view name) {
+  for (const KirPass& pass : kir_pipeline())
+    if (pass.name == name) return true;
+  return false;
+}
+
 void run_kir_pipeline(kir::Block& body, const KirPassOptions& options) {
   if (options.last == "none") return;
   for (const KirPass& pass : kir_pipeline()) {

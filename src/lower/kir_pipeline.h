@@ -1,5 +1,5 @@
 // The kernel-IR passes of a chunk program, in order, as data (like passes/pipeline.h for the fusion IR):
-// each has a name that `SEAM_DUMP=kir` and tests use, and can run alone. lower_pointwise runs them on
+// each has a name that `SEAM_DUMP=kir` and tests use, and can run alone. lower_output_program runs them on
 // every output's body after emitting it.
 #pragma once
 
@@ -25,6 +25,9 @@ struct KirPass {
 
 // hoist-loop-invariants, merge-guarded-loads, hoist-loads, cse-values.
 std::span<const KirPass> kir_pipeline();
+
+// Whether `name` names a pass of kir_pipeline().
+bool is_kir_pass(std::string_view name);
 
 // Runs the passes of kir_pipeline() on `body` in order (through options.last); throws seam::Error naming
 // the passes when options.last names none of them.

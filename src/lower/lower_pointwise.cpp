@@ -193,45 +193,34 @@ std::optional<TrialOutput> lower_output_trial(const Fusion& fusion, int o, const
   return trial;
 }
 
-kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options,
-                            const std::vector<OutputSchedule>& schedules) {
-  SEAM_ASSERT(schedules.size() == fusion.outputs().size(), "kernel ", options.kernel_name, ": ",
-              schedules.size(), " output schedules for ", fusion.outputs().size(), " outputs");
-  kir::Kernel kernel;
-  kernel.name = options.kernel_name;
-  kernel.keep_reused_loads = options.keep_reused_loads;
-  kernel.streaming_stores = options.streaming_stores;
-  const std::vector<int> input_param = declare_kernel_params(fusion, kernel);
-
-  int counter = 0;
-  for (size_t o = 0; o < fusion.outputs().size(); ++o) {
-    kir::OutputProgram program;
-    program.numel = fusion.type(fusion.outputs()[o].value).numel();
-    program.chunk = "chunk" + std::to_string(o);
-    program.lanes = schedules[o].lanes;
-    program.order = schedules[o].order;
-    program.ragged = schedules[o].ragged;
-    OutputLowering lowering(fusion, kernel, input_param, program.lanes, counter);
-    lowering.set_reduction_loop_unroll(options.reduction_loop_unroll);
-    lowering.set_max_inlined_reduction(options.max_inlined_reduction);
-    lowering.set_unaligned_loads(options.unaligned_loads);
-    lowering.set_ragged(schedules[o].ragged);
-    try {
-      lowering.lower(static_cast<int>(o), program.chunk, program.body, options.branch_free, program.order,
-                     options.kir_last_pass);
-    } catch (const NotVectorizable& e) {
-      SEAM_ASSERT(false, "kernel ", options.kernel_name, " output ", o, ": the planned ", program.lanes,
-                  " lanes do not vectorize (", e.reason, ")");
-    }
-    // Loads that ignore a chunk coordinate are read again by other chunks: kept in L2 (cache hints).
-    for (const ChunkCoordinate& c : lowering.coordinates())
-      if (c.extent > 1) mark_loads_invariant_in(program.body, c.variable);
-    const Shape& shape = fusion.type(fusion.outputs()[o].value).shape;
-    program.chunks = output_chunks(program.numel, shape.empty() ? 1 : shape.back(), schedules[o]);
-    program.param = static_cast<int>(fusion.inputs().size() + o);
-    kernel.outputs.push_back(std::move(program));
+kir::OutputProgram lower_output_program(const Fusion& fusion, int o, const OutputSchedule& schedule,
+                                        const LoweringOptions& options, kir::Kernel& kernel,
+                                        const std::vector<int>& input_param, int& counter) {
+  const size_t out = static_cast<size_t>(o);
+  kir::OutputProgram program;
+  program.numel = fusion.type(fusion.outputs()[out].value).numel();
+  program.chunk = "chunk" + std::to_string(o);
+  program.lanes = schedule.lanes;
+  program.order = schedule.order;
+  program.ragged = schedule.ragged;
+  OutputLowering lowering(fusion, kernel, input_param, program.lanes, counter);
+  lowering.set_reduction_loop_unroll(options.reduction_loop_unroll);
+  lowering.set_max_inlined_reduction(options.max_inlined_reduction);
+  lowering.set_unaligned_loads(options.unaligned_loads);
+  lowering.set_ragged(schedule.ragged);
+  try {
+    lowering.lower(o, program.chunk, program.body, options.branch_free, program.order, options.kir_last_pass);
+  } catch (const NotVectorizable& e) {
+    SEAM_ASSERT(false, "kernel ", options.kernel_name, " output ", o, ": the planned ", program.lanes,
+                " lanes do not vectorize (", e.reason, ")");
   }
-  return kernel;
+  // Loads that ignore a chunk coordinate are read again by other chunks: kept in L2 (cache hints).
+  for (const ChunkCoordinate& c : lowering.coordinates())
+    if (c.extent > 1) mark_loads_invariant_in(program.body, c.variable);
+  const Shape& shape = fusion.type(fusion.outputs()[out].value).shape;
+  program.chunks = output_chunks(program.numel, shape.empty() ? 1 : shape.back(), schedule);
+  program.param = static_cast<int>(fusion.inputs().size() + out);
+  return program;
 }
 
 }  // namespace seam

@@ -65,11 +65,14 @@ struct TrialOutput {
 std::optional<TrialOutput> lower_output_trial(const Fusion& fusion, int o, const OutputSchedule& schedule,
                                               const LoweringOptions& options);
 
-// `fusion` is one kernel: its inputs are the buffers and scalars the kernel reads, its outputs the buffers
-// it writes (contiguous), each lowered at its decided schedule (one per output; a schedule the vector
-// proof rejects is a seam bug). Throws seam::Error for ops a pointwise kernel cannot run (reductions
-// above the inlining limit, opaque ops).
-kir::Kernel lower_pointwise(const Fusion& fusion, const LoweringOptions& options,
-                            const std::vector<OutputSchedule>& schedules);
+// Output `o` of `fusion` (one kernel: its inputs the buffers and scalars the kernel reads, its outputs the
+// buffers it writes, contiguous) lowered at its decided schedule into a chunk program of `kernel`, whose
+// parameters declare_kernel_params (lower/kernel_params.h) declared (`input_param`, what it returned);
+// names are numbered from `counter`. The plan assembles a kernel's programs (plan/chunk_programs.h). A
+// schedule the vector proof rejects is a seam bug; throws seam::Error for ops a pointwise kernel cannot
+// run (reductions above the inlining limit, opaque ops).
+kir::OutputProgram lower_output_program(const Fusion& fusion, int o, const OutputSchedule& schedule,
+                                        const LoweringOptions& options, kir::Kernel& kernel,
+                                        const std::vector<int>& input_param, int& counter);
 
 }  // namespace seam

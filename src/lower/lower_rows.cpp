@@ -1,16 +1,15 @@
 // The driver of a row kernel's lowering (lower/lower_rows.h): the launch the layout asks for, the body
-// from RowEmitter (lower/row_emitter.h), the row passes on it, and the chunk programs of other outputs.
+// from RowEmitter (lower/row_emitter.h) and the row passes on it; the plan adds the chunk programs of
+// other outputs (plan/chunk_programs.h).
 #include "lower/lower_rows.h"
 
 #include <algorithm>
 
 #include "lower/kernel_params.h"
-#include "lower/lower_pointwise.h"
 #include "lower/outer_reductions.h"
-#include "lower/row_cache.h"
-#include "lower/row_divisors.h"
 #include "lower/row_emitter.h"
 #include "lower/row_peel.h"
+#include "lower/row_pipeline.h"
 #include "support/error.h"
 
 namespace seam {
@@ -39,37 +38,6 @@ int64_t product(const Shape& shape) {
   int64_t p = 1;
   for (int64_t e : shape) p *= e;
   return p;
-}
-
-void renumber_stores(kir::Block& block, const std::vector<int>& param) {
-  for (kir::Stmt& s : block) {
-    if (s.kind == kir::Stmt::Kind::Store) s.param = param.at(static_cast<size_t>(s.param));
-    renumber_stores(s.then_block, param);
-    renumber_stores(s.else_block, param);
-  }
-}
-
-// Lowers outputs `chunked` of `fusion` as in a pointwise kernel and adds them to `kernel` as chunk programs.
-void add_chunk_programs(const Fusion& fusion, const std::vector<int>& chunked,
-                        const RowLoweringOptions& options, kir::Kernel& kernel) {
-  std::vector<Value> values;
-  for (int o : chunked) values.push_back(fusion.outputs()[static_cast<size_t>(o)].value);
-  LoweringOptions lowering;
-  static_cast<LaunchParams&>(lowering) = options;
-  lowering.kernel_name = options.kernel_name;
-  kir::Kernel part = lower_pointwise(fusion_with_outputs(fusion, values), lowering, options.chunk_schedules);
-  // Parameters: the same inputs; output j of the part is output chunked[j] of the kernel.
-  const int inputs = static_cast<int>(fusion.inputs().size());
-  std::vector<int> param(part.params.size());
-  for (size_t p = 0; p < param.size(); ++p)
-    param[p] = static_cast<int>(p) < inputs ? static_cast<int>(p)
-                                            : inputs + chunked[p - static_cast<size_t>(inputs)];
-  for (kir::OutputProgram& program : part.outputs) {
-    program.param = param.at(static_cast<size_t>(program.param));
-    renumber_stores(program.body, param);
-    kernel.outputs.push_back(std::move(program));
-  }
-  kernel.index64 = kernel.index64 || part.index64;
 }
 
 }  // namespace
@@ -139,12 +107,9 @@ RowLowering lower_rows(const Fusion& fusion, const RowLoweringOptions& options) 
         static_cast<int64_t>(layout.iterations) * layout.threads_per_row * layout.cluster >= launch.vectors(),
         "kernel ", options.kernel_name, ": ", layout.iterations, " iterations of ", layout.threads_per_row,
         " threads x ", layout.cluster, " blocks do not cover ", launch.vectors(), " vectors");
-    cache_row_loads(launch);
-    launch.load_ahead = layout.load_ahead && launch.partial_blocks > 0 && row_fills_loadable_ahead(launch);
   }
-  hoist_row_divisors(launch);
-  if (!result.misaligned_reduction && !emitter.chunked().empty())
-    add_chunk_programs(fusion, emitter.chunked(), options, kernel);
+  run_row_pipeline(launch, RowPassOptions{layout.load_ahead, options.row_last_pass});
+  if (!result.misaligned_reduction) result.chunked = emitter.chunked();
   kernel.rows = std::move(launch);
   return result;
 }

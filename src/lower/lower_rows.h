@@ -6,9 +6,10 @@
 // i64 (integers, bool), then combines over the threads; every later read of it in the row uses that
 // value. Outputs of the rows' shape (S without R, with any extent-1 axes) are written once per row,
 // outputs of S's shape by a second loop over the row. Outputs of other shapes that read no reduction
-// are chunk programs of the same kernel, lowered as in a pointwise kernel. Outer reductions (sums over the
-// rows of values of shape S, lower/outer_reductions.h) accumulate in the loop over the row and are
-// summed over the grid at the end; the outputs reading them are written per column (RowLaunch::finish).
+// are chunk programs of the same kernel, lowered as in a pointwise kernel (the plan adds them). Outer
+// reductions (sums over the rows of values of shape S, lower/outer_reductions.h) accumulate in the loop over
+// the row and are summed over the grid at the end; the outputs reading them are written per column
+// (RowLaunch::finish).
 #pragma once
 
 #include <string>
@@ -29,6 +30,8 @@ struct RowLoweringOptions : LaunchParams {
   std::string kernel_name = "seam_kernel";
   RowLayout layout;
   std::vector<OutputSchedule> chunk_schedules;
+  // The row passes run through this one (lower/row_pipeline.h; `seam kir --pass`): empty runs them all.
+  std::string row_last_pass;
 };
 
 struct RowLowering {
@@ -37,6 +40,9 @@ struct RowLowering {
   // tensor), or of another shape and reading a reduction. The Normalization predicate keeps such groups
   // apart, so the plan treats any as a seam bug.
   std::vector<int> deferred;
+  // Outputs of other shapes that read no reduction: chunk programs of the same kernel, lowered as in a
+  // pointwise kernel at RowLoweringOptions::chunk_schedules; the plan adds them (plan/chunk_programs.h).
+  std::vector<int> chunked;
   // A reduction reads another one at another row; the kernel is then incomplete and must not be used.
   bool misaligned_reduction = false;
 };

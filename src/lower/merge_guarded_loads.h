@@ -15,7 +15,7 @@ namespace seam {
 
 // Merges sibling-piece loads in the top-level statements of `body` and returns the number of loads
 // removed. Lets stay defined before use; the merged load takes the place of the last load it replaces, so
-// callers hoist loads before their uses afterwards (as lower_pointwise does).
+// callers hoist loads before their uses afterwards (as lower_output_program does).
 int merge_guarded_loads(kir::Block& body);
 
 }  // namespace seam

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <set>
 
+#include "lower/kir_pipeline.h"
 #include "lower/kir_printer.h"
 #include "lower/lower_pointwise.h"
 #include "lower/lower_rows.h"
 #include "lower/lower_scan.h"
+#include "lower/row_pipeline.h"
 #include "plan/dump.h"
 #include "plan/kernel_knobs.h"
 #include "plan/matmul_plan.h"
@@ -106,7 +108,7 @@ class Planner {
         choose_lowering_params(sums_per_chunk(kernel_fusion.fusion), options_.params);
     lowering.kernel_name = next_name();
     lowering.max_inlined_reduction = segmented_.limits.max_inlined_reduction;
-    lowering.kir_last_pass = options_.kir_last_pass;
+    if (!is_row_pass(options_.last_pass)) lowering.kir_last_pass = options_.last_pass;
     PlannedStep step{g, StepKind::Pointwise, std::move(kernel_fusion), {}};
     step.kernel = plan_and_lower_pointwise(step.kernel_fusion.fusion, lowering);
     step.copy_of = copy_of;
@@ -117,6 +119,7 @@ class Planner {
     RowLoweringOptions lowering;
     static_cast<LaunchParams&>(lowering) = row_knobs(options_.params);
     lowering.kernel_name = next_name();
+    if (!is_kir_pass(options_.last_pass)) lowering.row_last_pass = options_.last_pass;
     PlannedStep step{g, StepKind::Rows, extract_kernel_fusion(segmented_, g), {}};
     RowLowering row = plan_and_lower_rows(step.kernel_fusion.fusion, lowering);
     SEAM_ASSERT(!row.misaligned_reduction && row.deferred.empty(), "row kernel ", lowering.kernel_name,
@@ -180,6 +183,13 @@ class Planner {
 }  // namespace
 
 FusionPlan plan_fusion(const SegmentedFusion& segmented, const PlanOptions& options) {
+  const std::string& last = options.last_pass;
+  if (!last.empty() && last != "none" && !is_kir_pass(last) && !is_row_pass(last)) {
+    std::string names;
+    for (const KirPass& pass : kir_pipeline()) names += std::string(pass.name) + ", ";
+    for (const RowPass& pass : row_pipeline()) names += std::string(pass.name) + ", ";
+    throw Error(detail::concat("unknown pass '", last, "' (kernel-IR and row passes: ", names, "or none)"));
+  }
   return Planner(segmented, options).plan();
 }
 

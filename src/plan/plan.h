@@ -59,8 +59,10 @@ struct PlanOptions {
   // Defaults for every kernel; the plan adapts the per-kernel knobs (choose_launch_params). The alignment
   // class of the input addresses enters as params.max_vector_bytes.
   LaunchParams params;
-  // Pointwise kernels' kernel-IR passes run through this one (`seam kir --pass`): empty runs them all.
-  std::string kir_last_pass;
+  // `seam kir --pass`: a kernel-IR pass (lower/kir_pipeline.h) that chunk programs run through, or a row
+  // pass (lower/row_pipeline.h) that row kernels run through, the other pipeline whole; "none": neither
+  // pipeline; empty: both whole. plan_fusion refuses a name neither pipeline has.
+  std::string last_pass;
 };
 
 struct FusionPlan {

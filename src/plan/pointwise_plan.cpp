@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "lower/invariant_coordinate.h"
+#include "plan/chunk_programs.h"
 #include "support/error.h"
 
 namespace seam {
@@ -191,7 +192,7 @@ std::vector<OutputSchedule> plan_pointwise_outputs(const Fusion& fusion, const L
 }
 
 kir::Kernel plan_and_lower_pointwise(const Fusion& fusion, const LoweringOptions& options) {
-  return lower_pointwise(fusion, options, plan_pointwise_outputs(fusion, options));
+  return assemble_pointwise_kernel(fusion, options, plan_pointwise_outputs(fusion, options));
 }
 
 }  // namespace seam

@@ -5,6 +5,7 @@
 #include "lower/expression_emitter.h"
 #include "lower/outer_reductions.h"
 #include "lower/row_peel.h"
+#include "plan/chunk_programs.h"
 #include "plan/pointwise_plan.h"
 #include "plan/row_cluster.h"
 #include "plan/row_peel.h"
@@ -188,16 +189,26 @@ RowLoweringOptions plan_row_kernel(const Fusion& fusion, RowLoweringOptions knob
   return knobs;
 }
 
+namespace {
+
+RowLowering lower_row_kernel(const Fusion& fusion, const RowLoweringOptions& planned) {
+  RowLowering row = lower_rows(fusion, planned);
+  add_row_chunk_programs(fusion, planned, row);
+  return row;
+}
+
+}  // namespace
+
 RowLowering plan_and_lower_rows(const Fusion& fusion, const RowLoweringOptions& knobs) {
   if (const int peeled = plan_row_peel(row_plan_input(fusion, knobs))) {
     try {
-      return lower_rows(fusion, plan_row_kernel(fusion, knobs, peeled, true));
+      return lower_row_kernel(fusion, plan_row_kernel(fusion, knobs, peeled, true));
     } catch (const NotVectorizable&) {  // a strided load or a movement op the peel cannot take
     }
   }
   for (int vector = plan_row_vector(row_plan_input(fusion, knobs));; vector /= 2) {
     try {
-      return lower_rows(fusion, plan_row_kernel(fusion, knobs, vector));
+      return lower_row_kernel(fusion, plan_row_kernel(fusion, knobs, vector));
     } catch (const NotVectorizable&) {
       if (vector == 1) throw;
     }
