@@ -33,7 +33,7 @@ kir::Kernel small_kernel() {
                    {kir::Param::Kind::Input, "in1", DType::Int32, 1},
                    {kir::Param::Kind::Output, "out0", DType::BFloat16, 0},
                    {kir::Param::Kind::Output, "out1", DType::Int32, 1}};
-  kir::OutputProgram wide{2, 8, 4, 2, "chunk0", {}, {}};
+  kir::OutputProgram wide{2, 8, 4, 2, "chunk0", {}, false, {}};
   kir::Expr load{kir::Expr::Kind::Load};
   load.param = 0;
   load.offset = kir::mul(kir::variable("chunk0"), 4);
@@ -55,7 +55,7 @@ kir::Kernel small_kernel() {
   store.source = var("v4", DType::BFloat16, 4);
   wide.body.push_back(store);
 
-  kir::OutputProgram scalar{3, 2, 1, 2, "chunk1", {}, {}};
+  kir::OutputProgram scalar{3, 2, 1, 2, "chunk1", {}, false, {}};
   kir::Expr one{kir::Expr::Kind::Load};
   one.param = 1;
   one.offset = kir::variable("chunk1");
