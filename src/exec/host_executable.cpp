@@ -5,11 +5,11 @@
 #include <map>
 
 #include "codegen/kernel_printer.h"
+#include "codegen/kernel_program.h"
 #include "exec/host_compiler.h"
 #include "exec/host_interrupt.h"
 #include "exec/host_kernel_runner.h"
 #include "exec/index_error.h"
-#include "exec/kernel_program.h"
 #include "exec/step_observer.h"
 #include "interp/interpreter.h"
 #include "plan/dump.h"
@@ -177,7 +177,7 @@ std::unique_ptr<Executable> compile_host_executable(Fusion fusion, SegmentedFusi
                                                     const ExecutableOptions& options) {
   KernelProgram program = print_kernel_program(steps, KernelTarget::Host);
   std::vector<std::string> sources = program.texts;
-  // From here on a step's kernel goes by its name in the module (exec/kernel_program.h).
+  // From here on a step's kernel goes by its name in the module (codegen/kernel_program.h).
   for (size_t s = 0, t = 0; s < steps.size(); ++s) {
     if (steps[s].library) continue;
     steps[s].kernel.name = program.symbols[s];
