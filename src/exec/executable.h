@@ -12,13 +12,13 @@
 #include <vector>
 
 #include "exec/device_tensor.h"
-#include "interp/host_tensor.h"
 #include "plan/plan.h"
 #include "runtime/event_timer.h"
 #include "runtime/module_origin.h"
 #include "schedule/launch_params.h"
 #include "schedule/view.h"
 #include "segment/segment.h"
+#include "tensor/host_tensor.h"
 
 namespace seam {
 

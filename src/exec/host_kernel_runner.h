@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "exec/host_compiler.h"
-#include "interp/host_tensor.h"
 #include "lower/kernel_ir.h"
+#include "tensor/host_tensor.h"
 
 namespace seam {
 
