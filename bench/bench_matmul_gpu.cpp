@@ -17,7 +17,6 @@
 
 #include "exec/executable.h"
 #include "interp/compare.h"
-#include "interp/fast_random.h"
 #include "interp/interpreter.h"
 #include "runtime/copy_timing.h"
 #include "runtime/cuda_driver.h"
@@ -25,6 +24,7 @@
 #include "runtime/device_allocator.h"
 #include "runtime/kernel_activity.h"
 #include "support/error.h"
+#include "tensor/fast_random.h"
 #include "text/parser.h"
 
 namespace seam::bench {

@@ -40,9 +40,7 @@
 #include "exec/device_upload.h"
 #include "exec/executable.h"
 #include "interp/compare.h"
-#include "interp/fast_random.h"
 #include "interp/interpreter.h"
-#include "interp/tensor_files.h"
 #include "runtime/binary_cache.h"
 #include "runtime/copy_timing.h"
 #include "runtime/cuda_driver.h"
@@ -53,6 +51,8 @@
 #include "schedule/launch_params.h"
 #include "support/error.h"
 #include "support/npy.h"
+#include "tensor/fast_random.h"
+#include "tensor/tensor_files.h"
 #include "text/parser.h"
 #include "text/printer.h"
 

@@ -121,7 +121,7 @@ def run_seam(args, path, in_dir, out_dir, rate):
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
-def main():
+def parse_args():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--seam", default="build/tools/seam", help="the seam binary (gpu-bin/seam on the GPU machine)")
     p.add_argument("--sweep", metavar="DIR", help="the fusion files of DIR (make_sweep.py DIR) instead of the set")
@@ -136,6 +136,119 @@ def main():
     p.add_argument("--list", action="store_true", help="print the selected fusions and stop (no GPU or torch needed)")
     args = p.parse_args()
     args.iterations = max(1, min(args.iterations, 200))
+    return args
+
+
+def print_table_header():
+    header = ("| fusion | shape | floor us | seam kernel us (% floor) | torch.compile us (% floor) | eager us "
+              "| seam kernels | torch.compile kernels | max error seam (rel) | max error compile (rel) "
+              "| faster than compile | seam events us | compile events us |")
+    print(header)
+    print("|" + "---|" * (header.count("|") - 1), flush=True)
+
+
+def time_compiled(torch, fn, calls_of, reference, out_dtypes, iterations, label, failures):
+    """torch.compile of `fn` (dynamic=False): its first call's time, its outputs checked against eager's and
+    its timing, as the raw row's compile_* fields; None when compiling fails (a finding of its own: recorded
+    in `failures`, the run goes on)."""
+    try:
+        compiled = torch.compile(fn, dynamic=False)
+        t0 = time.perf_counter()
+        compiled_out = list(calls_of(compiled)[0]())
+        torch.cuda.synchronize()
+        cold_s = time.perf_counter() - t0
+        c_ok, c_abs, c_rel = compare(torch, compiled_out, reference, out_dtypes)
+        c_us, c_kernels, c_events = time_torch(torch, calls_of(compiled), iterations)
+    except Exception as e:
+        failures.append(f"{label}: torch.compile failed: {type(e).__name__}: {str(e).splitlines()[0][:200]}")
+        return None
+    finally:
+        compiled = compiled_out = None
+        torch._dynamo.reset()
+    if not c_ok:
+        failures.append(f"{label}: torch.compile's outputs differ from eager (max abs {c_abs:.3g})")
+    return dict(compile_us=c_us, compile_kernels=c_kernels, compile_events_us=c_events, compile_cold_s=cold_s,
+                compile_ok=c_ok, compile_max_abs=c_abs, compile_max_rel=c_rel)
+
+
+def table_line(kind, m, n, row, no_compile):
+    """The markdown row of one fusion from its raw row (torch.compile's columns only when it ran)."""
+    seam = row["seam"]
+    floor = seam["floor_us"]
+    # Kernels launched per call as CUPTI saw them; the plan's count where CUPTI was not there.
+    seam_kernels = seam["kernels_recorded"] if seam.get("kernels_recorded") is not None else seam["kernels"]
+    s_us = seam["kernel_us"] if seam.get("kernel_us") is not None else seam["events_us"]
+    s_mark = "" if seam.get("kernel_us") is not None else " (events)"
+    e_us, seam_ok = row["eager_us"], row["seam_ok"]
+    seam_abs, seam_rel = row["seam_max_abs"], row["seam_max_rel"]
+    if "compile_us" in row:
+        c_us, c_ok = row["compile_us"], row["compile_ok"]
+        faster = "yes" if s_us < c_us else "**no**"
+        c_text = (f"{c_us:.1f} ({100 * floor / c_us:.0f}%) | {e_us:.1f} | {seam_kernels} | {row['compile_kernels']} "
+                  f"| {seam_abs:.3g} ({seam_rel:.1e}){'' if seam_ok else ' MISMATCH'} "
+                  f"| {row['compile_max_abs']:.3g} ({row['compile_max_rel']:.1e}){'' if c_ok else ' MISMATCH'} "
+                  f"| {faster} | {seam['events_us']:.1f} | {row['compile_events_us']:.1f} |")
+    else:
+        compile_state = "- (off)" if no_compile else "FAILED"
+        c_text = (f"{compile_state} | {e_us:.1f} | {seam_kernels} | - | {seam_abs:.3g} ({seam_rel:.1e})"
+                  f"{'' if seam_ok else ' MISMATCH'} | - | - | {seam['events_us']:.1f} | - |")
+    return f"| {kind} | {m} x {n} | {floor:.1f} | {s_us:.1f}{s_mark} ({100 * floor / s_us:.0f}%) | {c_text}"
+
+
+def bench_row(args, modules, work, rate, path, kind, m, n, failures):
+    """One fusion: inputs made and written, seam run and checked against eager, eager and torch.compile
+    timed; prints its table row and returns its raw row, or None when seam fails (recorded in `failures`)."""
+    np, torch, torch_functions = modules
+    label = f"{kind} {m}x{n}"
+    row_dir = os.path.join(work, f"{kind}_{m}x{n}")
+    in_dir, out_dir = os.path.join(row_dir, "in"), os.path.join(row_dir, "out")
+    os.makedirs(in_dir)
+    os.makedirs(out_dir)
+    fn = torch_functions.FUNCTIONS[kind]
+    sets = [torch_functions.make_inputs(kind, m, n, 1000 + s) for s in range(3)]
+    for name, t in sets[0].items():
+        np.save(os.path.join(in_dir, name + ".npy"), to_npy(torch, t))
+    row = {"file": path, "kind": kind, "M": m, "N": n}
+    try:
+        seam = run_seam(args, path, in_dir, out_dir, rate)
+    except RuntimeError as e:
+        failures.append(f"{label}: {e}")
+        print(f"| {kind} | {m} x {n} | seam failed: {str(e).splitlines()[0][:120]} |", flush=True)
+        shutil.rmtree(row_dir)
+        return None
+    input_names = [t["name"] for t in seam["inputs"]]
+    if input_names != list(sets[0]):
+        raise SystemExit(f"{path}: inputs {input_names}, torch_functions.make_inputs gives {list(sets[0])}")
+    out_names = [t["name"] for t in seam["outputs"]]
+    out_dtypes = [t["type"].split("[")[0] for t in seam["outputs"]]
+
+    def calls_of(f, sets=sets):  # one zero-argument call per input set
+        return [lambda s=s: f(*s.values()) for s in sets]
+
+    reference = list(calls_of(fn)[0]())
+    if len(reference) != len(out_names):
+        raise SystemExit(f"{path}: {len(out_names)} outputs, the PyTorch function returns {len(reference)}")
+    seam_outputs = [from_npy(np, torch, os.path.join(out_dir, f"{name}.npy"), d == "bf16")
+                    for name, d in zip(out_names, out_dtypes)]
+    seam_ok, seam_abs, seam_rel = compare(torch, seam_outputs, reference, out_dtypes)
+    if not seam_ok:
+        failures.append(f"{label}: seam's outputs differ from eager (max abs {seam_abs:.3g}, rel {seam_rel:.3g})")
+    e_us, e_kernels, e_events = time_torch(torch, calls_of(fn), args.iterations)
+    row.update(seam=seam, eager_us=e_us, eager_kernels=e_kernels, eager_events_us=e_events, seam_ok=seam_ok,
+               seam_max_abs=seam_abs, seam_max_rel=seam_rel)
+    if not args.no_compile:
+        compiled = time_compiled(torch, fn, calls_of, reference, out_dtypes, args.iterations, label, failures)
+        if compiled is not None:
+            row.update(compiled)
+    print(table_line(kind, m, n, row, args.no_compile), flush=True)
+    del sets, calls_of, reference, seam_outputs
+    torch.cuda.empty_cache()
+    shutil.rmtree(row_dir)
+    return row
+
+
+def main():
+    args = parse_args()
     paths = glob.glob(os.path.join(args.sweep or os.path.join(HERE, "reductions"), "*.seam"))
     rows = select(rows_of(paths), args.only, args.one_per_kind)
     if not rows:
@@ -155,93 +268,15 @@ def main():
     print(f"device: {gpu}, torch {torch.__version__}, copy rate {rate / 1e12:.2f} TB/s (2 GiB device-to-device); "
           f"kernel us = summed kernel durations per call (seam: CUPTI, torch: torch.profiler), median of "
           f"{args.iterations} calls over 3 input sets\n", flush=True)
-    header = ("| fusion | shape | floor us | seam kernel us (% floor) | torch.compile us (% floor) | eager us "
-              "| seam kernels | torch.compile kernels | max error seam (rel) | max error compile (rel) "
-              "| faster than compile | seam events us | compile events us |")
-    print(header)
-    print("|" + "---|" * (header.count("|") - 1), flush=True)
+    print_table_header()
     failures, results = [], []
     work = tempfile.mkdtemp(prefix="seam_reductions_")
     started = time.perf_counter()
     for path, kind, m, n in rows:
-        label = f"{kind} {m}x{n}"
-        row_dir = os.path.join(work, f"{kind}_{m}x{n}")
-        in_dir, out_dir = os.path.join(row_dir, "in"), os.path.join(row_dir, "out")
-        os.makedirs(in_dir)
-        os.makedirs(out_dir)
-        fn = torch_functions.FUNCTIONS[kind]
-        sets = [torch_functions.make_inputs(kind, m, n, 1000 + s) for s in range(3)]
-        for name, t in sets[0].items():
-            np.save(os.path.join(in_dir, name + ".npy"), to_npy(torch, t))
-        row = {"file": path, "kind": kind, "M": m, "N": n}
-        try:
-            seam = run_seam(args, path, in_dir, out_dir, rate)
-        except RuntimeError as e:
-            failures.append(f"{label}: {e}")
-            print(f"| {kind} | {m} x {n} | seam failed: {str(e).splitlines()[0][:120]} |", flush=True)
-            shutil.rmtree(row_dir)
+        row = bench_row(args, (np, torch, torch_functions), work, rate, path, kind, m, n, failures)
+        if row is None:
             continue
-        input_names = [t["name"] for t in seam["inputs"]]
-        if input_names != list(sets[0]):
-            raise SystemExit(f"{path}: inputs {input_names}, torch_functions.make_inputs gives {list(sets[0])}")
-        out_names = [t["name"] for t in seam["outputs"]]
-        out_dtypes = [t["type"].split("[")[0] for t in seam["outputs"]]
-
-        def calls_of(f, sets=sets):  # one zero-argument call per input set
-            return [lambda s=s: f(*s.values()) for s in sets]
-
-        reference = list(calls_of(fn)[0]())
-        if len(reference) != len(out_names):
-            raise SystemExit(f"{path}: {len(out_names)} outputs, the PyTorch function returns {len(reference)}")
-        seam_outputs = [from_npy(np, torch, os.path.join(out_dir, f"{name}.npy"), d == "bf16")
-                        for name, d in zip(out_names, out_dtypes)]
-        seam_ok, seam_abs, seam_rel = compare(torch, seam_outputs, reference, out_dtypes)
-        if not seam_ok:
-            failures.append(f"{label}: seam's outputs differ from eager (max abs {seam_abs:.3g}, rel {seam_rel:.3g})")
-        e_us, e_kernels, e_events = time_torch(torch, calls_of(fn), args.iterations)
-        row.update(seam=seam, eager_us=e_us, eager_kernels=e_kernels, eager_events_us=e_events, seam_ok=seam_ok,
-                   seam_max_abs=seam_abs, seam_max_rel=seam_rel)
-        floor = seam["floor_us"]
-        # Kernels launched per call as CUPTI saw them; the plan's count where CUPTI was not there.
-        seam_kernels = seam["kernels_recorded"] if seam.get("kernels_recorded") is not None else seam["kernels"]
-        s_us = seam["kernel_us"] if seam.get("kernel_us") is not None else seam["events_us"]
-        s_mark = "" if seam.get("kernel_us") is not None else " (events)"
-        c_text = None
-        if not args.no_compile:
-            try:
-                compiled = torch.compile(fn, dynamic=False)
-                t0 = time.perf_counter()
-                compiled_out = list(calls_of(compiled)[0]())
-                torch.cuda.synchronize()
-                cold_s = time.perf_counter() - t0
-                c_ok, c_abs, c_rel = compare(torch, compiled_out, reference, out_dtypes)
-                c_us, c_kernels, c_events = time_torch(torch, calls_of(compiled), args.iterations)
-            except Exception as e:  # a compile that fails is a finding of its own: report it, go on
-                failures.append(f"{label}: torch.compile failed: {type(e).__name__}: {str(e).splitlines()[0][:200]}")
-                c_ok = None
-            finally:
-                compiled = compiled_out = None
-                torch._dynamo.reset()
-            if c_ok is not None:
-                if not c_ok:
-                    failures.append(f"{label}: torch.compile's outputs differ from eager (max abs {c_abs:.3g})")
-                row.update(compile_us=c_us, compile_kernels=c_kernels, compile_events_us=c_events,
-                           compile_cold_s=cold_s, compile_ok=c_ok, compile_max_abs=c_abs, compile_max_rel=c_rel)
-                faster = "yes" if s_us < c_us else "**no**"
-                c_text = (f"{c_us:.1f} ({100 * floor / c_us:.0f}%) | {e_us:.1f} | {seam_kernels} | {c_kernels} "
-                          f"| {seam_abs:.3g} ({seam_rel:.1e}){'' if seam_ok else ' MISMATCH'} "
-                          f"| {c_abs:.3g} ({c_rel:.1e}){'' if c_ok else ' MISMATCH'} | {faster} "
-                          f"| {seam['events_us']:.1f} | {c_events:.1f} |")
-        if c_text is None:
-            compile_state = "- (off)" if args.no_compile else "FAILED"
-            c_text = (f"{compile_state} | {e_us:.1f} | {seam_kernels} | - | {seam_abs:.3g} ({seam_rel:.1e})"
-                      f"{'' if seam_ok else ' MISMATCH'} | - | - | {seam['events_us']:.1f} | - |")
-        print(f"| {kind} | {m} x {n} | {floor:.1f} | {s_us:.1f}{s_mark} ({100 * floor / s_us:.0f}%) | {c_text}",
-              flush=True)
         results.append(row)
-        del sets, calls_of, reference, seam_outputs
-        torch.cuda.empty_cache()
-        shutil.rmtree(row_dir)
         if args.json_out:  # after every row, so that a run cut by a timeout keeps what it measured
             with open(args.json_out, "w") as f:
                 json.dump({"device": gpu, "torch": torch.__version__, "copy_rate": rate, "rows": results}, f, indent=1)

@@ -153,12 +153,20 @@ def backward_calls(torch, fn, sets, qkv_shape):
     return calls
 
 
-def run_ncu_target(torch, args):
-    """torch.compile's forward kernels of the selected rows: compiled and warmed up, then 3 calls."""
+def selected_rows(args):
+    """The rows of --rows that --bs, --only and --contract keep."""
     for wid, contract, direction, bs, T in rows_for(args.rows):
-        if direction != "forward" or (args.bs and bs != args.bs):
+        if args.bs and bs != args.bs:
             continue
         if (args.only and wid not in args.only.split(",")) or (args.contract and contract != args.contract):
+            continue
+        yield wid, contract, direction, bs, T
+
+
+def run_ncu_target(torch, args):
+    """torch.compile's forward kernels of the selected rows: compiled and warmed up, then 3 calls."""
+    for wid, contract, direction, bs, T in selected_rows(args):
+        if direction != "forward":
             continue
         _, nh, ng, hs, n, _ = CONFIGS[wid]
         qkv = torch.randn(bs, T, (nh + 2 * ng) * hs, device="cuda").to(torch.bfloat16)
@@ -180,7 +188,7 @@ def run_ncu_target(torch, args):
     return 0
 
 
-def main():
+def parse_args():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--bin", default="gpu-bin/bench_rope_gpu")
     p.add_argument("--rows", default="forward", choices=["forward", "backward", "t-sweep", "quick"])
@@ -194,7 +202,145 @@ def main():
     p.add_argument("--ncu-target", action="store_true",
                    help="only run torch.compile's forward of the selected rows: 3 calls after compiling, for "
                         "Nsight Compute to profile (scripts/gpu_profile.sh ... torch)")
-    args = p.parse_args()
+    return p.parse_args()
+
+
+def print_table_header():
+    header = ("| workload | contract | dir | bs | T | floor us | seam kernels | seam us | seam % | seam kernel us "
+              "| seam kernel % | seam wall us | seam call us "
+              "| cold ms | warm ms | eager kernels | eager us | eager wall us | compile kernels | compile us "
+              "| compile % | compile wall us | compile call us | compile cold s | max abs diff |")
+    print(header)
+    print("|" + "---|" * (header.count("|") - 1))
+
+
+def make_input_set(torch, seed, direction, bs, T, wid, contract):
+    """One seeded input set of a row, by the names the fusion's inputs have."""
+    _, nh, ng, hs, n, _ = CONFIGS[wid]
+    width = (nh + 2 * ng) * hs
+    kvh = nh if (contract == "thunder" and ng != nh) else ng
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    cos = (torch.rand(T, n, device="cuda", generator=g) * 2 - 1).to(torch.bfloat16)
+    sin = (torch.rand(T, n, device="cuda", generator=g) * 2 - 1).to(torch.bfloat16)
+    if direction == "forward":
+        qkv = torch.randn(bs, T, width, device="cuda", generator=g).to(torch.bfloat16)
+        return {"qkv": qkv, "cos": cos, "sin": sin}
+    gq = torch.randn(bs, nh, T, hs, device="cuda", generator=g).to(torch.bfloat16)
+    gk = torch.randn(bs, kvh, T, hs, device="cuda", generator=g).to(torch.bfloat16)
+    gv = torch.randn(bs, kvh, T, hs, device="cuda", generator=g).to(torch.bfloat16)
+    return {"grad_q": gq, "grad_k": gk, "grad_v": gv, "cos": cos, "sin": sin}
+
+
+def run_seam(args, row_key, rate, in_dir, out_dir, cache):
+    """bench_rope_gpu on a row in new processes: a cold compile (an empty binary cache), then the timed run
+    that writes seam's outputs. Returns the cold run's JSON, a flag when it hit the cache, the timed run's JSON."""
+    wid, contract, direction, bs, T = row_key
+    common = [args.bin, "--only", wid, "--contract", contract, "--direction", direction, "--bs", str(bs),
+              "--seq", str(T), "--json", "--copy-rate", f"{rate / 1e12:.6f}", "--inputs", in_dir]
+    env = dict(os.environ, SEAM_CACHE_DIR=cache)
+    cold = json.loads(subprocess.run(common + ["--compile-only"], env=env, check=True, capture_output=True,
+                                     text=True).stdout.strip().splitlines()[-1])
+    # A cold compile must have compiled every kernel (no binary-cache hit); flag it otherwise.
+    cold_flag = "" if cold.get("cache_misses", 1) > 0 and cold.get("cache_disk_hits", 0) == 0 else " (cached!)"
+    cmd = common + ["--iterations", str(args.iterations), "--out", out_dir]
+    if args.flush_l2:
+        cmd.append("--flush-l2")
+    seam = json.loads(subprocess.run(cmd, env=env, check=True, capture_output=True,
+                                     text=True).stdout.strip().splitlines()[-1])
+    return cold, cold_flag, seam
+
+
+def torch_calls(torch, direction, sets, qkv_shape):
+    """How a PyTorch function is called on the input sets (forward: on q, k, v's source; backward: autograd),
+    and the names of seam's outputs in the order the function returns them."""
+    if direction == "forward":
+        torch_sets = [(st["qkv"], st["cos"], st["sin"]) for st in sets]
+
+        def calls_of(fn):
+            return [lambda a=a: fn(*a) for a in torch_sets]
+
+        return calls_of, ["q", "k", "v"]
+    torch_sets = [(st["grad_q"], st["grad_k"], st["grad_v"], st["cos"], st["sin"]) for st in sets]
+
+    def backward_calls_of(fn):
+        return backward_calls(torch, fn, torch_sets, qkv_shape)
+
+    return backward_calls_of, ["dqkv"]
+
+
+def time_compiled(torch, fn, calls_of, args):
+    """torch.compile of `fn` (dynamic=False): its first call's time and its timing, as the raw row's
+    compile_* fields."""
+    compiled = torch.compile(fn, dynamic=False)
+    t0 = time.perf_counter()
+    compiled_calls = calls_of(compiled)
+    compiled_calls[0]()
+    torch.cuda.synchronize()
+    cold_s = time.perf_counter() - t0
+    c_us, c_kernels, c_wall, c_call = time_torch(torch, compiled_calls, args.iterations, args.flush_l2)
+    del compiled_calls
+    torch._dynamo.reset()
+    return dict(compile_us=c_us, compile_kernels=c_kernels, compile_wall_us=c_wall, compile_call_us=c_call,
+                compile_cold_s=cold_s)
+
+
+def table_line(row, cold_flag):
+    """The markdown row of one workload row from its raw row (torch.compile's columns only when it ran)."""
+    seam = row["seam"]
+    c_text = "| - | - | - | - | - | - "
+    if "compile_us" in row:
+        c_text = (f"| {row['compile_kernels']} | {row['compile_us']:.1f} "
+                  f"| {100 * seam['floor_us'] / row['compile_us']:.0f}% | {row['compile_wall_us']:.1f} "
+                  f"| {row['compile_call_us']:.1f} | {row['compile_cold_s']:.2f} ")
+    k_us = seam.get("kernel_us", -1)
+    k_text = f"| {k_us:.1f} | {100 * seam['floor_us'] / k_us:.0f}% " if k_us > 0 else "| - | - "
+    return (f"| {row['workload']} {row['config']} | {row['contract']} | {row['direction'][:3]} | {row['bs']} "
+            f"| {row['T']} | {seam['floor_us']:.1f} "
+            f"| {seam['kernels']} | {seam['seam_us']:.1f} | {seam['pct_floor']:.0f}% {k_text}"
+            f"| {seam['wall_us']:.1f} | {seam.get('call_us', -1):.1f} "
+            f"| {row['seam_cold_ms']:.0f}{cold_flag} | {seam['compile_ms']:.1f} | {row['eager_kernels']} "
+            f"| {row['eager_us']:.1f} | {row['eager_wall_us']:.1f} "
+            f"{c_text}| {row['max_abs_diff']:.4f} |")
+
+
+def bench_row(args, torch, rate, work, row_key):
+    """One row: inputs made and written, seam compiled cold and timed, eager and torch.compile timed on the
+    same inputs; prints its table row and returns its raw row."""
+    wid, contract, direction, bs, T = row_key
+    name, nh, ng, hs, n, _ = CONFIGS[wid]
+    row_dir = os.path.join(work, f"{wid}_{contract}_{direction}_{bs}_{T}")
+    in_dir, out_dir, cache = (os.path.join(row_dir, d) for d in ("in", "out", "cache"))
+    for d in (in_dir, out_dir, cache):
+        os.makedirs(d)
+    sets = [make_input_set(torch, 1000 + s, direction, bs, T, wid, contract) for s in range(3)]
+    for key, t in sets[0].items():
+        np.save(os.path.join(in_dir, key + ".npy"), to_npy(torch, t))
+    cold, cold_flag, seam = run_seam(args, row_key, rate, in_dir, out_dir, cache)
+
+    def eager(qkv, cos, sin):
+        return rope_forward(torch, qkv, cos, sin, nh, ng, hs, n, contract)
+
+    calls_of, seam_names = torch_calls(torch, direction, sets, (bs, T, (nh + 2 * ng) * hs))
+    eager_calls = calls_of(eager)
+    reference = [t.float() for t in eager_calls[0]()]
+    diff = 0.0
+    for i, ref in enumerate(reference):
+        got = from_npy(torch, os.path.join(out_dir, seam_names[i] + ".npy")).to("cuda").float()
+        diff = max(diff, (got - ref).abs().max().item())
+    e_us, e_kernels, e_wall, e_call = time_torch(torch, eager_calls, args.iterations, args.flush_l2)
+    row = {"workload": wid, "config": name, "contract": contract, "direction": direction, "bs": bs, "T": T,
+           "seam": seam, "seam_cold_ms": cold["compile_ms"], "eager_us": e_us, "eager_kernels": e_kernels,
+           "eager_wall_us": e_wall, "eager_call_us": e_call, "max_abs_diff": diff}
+    if not args.no_compile:
+        row.update(time_compiled(torch, eager, calls_of, args))
+    del eager_calls
+    print(table_line(row, cold_flag), flush=True)
+    subprocess.run(["rm", "-rf", row_dir])
+    return row
+
+
+def main():
+    args = parse_args()
 
     import torch  # only on the GPU machine; the rest of seam never needs it
 
@@ -205,108 +351,11 @@ def main():
     gpu = torch.cuda.get_device_name()
     print(f"device: {gpu}, torch {torch.__version__}, copy rate {rate / 1e12:.2f} TB/s"
           f"{', L2 flushed before every call' if args.flush_l2 else ''}\n")
-    header = ("| workload | contract | dir | bs | T | floor us | seam kernels | seam us | seam % | seam kernel us "
-              "| seam kernel % | seam wall us | seam call us "
-              "| cold ms | warm ms | eager kernels | eager us | eager wall us | compile kernels | compile us "
-              "| compile % | compile wall us | compile call us | compile cold s | max abs diff |")
-    print(header)
-    print("|" + "---|" * (header.count("|") - 1))
+    print_table_header()
     results = []
     work = tempfile.mkdtemp(prefix="seam_rope_")
-    for wid, contract, direction, bs, T in rows_for(args.rows):
-        if args.bs and bs != args.bs:
-            continue
-        if (args.only and wid not in args.only.split(",")) or (args.contract and contract != args.contract):
-            continue
-        name, nh, ng, hs, n, _ = CONFIGS[wid]
-        row_dir = os.path.join(work, f"{wid}_{contract}_{direction}_{bs}_{T}")
-        in_dir, out_dir, cache = (os.path.join(row_dir, d) for d in ("in", "out", "cache"))
-        for d in (in_dir, out_dir, cache):
-            os.makedirs(d)
-        width = (nh + 2 * ng) * hs
-        kvh = nh if (contract == "thunder" and ng != nh) else ng
-
-        def make_set(seed):
-            g = torch.Generator(device="cuda").manual_seed(seed)
-            cos = (torch.rand(T, n, device="cuda", generator=g) * 2 - 1).to(torch.bfloat16)
-            sin = (torch.rand(T, n, device="cuda", generator=g) * 2 - 1).to(torch.bfloat16)
-            if direction == "forward":
-                qkv = torch.randn(bs, T, width, device="cuda", generator=g).to(torch.bfloat16)
-                return {"qkv": qkv, "cos": cos, "sin": sin}
-            gq = torch.randn(bs, nh, T, hs, device="cuda", generator=g).to(torch.bfloat16)
-            gk = torch.randn(bs, kvh, T, hs, device="cuda", generator=g).to(torch.bfloat16)
-            gv = torch.randn(bs, kvh, T, hs, device="cuda", generator=g).to(torch.bfloat16)
-            return {"grad_q": gq, "grad_k": gk, "grad_v": gv, "cos": cos, "sin": sin}
-
-        sets = [make_set(1000 + s) for s in range(3)]
-        for key, t in sets[0].items():
-            np.save(os.path.join(in_dir, key + ".npy"), to_npy(torch, t))
-
-        common = [args.bin, "--only", wid, "--contract", contract, "--direction", direction, "--bs", str(bs),
-                  "--seq", str(T), "--json", "--copy-rate", f"{rate / 1e12:.6f}", "--inputs", in_dir]
-        env = dict(os.environ, SEAM_CACHE_DIR=cache)
-        cold = json.loads(subprocess.run(common + ["--compile-only"], env=env, check=True, capture_output=True,
-                                         text=True).stdout.strip().splitlines()[-1])
-        # A cold compile must have compiled every kernel (no binary-cache hit); flag it otherwise.
-        cold_flag = "" if cold.get("cache_misses", 1) > 0 and cold.get("cache_disk_hits", 0) == 0 else " (cached!)"
-        cmd = common + ["--iterations", str(args.iterations), "--out", out_dir]
-        if args.flush_l2:
-            cmd.append("--flush-l2")
-        seam = json.loads(subprocess.run(cmd, env=env, check=True, capture_output=True,
-                                         text=True).stdout.strip().splitlines()[-1])
-
-        def eager(qkv, cos, sin):
-            return rope_forward(torch, qkv, cos, sin, nh, ng, hs, n, contract)
-
-        if direction == "forward":
-            torch_sets = [(st["qkv"], st["cos"], st["sin"]) for st in sets]
-            seam_names = ["q", "k", "v"]
-
-            def calls_of(fn):
-                return [lambda a=a: fn(*a) for a in torch_sets]
-        else:
-            torch_sets = [(st["grad_q"], st["grad_k"], st["grad_v"], st["cos"], st["sin"]) for st in sets]
-            seam_names = ["dqkv"]
-
-            def calls_of(fn):
-                return backward_calls(torch, fn, torch_sets, (bs, T, width))
-
-        eager_calls = calls_of(eager)
-        reference = [t.float() for t in eager_calls[0]()]
-        diff = 0.0
-        for i, ref in enumerate(reference):
-            got = from_npy(torch, os.path.join(out_dir, seam_names[i] + ".npy")).to("cuda").float()
-            diff = max(diff, (got - ref).abs().max().item())
-        e_us, e_kernels, e_wall, e_call = time_torch(torch, eager_calls, args.iterations, args.flush_l2)
-        row = {"workload": wid, "config": name, "contract": contract, "direction": direction, "bs": bs, "T": T,
-               "seam": seam, "seam_cold_ms": cold["compile_ms"], "eager_us": e_us, "eager_kernels": e_kernels,
-               "eager_wall_us": e_wall, "eager_call_us": e_call, "max_abs_diff": diff}
-        c_text = "| - | - | - | - | - | - "
-        if not args.no_compile:
-            compiled = torch.compile(eager, dynamic=False)
-            t0 = time.perf_counter()
-            compiled_calls = calls_of(compiled)
-            compiled_calls[0]()
-            torch.cuda.synchronize()
-            cold_s = time.perf_counter() - t0
-            c_us, c_kernels, c_wall, c_call = time_torch(torch, compiled_calls, args.iterations, args.flush_l2)
-            row.update(compile_us=c_us, compile_kernels=c_kernels, compile_wall_us=c_wall, compile_call_us=c_call,
-                       compile_cold_s=cold_s)
-            c_text = (f"| {c_kernels} | {c_us:.1f} | {100 * seam['floor_us'] / c_us:.0f}% | {c_wall:.1f} | {c_call:.1f} "
-                      f"| {cold_s:.2f} ")
-            del compiled_calls
-            torch._dynamo.reset()
-        del eager_calls
-        results.append(row)
-        k_us = seam.get("kernel_us", -1)
-        k_text = f"| {k_us:.1f} | {100 * seam['floor_us'] / k_us:.0f}% " if k_us > 0 else "| - | - "
-        print(f"| {wid} {name} | {contract} | {direction[:3]} | {bs} | {T} | {seam['floor_us']:.1f} "
-              f"| {seam['kernels']} | {seam['seam_us']:.1f} | {seam['pct_floor']:.0f}% {k_text}"
-              f"| {seam['wall_us']:.1f} | {seam.get('call_us', -1):.1f} "
-              f"| {cold['compile_ms']:.0f}{cold_flag} | {seam['compile_ms']:.1f} | {e_kernels} | {e_us:.1f} "
-              f"| {e_wall:.1f} "
-              f"{c_text}| {diff:.4f} |", flush=True)
-        subprocess.run(["rm", "-rf", row_dir])
+    for row_key in selected_rows(args):
+        results.append(bench_row(args, torch, rate, work, row_key))
         if args.json_out:  # after every row, so that a run cut by a timeout keeps what it measured
             with open(args.json_out, "w") as f:
                 json.dump({"device": gpu, "torch": torch.__version__, "copy_rate": rate, "rows": results}, f,

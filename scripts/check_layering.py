@@ -4,7 +4,8 @@
 docs/ARCHITECTURE.md's "Layering" table lists, per stage (a folder of src/), the stages it may include.
 This script checks that every quoted include of another stage's header ("plan/plan.h") is allowed there,
 that src/CMakeLists.txt links each stage only to allowed stages, and that the stages a stage includes are
-all reachable through its link dependencies, so the build and the documented graph cannot drift apart.
+all reachable through its link dependencies, so the build and the documented graph cannot drift apart;
+and that in the stages whose files its "Who links the interpreter" names, only those files include interp/.
 """
 import pathlib
 import re
@@ -60,6 +61,21 @@ for stage in stages:
     for dep, where in includes[stage].items():
         if dep not in reachable:
             errors.append(f"{stage} includes {dep} ({where}) but src/CMakeLists.txt does not link seam_{stage} to it")
+
+# The oracle in production libraries: the files docs/ARCHITECTURE.md's "Who links the interpreter" names
+# are the only ones of their stages that include interp/, so that the dependency stays where it is shown.
+oracle = re.search(r"^### Who links the interpreter\n(.*?)(?=^##)", section.group(1) + "\n##", re.M | re.S)
+if not oracle:
+    errors.append("docs/ARCHITECTURE.md has no '### Who links the interpreter' in its Layering section")
+else:
+    named = set(re.findall(r"`([a-z_]+/[a-z_]+\.(?:cpp|h))`", oracle.group(1)))
+    for stage in sorted({n.split("/")[0] for n in named}):
+        for f in sorted((root / "src" / stage).rglob("*")):
+            if f.suffix in (".h", ".cpp") and re.search(r'^#include "interp/', f.read_text(errors="replace"), re.M):
+                where = str(f.relative_to(root / "src"))
+                if where not in named:
+                    errors.append(f"src/{where} includes interp/, which only {', '.join(sorted(named))} may "
+                                  "(docs/ARCHITECTURE.md, 'Who links the interpreter')")
 
 for e in errors:
     print("layering:", e)

@@ -17,8 +17,6 @@
 #include "commands.h"
 #include "exec/device_upload.h"
 #include "exec/executable.h"
-#include "interp/fast_random.h"
-#include "interp/tensor_files.h"
 #include "passes/pipeline.h"
 #include "plan/plan.h"
 #include "runtime/copy_timing.h"
@@ -28,6 +26,8 @@
 #include "runtime/kernel_activity.h"
 #include "segment/segment.h"
 #include "support/error.h"
+#include "tensor/fast_random.h"
+#include "tensor/tensor_files.h"
 
 namespace seam::tool {
 namespace {

@@ -10,9 +10,9 @@
 #include "exec/executable.h"
 #include "interp/compare.h"
 #include "interp/interpreter.h"
-#include "interp/tensor_files.h"
 #include "support/error.h"
-#include "support/npy.h"
+#include "tensor/tensor_files.h"
+#include "tensor/tensor_npy.h"
 
 namespace seam::tool {
 namespace {

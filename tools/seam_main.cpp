@@ -64,7 +64,7 @@ GPU:
       --inputs DIR           input set 0 from DIR/NAME.npy (sets 1 and 2 stay random; one FILE)
       --out DIR              write set 0's outputs as DIR/NAME.npy (one FILE)
       --dry-run              no GPU needed: parse, segment and plan; print kernels, byte floor and plan
-      KNOBS                  the scheduler's knobs, as `seam emit --help` lists them (--row-prefetch, ...)
+      KNOBS                  the scheduler's knobs, as `seam emit --help` lists them (--row-load-ahead, ...)
 Other:
   demo                       the default example: build Llama-2-13b RoPE, print, verify, run it small
   help                       this text

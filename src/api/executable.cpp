@@ -6,9 +6,9 @@
 #include <mutex>
 
 #include "api/api_internal.h"
+#include "api/executable_impl.h"
 #include "api/step_profiler.h"
 #include "exec/cuda_executable.h"
-#include "interp/interpreter.h"
 #include "plan/plan.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/device.h"
@@ -28,100 +28,54 @@ std::string input_label(const seam::Fusion& fusion, size_t i) {
 
 }  // namespace
 
-struct Executable::Impl {
-  std::unique_ptr<seam::Executable> exe;
-  Backend backend = Backend::Host;
-  std::vector<TensorRef> input_layouts;
-  std::vector<OutputRoute> routes;
-  std::shared_ptr<const seam::Fusion> built;  // the fusion as the caller built it, for run_reference
-
-  // What the public API says of the executable's inputs and outputs, computed once.
-  void describe() {
-    const seam::Fusion& f = fusion();
-    for (seam::Value v : f.inputs()) {
-      const seam::Type& t = f.type(v);
-      input_layouts.push_back(
-          {0, from_seam(t.dtype), t.shape, t.is_scalar ? seam::Shape{} : f.input_strides(v)});
+void Executable::Impl::describe() {
+  const seam::Fusion& f = fusion();
+  for (seam::Value v : f.inputs()) {
+    const seam::Type& t = f.type(v);
+    input_layouts.push_back(
+        {0, from_seam(t.dtype), t.shape, t.is_scalar ? seam::Shape{} : f.input_strides(v)});
+  }
+  const auto& exec_routes = exe->output_routes();
+  for (size_t o = 0; o < exec_routes.size(); ++o) {
+    const seam::OutputRoute& r = exec_routes[o];
+    const seam::Type& t = f.type(f.outputs()[o].value);
+    OutputRoute route;
+    switch (r.kind) {
+      case seam::OutputRoute::Kind::Computed:
+        route.layout = {0, from_seam(t.dtype), t.shape, seam::contiguous_strides(t.shape)};
+        break;
+      case seam::OutputRoute::Kind::View:
+        route.kind = OutputRoute::Kind::View;
+        route.layout = {static_cast<uint64_t>(r.layout.offset), from_seam(t.dtype), r.layout.shape,
+                        r.layout.strides};
+        route.input = static_cast<int>(r.input);
+        break;
+      case seam::OutputRoute::Kind::Same:
+        route.kind = OutputRoute::Kind::Same;
+        route.layout = {0, from_seam(t.dtype), t.shape, seam::contiguous_strides(t.shape)};
+        route.output = static_cast<int>(r.output);
+        break;
     }
-    const auto& exec_routes = exe->output_routes();
-    for (size_t o = 0; o < exec_routes.size(); ++o) {
-      const seam::OutputRoute& r = exec_routes[o];
-      const seam::Type& t = f.type(f.outputs()[o].value);
-      OutputRoute route;
-      switch (r.kind) {
-        case seam::OutputRoute::Kind::Computed:
-          route.layout = {0, from_seam(t.dtype), t.shape, seam::contiguous_strides(t.shape)};
-          break;
-        case seam::OutputRoute::Kind::View:
-          route.kind = OutputRoute::Kind::View;
-          route.layout = {static_cast<uint64_t>(r.layout.offset), from_seam(t.dtype), r.layout.shape,
-                          r.layout.strides};
-          route.input = static_cast<int>(r.input);
-          break;
-        case seam::OutputRoute::Kind::Same:
-          route.kind = OutputRoute::Kind::Same;
-          route.layout = {0, from_seam(t.dtype), t.shape, seam::contiguous_strides(t.shape)};
-          route.output = static_cast<int>(r.output);
-          break;
-      }
-      routes.push_back(std::move(route));
-    }
+    routes.push_back(std::move(route));
   }
-
-  const seam::Fusion& fusion() const { return exe->segmented().fusion; }
-
-  // Checks a caller's input against the fusion's declaration before any byte of it is read: the
-  // executable's check of dtype, shape and strides, then the address.
-  void check_input(size_t i, const TensorRef& ref) const {
-    const seam::Fusion& f = fusion();
-    const seam::Type& t = f.type(f.inputs()[i]);
-    exe->check_input(i, to_seam(ref.dtype), ref.shape, ref.strides);
-    SEAM_CHECK(!t.is_scalar || ref.strides.empty(), input_label(f, i), ": expected strides [], got ",
-               seam::shape_to_string(ref.strides));  // a scalar has none (the executable's check skips them)
-    SEAM_CHECK(ref.data != 0 || t.numel() == 0, input_label(f, i), ": null address");
-  }
-
-  void check_inputs(const std::vector<TensorRef>& inputs) const {
-    exe->check_input_count(inputs.size());
-    for (size_t i = 0; i < inputs.size(); ++i) check_input(i, inputs[i]);
-  }
-};
-
-Executable Executable::compile(const Fusion& fusion, const CompileOptions& options) {
-  return guarded([&] {
-    seam::ExecutableOptions exec_options;
-    exec_options.backend = options.backend == Backend::Cuda ? seam::Backend::Cuda : seam::Backend::Host;
-    auto impl = std::make_shared<Impl>();
-    impl->backend = options.backend;
-    impl->exe = seam::Executable::compile(fusion.impl().fusion, exec_options);
-    impl->built = std::make_shared<const seam::Fusion>(fusion.impl().fusion);
-    impl->describe();
-    return Executable(std::move(impl));
-  });
 }
 
-std::vector<ValueType> Executable::input_types() const {
-  std::vector<ValueType> types;
-  for (seam::Value v : impl_->fusion().inputs()) types.push_back(from_seam(impl_->fusion().type(v)));
-  return types;
+void Executable::Impl::check_input(size_t i, const TensorRef& ref) const {
+  const seam::Fusion& f = fusion();
+  const seam::Type& t = f.type(f.inputs()[i]);
+  exe->check_input(i, to_seam(ref.dtype), ref.shape, ref.strides);
+  SEAM_CHECK(!t.is_scalar || ref.strides.empty(), input_label(f, i), ": expected strides [], got ",
+             seam::shape_to_string(ref.strides));  // a scalar has none (the executable's check skips them)
+  SEAM_CHECK(ref.data != 0 || t.numel() == 0, input_label(f, i), ": null address");
 }
 
-std::vector<ValueType> Executable::output_types() const {
-  std::vector<ValueType> types;
-  for (const seam::FusionOutput& out : impl_->fusion().outputs())
-    types.push_back(from_seam(impl_->fusion().type(out.value)));
-  return types;
+void Executable::Impl::check_inputs(const std::vector<TensorRef>& inputs) const {
+  exe->check_input_count(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) check_input(i, inputs[i]);
 }
 
-Backend Executable::backend() const { return impl_->backend; }
-
-namespace {
-
-// Copies host inputs into seam's host tensors, evaluates them with `evaluate` and copies the results into
-// the caller's contiguous output buffers, checking every buffer first.
-template <typename Evaluate>
 void run_on_host_copies(const seam::Fusion& f, const std::vector<TensorRef>& inputs,
-                        const std::vector<TensorRef>& outputs, Evaluate&& evaluate) {
+                        const std::vector<TensorRef>& outputs, const HostEvaluation& evaluate) {
   SEAM_CHECK(outputs.size() == f.outputs().size(), "fusion ", f.name(), " has ", f.outputs().size(),
              " outputs, got ", outputs.size(), " buffers");
   for (size_t o = 0; o < outputs.size(); ++o) {
@@ -155,23 +109,39 @@ void run_on_host_copies(const seam::Fusion& f, const std::vector<TensorRef>& inp
   }
 }
 
-}  // namespace
+Executable Executable::compile(const Fusion& fusion, const CompileOptions& options) {
+  return guarded([&] {
+    seam::ExecutableOptions exec_options;
+    exec_options.backend = options.backend == Backend::Cuda ? seam::Backend::Cuda : seam::Backend::Host;
+    auto impl = std::make_shared<Impl>();
+    impl->backend = options.backend;
+    impl->exe = seam::Executable::compile(fusion.impl().fusion, exec_options);
+    impl->built = std::make_shared<const seam::Fusion>(fusion.impl().fusion);
+    impl->describe();
+    return Executable(std::move(impl));
+  });
+}
+
+std::vector<ValueType> Executable::input_types() const {
+  std::vector<ValueType> types;
+  for (seam::Value v : impl_->fusion().inputs()) types.push_back(from_seam(impl_->fusion().type(v)));
+  return types;
+}
+
+std::vector<ValueType> Executable::output_types() const {
+  std::vector<ValueType> types;
+  for (const seam::FusionOutput& out : impl_->fusion().outputs())
+    types.push_back(from_seam(impl_->fusion().type(out.value)));
+  return types;
+}
+
+Backend Executable::backend() const { return impl_->backend; }
 
 void Executable::run_host(const std::vector<TensorRef>& inputs, const std::vector<TensorRef>& outputs) const {
   guarded([&] {
     impl_->check_inputs(inputs);
     run_on_host_copies(impl_->fusion(), inputs, outputs,
                        [&](const std::vector<seam::HostTensor>& host) { return impl_->exe->run(host); });
-  });
-}
-
-void Executable::run_reference(const std::vector<TensorRef>& inputs,
-                               const std::vector<TensorRef>& outputs) const {
-  guarded([&] {
-    impl_->check_inputs(inputs);
-    const seam::Fusion& f = *impl_->built;
-    run_on_host_copies(f, inputs, outputs,
-                       [&](const std::vector<seam::HostTensor>& host) { return seam::interpret(f, host); });
   });
 }
 

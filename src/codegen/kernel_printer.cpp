@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "codegen/c_type.h"
 #include "codegen/row_kernel_printer.h"
 #include "codegen/scan_kernel_printer.h"
 #include "lower/reduction_math.h"
@@ -127,16 +128,16 @@ class BodyPrinter {
   void declare(const kir::Var& v, int depth) {
     out_ << pad(depth);
     if (is_array(v)) {
-      out_ << "alignas(16) " << kir::c_type(v.dtype) << " " << v.name << "[" << v.lanes << "];\n";
+      out_ << "alignas(16) " << c_type(v.dtype) << " " << v.name << "[" << v.lanes << "];\n";
       return;
     }
-    out_ << kir::c_type(v.dtype);
+    out_ << c_type(v.dtype);
     for (int l = 0; l < v.lanes; ++l) out_ << (l ? ", " : " ") << lane(v, l);
     out_ << ";\n";
   }
   // `var = value` where var is defined: a declaration with initializer for a scalar lane.
   std::string define_lane(const kir::Var& v, int l, const std::string& value) const {
-    return (is_array(v) ? "" : kir::c_type(v.dtype) + " ") + lane(v, l) + " = " + value;
+    return (is_array(v) ? "" : c_type(v.dtype) + " ") + lane(v, l) + " = " + value;
   }
   // One statement per lane of `v`, written out rather than as a loop for the compiler to unroll: NVRTC
   // spends less time on it (GQA backward -17-25%) and the registers are the same or fewer.
@@ -257,7 +258,7 @@ class BodyPrinter {
       case Stmt::Kind::Declare: {
         if (is_array(s.var)) declare(s.var, depth);
         const std::string value =
-            "seam_convert<" + kir::c_type(s.var.dtype) + ">(" + literal_text(s.literal) + ")";
+            "seam_convert<" + c_type(s.var.dtype) + ">(" + literal_text(s.literal) + ")";
         per_lane(s.var, depth, [&](int l) { return define_lane(s.var, l, value); });
         return;
       }
@@ -333,7 +334,7 @@ class BodyPrinter {
   void define(const Stmt& s, int depth) {
     const kir::Var& v = s.var;
     const kir::Expr& e = s.expr;
-    const std::string type = kir::c_type(v.dtype);
+    const std::string type = c_type(v.dtype);
     if (e.kind == kir::Expr::Kind::Load && !e.cache.empty()) {  // a persistent row's register array
       const kir::RowCache& cache = row_cache(e.cache);
       const std::string slot = cache.per_row ? e.cache : e.cache + "[seam_it]";
@@ -409,7 +410,7 @@ class BodyPrinter {
   // The value of lane `l` of `v` = `e` (a lane-wise expression).
   std::string lane_value(const kir::Expr& e, const kir::Var& v, int l,
                          const std::optional<std::string>& op) const {
-    const std::string type = kir::c_type(v.dtype);
+    const std::string type = c_type(v.dtype);
     switch (e.kind) {
       case kir::Expr::Kind::Convert: return "seam_convert<" + type + ">(" + lane(e.args[0], l) + ")";
       case kir::Expr::Kind::Call: {
@@ -469,7 +470,7 @@ void print_dispatch(const kir::Kernel& kernel, std::ostringstream& out, int dept
 }
 
 std::string param_type(const kir::Param& p) {
-  std::string type = kir::c_type(p.dtype);
+  std::string type = c_type(p.dtype);
   switch (p.kind) {
     case kir::Param::Kind::Input: return "const " + type + "* __restrict__";
     case kir::Param::Kind::Output: return type + "* __restrict__";
@@ -509,8 +510,7 @@ void print_cuda_signature(const kir::Kernel& kernel, const CudaLaunchShape& shap
     // Scalars arrive in device memory (a fusion input uploaded, or a value an earlier kernel wrote), so
     // the kernel reads them through a pointer once.
     if (param.kind == kir::Param::Kind::Scalar)
-      out << (p ? ", " : "") << "const " << kir::c_type(param.dtype) << "* __restrict__ " << param.name
-          << "_ptr";
+      out << (p ? ", " : "") << "const " << c_type(param.dtype) << "* __restrict__ " << param.name << "_ptr";
     else
       out << (p ? ", " : "") << param_type(param) << " " << param.name;
   }
@@ -525,8 +525,7 @@ void print_cuda_signature(const kir::Kernel& kernel, const CudaLaunchShape& shap
   out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
   for (const kir::Param& param : kernel.params)
     if (param.kind == kir::Param::Kind::Scalar)
-      out << "  const " << kir::c_type(param.dtype) << " " << param.name << " = " << param.name
-          << "_ptr[0];\n";
+      out << "  const " << c_type(param.dtype) << " " << param.name << " = " << param.name << "_ptr[0];\n";
 }
 
 PrintedKernel print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape& shape,
@@ -561,7 +560,7 @@ void print_host_entry(const kir::Kernel& kernel, std::ostringstream& out, const 
   out << "  typedef " << (kernel.index64 ? "long long" : "int") << " idx_t;\n";
   for (size_t p = 0; p < kernel.params.size(); ++p) {
     const kir::Param& param = kernel.params[p];
-    std::string type = kir::c_type(param.dtype);
+    std::string type = c_type(param.dtype);
     if (param.kind == kir::Param::Kind::Scalar)
       out << "  const " << type << " " << param.name << " = *static_cast<const " << type << "*>(args[" << p
           << "]);\n";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "codegen/c_type.h"
 #include "codegen/kernel_printer.h"
 #include "support/error.h"
 
@@ -56,13 +57,13 @@ void print_row_caches(const kir::RowLaunch& rows, bool host, std::ostringstream&
     for (const std::string& name : {c.name, c.name + "_next"}) {
       if (name != c.name && !rows.load_ahead) continue;
       if (c.per_row)
-        out << "  alignas(16) " << kir::c_type(c.dtype) << " " << name << "[" << c.lanes << "];\n";
+        out << "  alignas(16) " << c_type(c.dtype) << " " << name << "[" << c.lanes << "];\n";
       else if (host)
-        out << "  seam_row_cache<" << kir::c_type(c.dtype) << ", " << c.lanes << "> " << name
+        out << "  seam_row_cache<" << c_type(c.dtype) << ", " << c.lanes << "> " << name
             << (rows.peel ? "(seam_row_iterations);\n" : "(seam_row_extent);\n");
       else
-        out << "  alignas(16) " << kir::c_type(c.dtype) << " " << name << "[" << rows.iterations << "]["
-            << c.lanes << "];\n";
+        out << "  alignas(16) " << c_type(c.dtype) << " " << name << "[" << rows.iterations << "][" << c.lanes
+            << "];\n";
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "codegen/c_type.h"
 #include "lower/reduction_math.h"
 #include "support/error.h"
 
@@ -25,7 +26,7 @@ bool extremum(const kir::ScanLaunch& s) {
 std::string accumulator_type(const kir::ScanLaunch& s, Walk walk) {
   const DType acc = reduction_accumulator(s.input_dtype);
   if (acc == DType::Int64) return extremum(s) ? "long long" : "unsigned long long";
-  return walk == Walk::Serial ? "double" : kir::c_type(acc);
+  return walk == Walk::Serial ? "double" : c_type(acc);
 }
 
 // The value a line's scan starts from, which every step leaves unchanged: 0, 1, or the top (cummin) or
@@ -78,14 +79,14 @@ std::string load(const kir::ScanLaunch& s, const std::string& element, Walk walk
   if (acc == DType::Int64)
     return "(" + accumulator_type(s, walk) + ")seam_convert<seam_i64>(" + element + ")";
   // f16/bf16 through f32, exactly, then (serial) widened to double
-  const std::string f32 = "seam_convert<" + kir::c_type(acc) + ">(" + element + ")";
+  const std::string f32 = "seam_convert<" + c_type(acc) + ">(" + element + ")";
   return walk == Walk::Serial ? "(double)" + f32 : f32;
 }
 
 std::string store(const kir::ScanLaunch& s, const std::string& total) {
   if (reduction_accumulator(s.input_dtype) == DType::Int64 && !extremum(s))
     return "(seam_i64)(" + total + ")";
-  return "seam_convert<" + kir::c_type(s.output_dtype) + ">(" + total + ")";
+  return "seam_convert<" + c_type(s.output_dtype) + ">(" + total + ")";
 }
 
 // A size as a long long: the line count and the scanned extent always arguments (one line and many share
@@ -221,7 +222,7 @@ void print_cuda_lines(const kir::Kernel& kernel, std::ostringstream& out, Consta
 
 std::string params_text(const kir::Kernel& kernel) {
   const kir::ScanLaunch& s = *kernel.scan;
-  return "const " + kir::c_type(s.input_dtype) + "* __restrict__ in0, " + kir::c_type(s.output_dtype) +
+  return "const " + c_type(s.input_dtype) + "* __restrict__ in0, " + c_type(s.output_dtype) +
          "* __restrict__ out0";
 }
 
@@ -253,9 +254,9 @@ static std::string host_scan_entry(const kir::Kernel& kernel, const ConstantSpel
   out << sp.struct_definition(kernel.name);
   out << "SEAM_KERNEL void " << kernel.name << "(void** args) {\n";
   out << "  typedef long long idx_t;\n";
-  out << "  const " << kir::c_type(s.input_dtype) << "* in0 = static_cast<const "
-      << kir::c_type(s.input_dtype) << "*>(args[0]);\n";
-  out << "  " << kir::c_type(s.output_dtype) << "* out0 = static_cast<" << kir::c_type(s.output_dtype)
+  out << "  const " << c_type(s.input_dtype) << "* in0 = static_cast<const " << c_type(s.input_dtype)
+      << "*>(args[0]);\n";
+  out << "  " << c_type(s.output_dtype) << "* out0 = static_cast<" << c_type(s.output_dtype)
       << "*>(args[1]);\n";
   if (!sp.constants().empty()) {
     const std::string type = ConstantSpelling::struct_name(kernel.name);

@@ -17,10 +17,6 @@
 
 namespace seam {
 
-std::string print_cuda_program(const std::vector<CompiledStep>& steps) {
-  return print_kernel_program(steps, KernelTarget::Cuda).source;
-}
-
 CompileRequest cuda_compile_request(const std::vector<CompiledStep>& steps, const std::string& fusion_name,
                                     const std::string& arch) {
   return cuda_compile_request(print_kernel_program(steps, KernelTarget::Cuda), fusion_name, arch);

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "codegen/kernel_printer.h"
+#include "codegen/kernel_program.h"
 #include "exec/executable.h"
-#include "exec/kernel_program.h"
 #include "runtime/nvrtc_compiler.h"
 
 namespace seam {
@@ -13,9 +13,6 @@ std::unique_ptr<Executable> compile_cuda_executable(Fusion fusion, SegmentedFusi
                                                     std::vector<CompiledStep> steps,
                                                     const ExecutableOptions& options);
 
-// The CUDA source of a whole executable: every step's kernel, launched as its params say, in one
-// translation unit (exec/kernel_program.h).
-std::string print_cuda_program(const std::vector<CompiledStep>& steps);
 // The NVRTC request for a program (library steps have no generated code), named after the fusion.
 CompileRequest cuda_compile_request(const std::vector<CompiledStep>& steps, const std::string& fusion_name,
                                     const std::string& arch);

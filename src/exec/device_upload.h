@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "exec/device_tensor.h"
-#include "interp/host_tensor.h"
 #include "runtime/device_allocator.h"
+#include "tensor/host_tensor.h"
 
 namespace seam {
 

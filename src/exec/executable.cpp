@@ -7,7 +7,6 @@
 #include "exec/cuda_executable.h"
 #include "exec/host_executable.h"
 #include "exec/segmentation_cache.h"
-#include "interp/interpreter.h"
 #include "passes/pipeline.h"
 #include "schedule/view.h"
 #include "support/error.h"

@@ -11,15 +11,14 @@
 #include <utility>
 #include <vector>
 
-#include "codegen/kernel_constants.h"
 #include "exec/device_tensor.h"
-#include "interp/host_tensor.h"
 #include "plan/plan.h"
 #include "runtime/event_timer.h"
 #include "runtime/module_origin.h"
 #include "schedule/launch_params.h"
 #include "schedule/view.h"
 #include "segment/segment.h"
+#include "tensor/host_tensor.h"
 
 namespace seam {
 
@@ -41,15 +40,6 @@ struct ExecutableOptions {
 
 // A step as the plan decided it (plan/plan.h); the backends add what compiling it showed (registers).
 using CompiledStep = PlannedStep;
-
-// How a step's kernel prints its extents (codegen/kernel_constants.h): as kernel arguments (one compile
-// per size class) unless the knob specialize_extents asks for literals; row kernels also with
-// row_extents_as_arguments off (the benchmark sweep compares both).
-inline ExtentSpelling extent_spelling(const PlannedStep& step) {
-  const bool arguments = !step.params.specialize_extents &&
-                         (!step.kernel.rows.has_value() || step.params.row_extents_as_arguments);
-  return arguments ? ExtentSpelling::Arguments : ExtentSpelling::Literals;
-}
 
 // How a run hands back one fusion output, decided once per executable: Computed outputs are written by a
 // step (into a contiguous buffer), View outputs are strided aliases of a fusion input (an input returned

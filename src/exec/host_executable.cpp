@@ -5,13 +5,13 @@
 #include <map>
 
 #include "codegen/kernel_printer.h"
+#include "codegen/kernel_program.h"
 #include "exec/host_compiler.h"
 #include "exec/host_interrupt.h"
 #include "exec/host_kernel_runner.h"
+#include "exec/host_library_step.h"
 #include "exec/index_error.h"
-#include "exec/kernel_program.h"
 #include "exec/step_observer.h"
-#include "interp/interpreter.h"
 #include "plan/dump.h"
 #include "support/error.h"
 #include "text/printer.h"
@@ -46,7 +46,7 @@ class HostExecutable final : public Executable {
       for (const FusionOutput& o : step.kernel_fusion.fusion.outputs())
         types.push_back(step.kernel_fusion.fusion.type(o.value));
       std::vector<HostTensor> outputs = step.library
-                                            ? interpret(step.kernel_fusion.fusion, kernel_inputs)
+                                            ? run_library_step_on_host(step, kernel_inputs)
                                             : run_host_kernel(*module_, step.kernel, kernel_inputs, types,
                                                               program_.constants[s], program_.symbols[s]);
       for (size_t o = 0; o < outputs.size(); ++o)
@@ -93,7 +93,7 @@ class HostExecutable final : public Executable {
     auto run_step = [&](size_t s) {
       const CompiledStep& step = steps_[s];
       const Fusion& kf = step.kernel_fusion.fusion;
-      if (step.library) {  // interpreted on host tensors laid out as the kernel fusion declares
+      if (step.library) {  // on host tensors laid out as the kernel fusion declares
         std::vector<HostTensor> kernel_inputs;
         for (size_t k = 0; k < step.kernel_fusion.inputs.size(); ++k) {
           const Value declared = kf.inputs()[k];
@@ -106,7 +106,7 @@ class HostExecutable final : public Executable {
           if (!x.storage().empty()) std::memcpy(x.storage().data(), from, x.storage().size());
           kernel_inputs.push_back(std::move(x));
         }
-        std::vector<HostTensor> results = interpret(kf, kernel_inputs);
+        std::vector<HostTensor> results = run_library_step_on_host(step, kernel_inputs);
         for (size_t o = 0; o < results.size(); ++o) {
           const HostTensor result =
               results[o].is_contiguous() ? std::move(results[o]) : results[o].contiguous();
@@ -177,7 +177,7 @@ std::unique_ptr<Executable> compile_host_executable(Fusion fusion, SegmentedFusi
                                                     const ExecutableOptions& options) {
   KernelProgram program = print_kernel_program(steps, KernelTarget::Host);
   std::vector<std::string> sources = program.texts;
-  // From here on a step's kernel goes by its name in the module (exec/kernel_program.h).
+  // From here on a step's kernel goes by its name in the module (codegen/kernel_program.h).
   for (size_t s = 0, t = 0; s < steps.size(); ++s) {
     if (steps[s].library) continue;
     steps[s].kernel.name = program.symbols[s];

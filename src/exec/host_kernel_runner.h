@@ -6,15 +6,15 @@
 #include <vector>
 
 #include "exec/host_compiler.h"
-#include "interp/host_tensor.h"
 #include "lower/kernel_ir.h"
+#include "tensor/host_tensor.h"
 
 namespace seam {
 
 // `inputs` follow the kernel fusion's inputs (tensors laid out with their declared strides, scalars as
 // rank-0 tensors); returns contiguous outputs of `output_types`. `constants`: the extents argument of a
 // kernel printed with ExtentSpelling::Arguments (KernelConstants::pack), empty for literals; `symbol`:
-// the kernel's name in the module when it differs from kernel.name (exec/kernel_program.h).
+// the kernel's name in the module when it differs from kernel.name (codegen/kernel_program.h).
 std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Kernel& kernel,
                                         const std::vector<HostTensor>& inputs,
                                         const std::vector<Type>& output_types,

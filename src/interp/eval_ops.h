@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "interp/host_tensor.h"
 #include "interp/perturbation.h"
 #include "ir/fusion.h"
+#include "tensor/host_tensor.h"
 
 namespace seam {
 

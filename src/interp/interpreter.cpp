@@ -4,11 +4,11 @@
 #include <random>
 
 #include "interp/eval_ops.h"
-#include "interp/host_memory.h"
 #include "ir/limits.h"
 #include "ir/verify.h"
 #include "support/checked_math.h"
 #include "support/error.h"
+#include "tensor/host_memory.h"
 
 namespace seam {
 namespace {
@@ -137,15 +137,6 @@ std::vector<HostTensor> evaluate(const Fusion& fusion, const std::vector<HostTen
 }
 
 }  // namespace
-
-void check_inputs_fit_host_memory(const Fusion& fusion) {
-  int64_t total = 0;
-  for (Value v : fusion.inputs()) {
-    const Type& t = fusion.type(v);
-    total += strided_storage_bytes(t.dtype, t.shape, fusion.input_strides(v));  // <= 2^40 each
-  }
-  check_host_memory(total, detail::concat("the inputs of fusion '", fusion.name(), "'"));
-}
 
 std::vector<HostTensor> random_inputs(const Fusion& fusion, uint64_t seed) {
   check_inputs_fit_host_memory(fusion);

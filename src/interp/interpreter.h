@@ -5,15 +5,15 @@
 
 #include <vector>
 
-#include "interp/host_tensor.h"
 #include "interp/perturbation.h"
 #include "ir/fusion.h"
+#include "tensor/host_tensor.h"
 
 namespace seam {
 
 // `inputs` follow fusion.inputs() in order; scalar inputs are rank-0 HostTensors. Throws seam::Error
 // naming the input when a dtype, shape or stride does not match its declaration, and before evaluating
-// anything when the values together would pass the host memory limit (interp/host_memory.h). Returns
+// anything when the values together would pass the host memory limit (tensor/host_memory.h). Returns
 // one contiguous tensor per fusion output (rank 0 for scalar outputs).
 std::vector<HostTensor> interpret(const Fusion& fusion, const std::vector<HostTensor>& inputs);
 
@@ -21,9 +21,6 @@ std::vector<HostTensor> interpret(const Fusion& fusion, const std::vector<HostTe
 // (interp/perturbation.h): what a backend's rounding could give, for telling ill-conditioned elements.
 std::vector<HostTensor> interpret_perturbed(const Fusion& fusion, const std::vector<HostTensor>& inputs,
                                             const Perturbation& nudge);
-
-// Throws seam::Error when the storage of the fusion's inputs together passes the host memory limit.
-void check_inputs_fit_host_memory(const Fusion& fusion);
 
 // Random inputs matching the fusion's input declarations (strides included), from a seed; checked
 // against the host memory limit first.

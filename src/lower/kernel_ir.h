@@ -316,8 +316,6 @@ struct Kernel {
   int64_t total_chunks() const;  // work items: chunks of the outputs, rows of a row kernel, lines of a scan
 };
 
-std::string c_type(DType dtype);  // the storage/compute C type of a dtype in generated code
-
 // Calls f on every index an expression reads: its address, guards, pointer choices and bounds.
 template <typename F>
 void for_each_index(const Expr& e, F f) {

@@ -1,7 +1,6 @@
-// The NumPy .npy file format. The byte level (header: magic, version, Python-literal dict with descr,
-// fortran_order, shape; then raw data) is defined in support/npy.cpp. The HostTensor level (read_npy,
-// write_npy) is declared here too, as agreed, but defined in interp/tensor_npy.cpp beside HostTensor, so
-// that seam_support keeps no link dependency on later stages: callers of it link seam_interp.
+// The NumPy .npy file format at the byte level (header: magic, version, Python-literal dict with descr,
+// fortran_order, shape; then raw data). Host tensors in .npy files (read_npy, write_npy) are in
+// tensor/tensor_npy.h, beside HostTensor.
 //
 // Reads format versions 1.0, 2.0 and 3.0; writes 1.0, or 2.0 when the header does not fit 1.0's
 // 16-bit length. Every malformed file raises seam::Error naming the file and the problem.
@@ -33,18 +32,5 @@ std::vector<std::byte> format_npy(const NpyArray& array);
 
 NpyArray read_npy_file(const std::string& path);
 void write_npy_file(const std::string& path, const NpyArray& array);
-
-// HostTensors in .npy files (defined in interp/tensor_npy.cpp; include interp/host_tensor.h to use).
-// Conventions (docs/INTERPRETER.md): dtypes map to '|b1', '<i4', '<i8', '<f2', '<f4', '<f8'; NumPy has
-// no bf16, so a bf16 tensor is written as '<u2' holding the raw bf16 bit patterns, and read from '<u2',
-// '<V2' or '|V2' when the caller expects bf16. Fortran-order files are read by reordering them to C
-// order; files are always written in C order.
-class HostTensor;
-enum class DType : uint8_t;
-// `expected`: the dtype the caller needs (e.g. from the fusion's input declaration); a file holding
-// another dtype is an error naming both. Without it, the file's dtype is used and '<u2' is rejected
-// (it is bf16 only by convention). Returns a contiguous tensor.
-HostTensor read_npy(const std::string& path, std::optional<DType> expected = std::nullopt);
-void write_npy(const std::string& path, const HostTensor& tensor);
 
 }  // namespace seam

@@ -5,8 +5,8 @@
 #include <cstddef>
 
 #include "exec/device_tensor.h"
-#include "interp/host_tensor.h"
 #include "runtime/cuda_driver.h"
+#include "tensor/host_tensor.h"
 
 #define SKIP_WITHOUT_GPU() \
   if (!::seam::driver_status().available) GTEST_SKIP() << ::seam::driver_status().reason

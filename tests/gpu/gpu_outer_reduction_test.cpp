@@ -9,11 +9,11 @@
 
 #include "exec/executable.h"
 #include "interp/compare.h"
-#include "interp/fast_random.h"
 #include "interp/interpreter.h"
 #include "ir/builder.h"
 #include "runtime/cuda_driver.h"
 #include "support/parallel.h"
+#include "tensor/fast_random.h"
 #include "testing/norm_backward.h"
 
 namespace seam {

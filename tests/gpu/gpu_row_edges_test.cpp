@@ -9,10 +9,10 @@
 #include "exec/cuda_executable.h"
 #include "exec/executable.h"
 #include "interp/compare.h"
-#include "interp/fast_random.h"
 #include "interp/interpreter.h"
 #include "row_cases.h"
 #include "runtime/cuda_driver.h"
+#include "tensor/fast_random.h"
 #include "testing/row_fusions.h"
 
 namespace seam {

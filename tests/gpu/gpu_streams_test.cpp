@@ -14,9 +14,9 @@
 
 #include "device_tensors.h"
 #include "exec/executable.h"
-#include "interp/fast_random.h"
 #include "runtime/device.h"
 #include "runtime/event_timer.h"
+#include "tensor/fast_random.h"
 #include "testing/norm_backward.h"
 #include "workloads/transformer.h"
 

@@ -8,12 +8,12 @@
 
 #include "exec/executable.h"
 #include "interp/compare.h"
-#include "interp/fast_random.h"
 #include "interp/interpreter.h"
 #include "ir/builder.h"
 #include "runtime/cuda_driver.h"
 #include "support/error.h"
 #include "support/parallel.h"
+#include "tensor/fast_random.h"
 #include "testing/random_fusion.h"
 #include "text/printer.h"
 #include "workloads/rope.h"

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "interp/float8_convert.h"
 #include "interp_test_util.h"
+#include "tensor/float8_convert.h"
 #include "text/parser.h"
 #include "text/printer.h"
 

@@ -1,7 +1,7 @@
 // Tensors the IR allows but this machine cannot hold fail with a message before anything is allocated:
-// HostTensor, random inputs and the interpreter check the host memory limit (interp/host_memory.h),
+// HostTensor, random inputs and the interpreter check the host memory limit (tensor/host_memory.h),
 // and .npy shapes obey the IR's size limits before any stride is computed from them.
-#include "interp/host_memory.h"
+#include "tensor/host_memory.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -9,9 +9,9 @@
 #include <cstring>
 #include <optional>
 
-#include "interp/tensor_npy.h"
 #include "interp_test_util.h"
 #include "support/npy.h"
+#include "tensor/tensor_npy.h"
 
 namespace seam {
 namespace {

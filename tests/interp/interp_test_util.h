@@ -9,6 +9,7 @@
 #include "interp/interpreter.h"
 #include "ir/builder.h"
 #include "support/error.h"
+#include "testing/error_message.h"
 
 namespace seam::testing_interp {
 
@@ -18,16 +19,7 @@ inline HostTensor run_one(Fusion fusion, const std::vector<HostTensor>& inputs) 
   return outputs.at(0);
 }
 
-// The message of the seam::Error `body` throws, or "" when it throws nothing.
-template <typename Body>
-std::string error_of(Body body) {
-  try {
-    body();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing_errors::error_of;
 
 inline Type f32(Shape s) { return Type::tensor(DType::Float32, std::move(s)); }
 

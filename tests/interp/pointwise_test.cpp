@@ -3,8 +3,8 @@
 #include <cmath>
 #include <limits>
 
-#include "interp/scalar_convert.h"
 #include "interp_test_util.h"
+#include "tensor/scalar_convert.h"
 
 namespace seam {
 namespace {

@@ -6,11 +6,11 @@
 #include <stdexcept>
 
 #include "interp/compare.h"
-#include "interp/fast_random.h"
 #include "interp/interpreter.h"
 #include "ir/builder.h"
 #include "support/error.h"
 #include "support/parallel.h"
+#include "tensor/fast_random.h"
 #include "testing/norm_backward.h"
 #include "testing/random_fusion.h"
 #include "workloads/rope.h"

@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "interp/host_tensor.h"
 #include "ir/fusion.h"
+#include "tensor/host_tensor.h"
 
 namespace seam::testing_float8 {
 

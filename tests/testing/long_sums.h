@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "interp/host_tensor.h"
 #include "ir/fusion.h"
+#include "tensor/host_tensor.h"
 
 namespace seam::testing_long_sums {
 

@@ -4,8 +4,7 @@
 #include <filesystem>
 #include <string>
 
-#include "interp/host_tensor.h"
-#include "support/npy.h"
+#include "tensor/tensor_npy.h"
 #include "tool_runner.h"
 
 namespace seam {

@@ -1,12 +1,12 @@
-#include "interp/scalar_convert.h"
+#include "tensor/scalar_convert.h"
 
 #include <bit>
 #include <cmath>
 #include <limits>
 
-#include "interp/float8_convert.h"
 #include "support/error.h"
 #include "support/half.h"
+#include "tensor/float8_convert.h"
 
 namespace seam {
 namespace {

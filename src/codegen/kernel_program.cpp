@@ -1,4 +1,4 @@
-#include "exec/kernel_program.h"
+#include "codegen/kernel_program.h"
 
 #include <cstdio>
 #include <set>
@@ -31,13 +31,13 @@ std::vector<std::string> KernelProgram::distinct_symbols() const {
   return out;
 }
 
-KernelProgram print_kernel_program(const std::vector<CompiledStep>& steps, KernelTarget target) {
+KernelProgram print_kernel_program(const std::vector<PlannedStep>& steps, KernelTarget target) {
   KernelProgram program;
   program.symbols.resize(steps.size());
   program.constants.resize(steps.size());
   std::set<std::string> printed;
   for (size_t s = 0; s < steps.size(); ++s) {
-    const CompiledStep& step = steps[s];
+    const PlannedStep& step = steps[s];
     if (step.library) continue;
     kir::Kernel kernel = step.kernel;
     kernel.name = std::string(kPlaceholder);
@@ -56,6 +56,10 @@ KernelProgram print_kernel_program(const std::vector<CompiledStep>& steps, Kerne
     program.constants[s] = printed_kernel.constants.pack();
   }
   return program;
+}
+
+std::string print_cuda_program(const std::vector<PlannedStep>& steps) {
+  return print_kernel_program(steps, KernelTarget::Cuda).source;
 }
 
 }  // namespace seam

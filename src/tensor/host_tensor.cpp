@@ -1,13 +1,13 @@
-#include "interp/host_tensor.h"
+#include "tensor/host_tensor.h"
 
 #include <bit>
 #include <cstring>
 
-#include "interp/float8_convert.h"
-#include "interp/host_memory.h"
 #include "ir/limits.h"
 #include "support/error.h"
 #include "support/half.h"
+#include "tensor/float8_convert.h"
+#include "tensor/host_memory.h"
 
 namespace seam {
 namespace {

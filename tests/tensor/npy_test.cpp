@@ -9,13 +9,13 @@
 #include <fstream>
 #include <limits>
 
-#include "interp/tensor_npy.h"
-#include "interp_test_util.h"
+#include "tensor/tensor_npy.h"
+#include "testing/error_message.h"
 
 namespace seam {
 namespace {
 
-using testing_interp::error_of;
+using testing_errors::error_of;
 
 std::vector<std::byte> bytes_of(const std::string& s) {
   std::vector<std::byte> out(s.size());

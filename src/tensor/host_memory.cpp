@@ -1,4 +1,4 @@
-#include "interp/host_memory.h"
+#include "tensor/host_memory.h"
 
 #include <unistd.h>
 
@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "ir/limits.h"
 #include "support/checked_math.h"
 #include "support/error.h"
 
@@ -72,6 +73,15 @@ void check_host_memory(int64_t bytes, std::string_view what) {
   SEAM_CHECK(bytes <= limit, what, " needs ", bytes, " bytes of host memory, over the limit of ", limit,
              " bytes (", std::getenv(kLimitVariable) ? "set by " : "this machine's memory; ", kLimitVariable,
              std::getenv(kLimitVariable) ? ")" : " sets another)");
+}
+
+void check_inputs_fit_host_memory(const Fusion& fusion) {
+  int64_t total = 0;
+  for (Value v : fusion.inputs()) {
+    const Type& t = fusion.type(v);
+    total += strided_storage_bytes(t.dtype, t.shape, fusion.input_strides(v));  // <= 2^40 each
+  }
+  check_host_memory(total, detail::concat("the inputs of fusion '", fusion.name(), "'"));
 }
 
 }  // namespace seam

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "ir/fusion.h"
+
 namespace seam {
 
 int64_t host_memory_limit();
@@ -16,5 +18,8 @@ void check_host_memory(int64_t bytes, std::string_view what);
 
 // Parses a byte count like "1048576", "512M" or "8G"; -1 for anything else (or on overflow).
 int64_t parse_byte_count(std::string_view text);
+
+// Throws seam::Error when the storage of the fusion's inputs together passes the host memory limit.
+void check_inputs_fit_host_memory(const Fusion& fusion);
 
 }  // namespace seam

@@ -1,10 +1,10 @@
-#include "interp/tensor_files.h"
+#include "tensor/tensor_files.h"
 
 #include <filesystem>
 #include <utility>
 
 #include "support/error.h"
-#include "support/npy.h"
+#include "tensor/tensor_npy.h"
 
 namespace seam {
 

@@ -1,4 +1,4 @@
-#include "interp/tensor_npy.h"
+#include "tensor/tensor_npy.h"
 
 #include <cstring>
 

@@ -1,4 +1,4 @@
-#include "interp/tensor_files.h"
+#include "tensor/tensor_files.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "support/error.h"
-#include "support/npy.h"
+#include "tensor/tensor_npy.h"
 #include "text/parser.h"
 
 namespace seam {

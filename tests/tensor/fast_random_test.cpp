@@ -1,4 +1,4 @@
-#include "interp/fast_random.h"
+#include "tensor/fast_random.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-#include "interp/fast_random.h"
+#include "tensor/fast_random.h"
 
 #include <cstring>
 #include <limits>
 
-#include "interp/interpreter.h"
 #include "support/parallel.h"
+#include "tensor/host_memory.h"
 
 namespace seam {
 namespace {

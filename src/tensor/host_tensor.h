@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "interp/scalar_convert.h"
 #include "ir/type.h"
+#include "tensor/scalar_convert.h"
 
 namespace seam {
 
