@@ -1,8 +1,10 @@
 #include "exec/segmentation_cache.h"
 
+#include <iostream>
 #include <string_view>
 
 #include "schedule/pointwise_scheduler.h"
+#include "segment/dump.h"
 #include "support/error.h"
 
 namespace seam {
@@ -122,6 +124,9 @@ SegmentedFusion SegmentationCache::segment(const Fusion& fusion, const SegmentOp
   const std::string key = segmentation_key(fusion, options);
   if (std::optional<SegmentedFusion> hit = reuse(key, fusion)) {
     if (reused) *reused = true;
+    if (segments_dump_requested())
+      std::cerr << "(reused: the segmentation of an earlier size of this structure and size class)\n"
+                << dump_segments(*hit);
     return std::move(*hit);
   }
   if (reused) *reused = false;

@@ -28,8 +28,8 @@ kir::Kernel assemble_pointwise_kernel(const Fusion& fusion, const LoweringOption
   const std::vector<int> input_param = declare_kernel_params(fusion, kernel);
   int counter = 0;  // names are unique across the kernel's programs
   for (size_t o = 0; o < fusion.outputs().size(); ++o)
-    kernel.outputs.push_back(
-        lower_output_program(fusion, static_cast<int>(o), schedules[o], options, kernel, input_param, counter));
+    kernel.outputs.push_back(lower_output_program(fusion, static_cast<int>(o), schedules[o], options, kernel,
+                                                  input_param, counter));
   return kernel;
 }
 

@@ -25,14 +25,14 @@ SegmentedFusion to_segmented(const Fusion& fusion, const SegmentGraph& graph, co
   return s;
 }
 
-bool dump_requested() {
+}  // namespace
+
+bool segments_dump_requested() {
   const char* env = std::getenv("SEAM_DUMP");
   if (!env) return false;
   std::string list = std::string(",") + env + ",";
   return list.find(",segments,") != std::string::npos;
 }
-
-}  // namespace
 
 std::string_view strategy_name(SegmentStrategy strategy) {
   switch (strategy) {
@@ -213,7 +213,7 @@ class SegmentationRun {
     result.lower_bound_cost = segmentation_lower_bound(graph_).total();
     result.search_seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
     check_segmentation(result);
-    if (dump_requested()) std::cerr << dump_segments(result);
+    if (segments_dump_requested()) std::cerr << dump_segments(result);
     return result;
   }
 

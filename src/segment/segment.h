@@ -48,4 +48,7 @@ SegmentOptions reproducible_segment_options();
 // the environment (a comma-separated list), prints segment/dump.h's text dump to stderr.
 SegmentedFusion segment_fusion(const Fusion& fusion, const SegmentOptions& options = {});
 
+// Whether SEAM_DUMP (a comma-separated list) names `segments`.
+bool segments_dump_requested();
+
 }  // namespace seam

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,23 @@ TEST(SegmentationCache, RowCountsAndLengthsOfOneClass) {
        std::vector<std::pair<int64_t, int64_t>>{{4, 128}, {7, 128}, {300, 96}, {2, 4096}, {65, 33}})
     fusions.push_back(parse_fusion(scaled_exp(m, n)));
   check_sweep(fusions);
+}
+
+// SEAM_DUMP=segments shows a reused segmentation too, saying it was reused.
+TEST(SegmentationCache, DumpShowsAReuse) {
+  SegmentationCache cache;
+  const Fusion first = run_pipeline(parse_fusion(scaled_exp(4, 128)), PipelineOptions{});
+  const Fusion second = run_pipeline(parse_fusion(scaled_exp(9, 128)), PipelineOptions{});
+  cache.segment(first, SegmentOptions{});
+  ASSERT_EQ(setenv("SEAM_DUMP", "kir,segments", 1), 0);
+  testing::internal::CaptureStderr();
+  bool reused = false;
+  cache.segment(second, SegmentOptions{}, &reused);
+  const std::string dump = testing::internal::GetCapturedStderr();
+  unsetenv("SEAM_DUMP");
+  EXPECT_TRUE(reused);
+  EXPECT_NE(dump.find("(reused: the segmentation of an earlier size"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("f32[9,128]"), std::string::npos) << dump;  // the new sizes' boundaries
 }
 
 // A mean divided by the row length, a constant of the fusion: constants are classes too.
