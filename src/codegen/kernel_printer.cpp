@@ -10,6 +10,7 @@
 
 #include "codegen/row_kernel_printer.h"
 #include "codegen/scan_kernel_printer.h"
+#include "codegen/scatter_kernel_printer.h"
 #include "lower/reduction_math.h"
 #include "support/error.h"
 
@@ -558,6 +559,10 @@ PrintedKernel print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape
     std::string text = print_cuda_scan_kernel(kernel, spelling);
     return PrintedKernel{std::move(text), spelling.constants()};
   }
+  if (kernel.scatter) {
+    std::string text = print_cuda_scatter_kernel(kernel, spelling);
+    return PrintedKernel{std::move(text), spelling.constants()};
+  }
   if (kernel.rows) {
     std::string text = print_cuda_row_kernel(kernel, spelling);
     return PrintedKernel{std::move(text), spelling.constants()};
@@ -608,6 +613,10 @@ PrintedKernel print_host_kernel(const kir::Kernel& kernel, ExtentSpelling mode) 
   ConstantSpelling spelling(mode, kernel.index64);
   if (kernel.scan) {
     std::string text = print_host_scan_kernel(kernel, spelling);
+    return PrintedKernel{std::move(text), spelling.constants()};
+  }
+  if (kernel.scatter) {
+    std::string text = print_host_scatter_kernel(kernel, spelling);
     return PrintedKernel{std::move(text), spelling.constants()};
   }
   if (kernel.rows) {

@@ -16,6 +16,7 @@
 #include "ir/fusion.h"
 #include "lower/index_algebra.h"
 #include "lower/scan_launch.h"
+#include "lower/scatter_launch.h"
 
 namespace seam::kir {
 
@@ -334,7 +335,11 @@ struct Kernel {
   bool streaming_stores = false;
   // Set for a scan kernel (lower/lower_scan.h), which has no output programs.
   std::optional<ScanLaunch> scan;
-  int64_t total_chunks() const;  // work items: chunks of the outputs, rows of a row kernel, lines of a scan
+  // Set for a scatter kernel (lower/lower_scatter.h), which has no output programs and writes into an
+  // output an earlier step filled (updates_output_in_place).
+  std::optional<ScatterLaunch> scatter;
+  // Work items: chunks of the outputs, rows of a row kernel, lines of a scan, index elements of a scatter.
+  int64_t total_chunks() const;
 };
 
 std::string c_type(DType dtype);  // the storage/compute C type of a dtype in generated code
@@ -373,8 +378,13 @@ int64_t workspace_bytes(const Kernel& kernel);
 int64_t dynamic_shared_bytes(const RowLaunch& rows);
 int64_t dynamic_shared_bytes(const Kernel& kernel);
 
-// Whether the kernel has CheckedIndex values, so that it takes the index error record.
+// Whether the kernel has CheckedIndex values or is a scatter kernel, so that it takes the index error
+// record.
 bool checks_indices(const Kernel& kernel);
+
+// Whether the kernel's output already holds values it only partly overwrites (a scatter kernel, after its
+// data's copy): runs bind it to the buffer that copy wrote, and neither allocate nor poison it again.
+inline bool updates_output_in_place(const Kernel& kernel) { return kernel.scatter.has_value(); }
 
 // The positions of the arguments after `params` (-1: absent): the index error record, then the
 // workspace. GPU parameters and host argument slots follow the same order.
