@@ -1,5 +1,6 @@
 #include "codegen/scatter_kernel_printer.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "support/error.h"
@@ -27,15 +28,22 @@ void print_fill(const kir::ScatterLaunch& s, std::ostringstream& out) {
       << ";\n";
 }
 
-// The body of work item `seam_item`: its coordinates over the index's extents (last axis fastest), the
-// elements it reads, the position its index names and the write.
+// The body of work item `seam_item`: its coordinates over the index's extents (last axis fastest; the
+// divisions by magic numbers where extents are arguments), the elements it reads, the position its index
+// names and the write.
 void print_item(const kir::ScatterLaunch& s, std::ostringstream& out, const std::string& pad,
                 ConstantSpelling& sp) {
   out << pad << "long long seam_rest = seam_item, seam_index_at = 0, seam_src_at = 0, seam_out_at = 0;\n";
   for (size_t d = s.extents.size(); d-- > 0;) {
     out << pad << "{\n";
-    out << pad << "  const long long c = seam_rest % " << integer_ll(sp, s.extents[d]) << ";\n";
-    out << pad << "  seam_rest /= " << integer_ll(sp, s.extents[d]) << ";\n";
+    if (d == 0) {  // the outermost coordinate is what is left
+      out << pad << "  const long long c = seam_rest;\n";
+    } else {  // an empty index has no work items: its extents print as 1
+      const int64_t extent = std::max<int64_t>(s.extents[d], 1);
+      out << pad << "  const long long q = " << sp.quotient("seam_rest", extent, false, true) << ";\n";
+      out << pad << "  const long long c = seam_rest - q * " << integer_ll(sp, extent) << ";\n";
+      out << pad << "  seam_rest = q;\n";
+    }
     out << pad << "  seam_index_at += c * " << integer_ll(sp, s.index_strides[d]) << ";\n";
     if (!s.scalar_src) out << pad << "  seam_src_at += c * " << integer_ll(sp, s.src_strides[d]) << ";\n";
     if (static_cast<int64_t>(d) != s.axis)
