@@ -38,7 +38,8 @@ void expect_same_bits(const std::vector<HostTensor>& actual, const std::vector<H
       EXPECT_TRUE(c.ok) << what << " output " << o << ": " << c.message;
       continue;
     }
-    EXPECT_EQ(actual[o].contiguous().storage(), expected[o].contiguous().storage()) << what << " output " << o;
+    EXPECT_EQ(actual[o].contiguous().storage(), expected[o].contiguous().storage())
+        << what << " output " << o;
   }
 }
 

@@ -6,6 +6,7 @@
 // scripts/gpu_check.sh also runs them under compute-sanitizer memcheck).
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -29,23 +30,22 @@ ExecutableOptions cuda() {
   return options;
 }
 
-// Element i of a contiguous tensor as bytes.
-std::vector<uint8_t> element_bits(const HostTensor& t, int64_t i) {
+// The bits of element i of a contiguous tensor (at most 8 bytes).
+uint64_t element_bits(const HostTensor& t, int64_t i) {
   SEAM_ASSERT(t.is_contiguous());
   const size_t size = dtype_size(t.dtype());
-  const std::byte* p = t.storage().data() + i * static_cast<int64_t>(size);
-  std::vector<uint8_t> bits(size);
-  for (size_t b = 0; b < size; ++b) bits[b] = static_cast<uint8_t>(p[b]);
+  uint64_t bits = 0;
+  std::memcpy(&bits, t.storage().data() + i * static_cast<int64_t>(size), size);
   return bits;
 }
 
 // For a case of one scatter of contiguous inputs (x, index, src): per written output element, the bits of
 // every source element written to it.
-std::map<int64_t, std::set<std::vector<uint8_t>>> written_values(const ScatterCase& c) {
+std::map<int64_t, std::set<uint64_t>> written_values(const ScatterCase& c) {
   const Node& scatter = c.fusion.node(c.fusion.outputs()[0].value);
   const size_t axis = static_cast<size_t>(scatter.attrs.get_int("axis"));
   const HostTensor &x = c.inputs[0], &index = c.inputs[1], &src = c.inputs[2];
-  std::map<int64_t, std::set<std::vector<uint8_t>>> written;
+  std::map<int64_t, std::set<uint64_t>> written;
   for (int64_t i = 0; i < index.numel(); ++i) {
     std::vector<int64_t> at(index.shape().size());
     int64_t rest = i;

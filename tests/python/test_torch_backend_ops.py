@@ -169,6 +169,8 @@ case("aten.cat.default", lambda x, y: aten.cat.default([x, y.neg()], -1), r(3, 2
 case("aten.cat.default", lambda x, y: aten.cat.default([x, y.neg()], 0), bf(2, 5), r(3, 5))  # promotes
 case("aten.constant_pad_nd.default", lambda x: aten.constant_pad_nd.default(x.exp(), [1, 2, 0, 1], 0.5), NC)
 case("aten.constant_pad_nd.default", lambda x: aten.constant_pad_nd.default(x.exp(), [-1, 2]), bf(3, 5))
+case("aten.flip.default", lambda x: aten.flip.default(x.exp(), [0, -1]), NC)
+case("aten.flip.default", lambda x: aten.flip.default(x, [1]) * 2, bf(3, 5))
 case("aten.slice_backward.default", lambda g: aten.slice_backward.default(g.exp(), [3, 9], 1, 2, 7, 1), r(3, 5))
 case("aten.slice_backward.default", lambda g: aten.slice_backward.default(g.exp(), [6, 5], 0, -3,
                                                                           9223372036854775807, 1), bf(3, 5))
