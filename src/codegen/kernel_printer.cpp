@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "codegen/literal_text.h"
 #include "codegen/row_kernel_printer.h"
 #include "codegen/scan_kernel_printer.h"
 #include "codegen/scatter_kernel_printer.h"
@@ -18,28 +19,6 @@ namespace seam {
 namespace {
 
 using kir::Stmt;
-
-std::string literal_text(const Number& n) {
-  switch (n.kind()) {
-    case Number::Kind::Bool: return n.as_bool() ? "true" : "false";
-    case Number::Kind::Int:
-      if (n.as_int() == INT64_MIN)
-        return "((seam_i64)(-9223372036854775807LL - 1))";  // no such literal in C++
-      return "((seam_i64)" + std::to_string(n.as_int()) + "LL)";
-    case Number::Kind::Float: break;
-  }
-  double v = n.as_double();
-  if (!std::isfinite(v)) {
-    uint64_t bits;
-    std::memcpy(&bits, &v, sizeof bits);
-    return "seam_double_from_bits(" + std::to_string(bits) + "ULL)";
-  }
-  char buffer[64];
-  auto result = std::to_chars(buffer, buffer + sizeof buffer, v);
-  std::string text(buffer, result.ptr);
-  if (text.find_first_of(".e") == std::string::npos) text += ".0";
-  return text;
-}
 
 // "i >= lo && i < hi && ..." for a conjunction of bounds ("true" when empty), at lane `lane` (per-lane
 // bounds test index + lane).

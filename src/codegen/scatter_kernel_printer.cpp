@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "codegen/literal_text.h"
 #include "support/error.h"
 
 namespace seam {
@@ -10,8 +11,10 @@ namespace {
 
 std::string integer_ll(ConstantSpelling& sp, int64_t value) { return "(long long)" + sp.integer(value); }
 
+// Parameters: the index, the source (none for a literal), the output.
 const kir::ScatterLaunch& launch_of(const kir::Kernel& kernel) {
-  SEAM_ASSERT(kernel.scatter && kernel.params.size() == 3, "not a scatter kernel: ", kernel.name);
+  SEAM_ASSERT(kernel.scatter && kernel.params.size() == (kernel.scatter->literal ? 2u : 3u),
+              "not a scatter kernel: ", kernel.name);
   return *kernel.scatter;
 }
 
@@ -20,12 +23,24 @@ std::string written_value(const kir::ScatterLaunch& s) {
   return s.scalar_src ? "seam_fill" : "in1[seam_src_at]";
 }
 
-void print_fill(const kir::ScatterLaunch& s, std::ostringstream& out) {
+// A scalar source converted to the output's dtype once: the parameter, or the literal converted to its
+// own dtype first (as the interpreter's const holds it), a value that sizes may make an argument as in
+// every kernel's math (ConstantSpelling).
+void print_fill(const kir::ScatterLaunch& s, std::ostringstream& out, ConstantSpelling& sp) {
   if (!s.scalar_src) return;
   const std::string type = kir::c_type(s.output_dtype);
-  out << "  const " << type
-      << " seam_fill = " << (s.src_dtype == s.output_dtype ? "in1" : "seam_convert<" + type + ">(in1)")
-      << ";\n";
+  std::string value = "in1";
+  if (s.literal) {
+    const Number& n = *s.literal;
+    const std::string text = n.kind() == Number::Kind::Int && n.as_int() != INT64_MIN
+                                 ? sp.integer_constant(n.as_int(), literal_text(n))
+                             : n.kind() == Number::Kind::Float
+                                 ? sp.floating(n.as_double(), literal_text(n), s.src_dtype == DType::Float32)
+                                 : literal_text(n);
+    value = "seam_convert<" + kir::c_type(s.src_dtype) + ">(" + text + ")";
+  }
+  out << "  const " << type << " seam_fill = "
+      << (s.src_dtype == s.output_dtype ? value : "seam_convert<" + type + ">(" + value + ")") << ";\n";
 }
 
 // The body of work item `seam_item`: its coordinates over the index's extents (last axis fastest; the
@@ -57,20 +72,21 @@ void print_item(const kir::ScatterLaunch& s, std::ostringstream& out, const std:
       << integer_ll(sp, s.output_strides[static_cast<size_t>(s.axis)]) << "] = " << written_value(s) << ";\n";
 }
 
-std::string source_param(const kir::ScatterLaunch& s, bool cuda) {
+// The source's parameter and a comma after it; nothing for a literal.
+std::string source_param(const kir::ScatterLaunch& s) {
   const std::string type = kir::c_type(s.src_dtype);
-  if (!s.scalar_src) return "const " + type + "* __restrict__ in1";
-  return cuda ? "const " + type + "* __restrict__ in1_ptr" : "";
+  if (s.literal) return "";
+  return "const " + type + "* __restrict__ " + (s.scalar_src ? "in1_ptr" : "in1") + ", ";
 }
 
 }  // namespace
 
 std::string print_cuda_scatter_kernel(const kir::Kernel& kernel, ConstantSpelling& sp) {
   const kir::ScatterLaunch& s = launch_of(kernel);
-  std::ostringstream body;  // first: the signature takes the constants it prints
-  if (s.scalar_src)         // scalars arrive in device memory, as for every kernel (codegen/kernel_printer.h)
+  std::ostringstream body;         // first: the signature takes the constants it prints
+  if (s.scalar_src && !s.literal)  // scalars arrive in device memory, as for every kernel (kernel_printer.h)
     body << "  const " << kir::c_type(s.src_dtype) << " in1 = in1_ptr[0];\n";
-  print_fill(s, body);
+  print_fill(s, body, sp);
   body << "  for (long long seam_item = (long long)blockIdx.x * blockDim.x + threadIdx.x; seam_item < "
        << "(long long)" << sp.extent(s.elements) << "; seam_item += (long long)gridDim.x * blockDim.x) {\n";
   print_item(s, body, "    ", sp);
@@ -78,7 +94,7 @@ std::string print_cuda_scatter_kernel(const kir::Kernel& kernel, ConstantSpellin
   std::ostringstream out;
   out << "#include \"seam_device.cuh\"\n\n" << sp.struct_definition(kernel.name);
   out << "SEAM_KERNEL void __launch_bounds__(" << s.block << ") " << kernel.name << "(const "
-      << kir::c_type(s.index_dtype) << "* __restrict__ in0, " << source_param(s, true) << ", "
+      << kir::c_type(s.index_dtype) << "* __restrict__ in0, " << source_param(s)
       << kir::c_type(s.output_dtype) << "* __restrict__ out0, seam_i64* __restrict__ seam_index_error"
       << (sp.constants().empty() ? "" : ", const " + ConstantSpelling::struct_name(kernel.name) + " seam_k")
       << ") {\n";
@@ -90,15 +106,15 @@ std::string print_cuda_scatter_kernel(const kir::Kernel& kernel, ConstantSpellin
 std::string print_host_scatter_kernel(const kir::Kernel& kernel, ConstantSpelling& sp) {
   const kir::ScatterLaunch& s = launch_of(kernel);
   std::ostringstream body;  // first: the entry takes the constants it prints
-  print_fill(s, body);
+  print_fill(s, body, sp);
   body << "  for (long long seam_item = 0; seam_item < (long long)" << sp.extent(s.elements)
        << "; ++seam_item) {\n";
   body << "    if ((seam_item & 0xffff) == 0xffff) SEAM_STOP_IF_INTERRUPTED();  // a long run may be "
           "stopped\n";
   print_item(s, body, "    ", sp);
   body << "  }\n}\n";
-  // The arguments in the GPU's order (kir::trailing_slots): index, source (a scalar: its address), output,
-  // the index error record, then the constants.
+  // The arguments in the GPU's order (kir::trailing_slots): index, source (a scalar: its address; none
+  // for a literal), output, the index error record, then the constants.
   const std::string index_type = kir::c_type(s.index_dtype), src_type = kir::c_type(s.src_dtype),
                     out_type = kir::c_type(s.output_dtype);
   std::ostringstream out;
@@ -106,15 +122,16 @@ std::string print_host_scatter_kernel(const kir::Kernel& kernel, ConstantSpellin
   out << "SEAM_KERNEL void " << kernel.name << "(void** args) {\n";
   out << "  typedef long long idx_t;\n";
   out << "  const " << index_type << "* in0 = static_cast<const " << index_type << "*>(args[0]);\n";
-  if (s.scalar_src)
-    out << "  const " << src_type << " in1 = *static_cast<const " << src_type << "*>(args[1]);\n";
-  else
-    out << "  const " << src_type << "* in1 = static_cast<const " << src_type << "*>(args[1]);\n";
-  out << "  " << out_type << "* out0 = static_cast<" << out_type << "*>(args[2]);\n";
-  out << "  seam_i64* seam_index_error = static_cast<seam_i64*>(args[3]);\n";
+  if (!s.literal)
+    out << "  const " << src_type << (s.scalar_src ? " in1 = *" : "* in1 = ") << "static_cast<const "
+        << src_type << "*>(args[1]);\n";
+  const size_t output = kernel.params.size() - 1;
+  out << "  " << out_type << "* out0 = static_cast<" << out_type << "*>(args[" << output << "]);\n";
+  out << "  seam_i64* seam_index_error = static_cast<seam_i64*>(args[" << output + 1 << "]);\n";
   if (!sp.constants().empty()) {
     const std::string type = ConstantSpelling::struct_name(kernel.name);
-    out << "  const " << type << "& seam_k = *static_cast<const " << type << "*>(args[4]);\n";
+    out << "  const " << type << "& seam_k = *static_cast<const " << type << "*>(args[" << output + 2
+        << "]);\n";
   }
   out << body.str();
   return out.str();

@@ -27,9 +27,11 @@ kir::Kernel lower_scatter(const Fusion& kf, const ScatterLoweringOptions& option
   SEAM_CHECK(scatter.category() == OpCategory::Scatter, "scatter kernel ", name, ": its output is a '",
              scatter.info().keyword, "', not a scatter");
   const Value index = scatter.operands.at(1), src = scatter.operands.at(2);
+  const bool literal = kf.node(src).op == OpKind::Const;
   for (Value operand : {index, src})
-    SEAM_CHECK(kf.node(operand).op == OpKind::Input, "scatter kernel ", name,
-               ": the index and the source must be kernel inputs (the plan writes views out first)");
+    SEAM_CHECK(kf.node(operand).op == OpKind::Input || (operand == src && literal), "scatter kernel ", name,
+               ": the index and the source must be kernel inputs or a literal source (the plan writes views "
+               "out first)");
   const Type& index_type = kf.type(index);
   const Type& src_type = kf.type(src);
 
@@ -38,6 +40,7 @@ kir::Kernel lower_scatter(const Fusion& kf, const ScatterLoweringOptions& option
   s.src_dtype = src_type.dtype;
   s.output_dtype = scatter.type.dtype;
   s.scalar_src = src_type.is_scalar;
+  if (literal) s.literal = kf.node(src).attrs.get_number("value");
   s.axis = scatter.attrs.get_int("axis");
   s.extent = scatter.type.shape.at(static_cast<size_t>(s.axis));
   s.extents = index_type.shape;
@@ -52,8 +55,9 @@ kir::Kernel lower_scatter(const Fusion& kf, const ScatterLoweringOptions& option
   kernel.name = name;
   kernel.index64 = true;
   kernel.params.push_back({kir::Param::Kind::Input, "in0", s.index_dtype, input_position(kf, index)});
-  kernel.params.push_back({s.scalar_src ? kir::Param::Kind::Scalar : kir::Param::Kind::Input, "in1",
-                           s.src_dtype, input_position(kf, src)});
+  if (!literal)
+    kernel.params.push_back({s.scalar_src ? kir::Param::Kind::Scalar : kir::Param::Kind::Input, "in1",
+                             s.src_dtype, input_position(kf, src)});
   kernel.params.push_back({kir::Param::Kind::Output, "out0", s.output_dtype, 0});
   kernel.scatter = std::move(s);
   return kernel;

@@ -14,8 +14,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "ir/attr.h"
 #include "ir/dtype.h"
 
 namespace seam::kir {
@@ -25,6 +27,9 @@ struct ScatterLaunch {
   DType src_dtype = DType::Float32;  // a scalar source is converted to output_dtype
   DType output_dtype = DType::Float32;
   bool scalar_src = false;
+  // A scalar source that is a literal (a `const` the kernel computes, as every kernel duplicates them) of
+  // dtype src_dtype: the kernel then takes no source parameter.
+  std::optional<Number> literal;
   int64_t axis = 0;
   int64_t extent = 0;  // the output's extent along `axis`: the positions an index may name
   // Per axis: the index's extents (the work items' coordinates) and, in elements, the index's, the tensor

@@ -167,8 +167,8 @@ class Planner {
   }
 
   // A scatter's data is copied into its output by a copy kernel of the group, then the scatter kernel
-  // writes the source there. The kernel reads its index and source from memory: views of them are
-  // written out first, as a scan's operand is.
+  // writes the source there. The kernel reads its index and source from memory (a literal source aside):
+  // views of them are written out first, as a scan's operand is.
   void plan_scatter(size_t g) {
     KernelFusion scatter = extract_kernel_fusion(segmented_, g);
     const Value result = scatter.fusion.outputs().at(0).value;
@@ -177,7 +177,8 @@ class Planner {
     std::set<int32_t> copied;
     for (size_t k = 1; k < 3; ++k) {
       const Value operand = node.operands.at(k);
-      if (scatter.fusion.node(operand).op == OpKind::Input) continue;
+      const OpKind op = scatter.fusion.node(operand).op;
+      if (op == OpKind::Input || op == OpKind::Const) continue;  // a literal source: the kernel prints it
       const Value view = scatter.sources.at(static_cast<size_t>(operand.id));
       if (copied.insert(view.id).second) plan_pointwise(g, extract_view_copy(segmented_, view), view.id);
     }

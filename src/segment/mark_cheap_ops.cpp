@@ -2,7 +2,8 @@
 //   1. its op is a cast, broadcast, expand, squeeze, slice, reshape, permute, const, full or iota,
 //   2. every operand is a fusion input or a cheap node, and
 //   3. no consumer is an opaque op, a scan or a scatter (a vendor library call, a scan or scatter kernel
-//      reads its operands from memory, it does not recompute them).
+//      reads its operands from memory, it does not recompute them; a scatter kernel prints a `const`
+//      source as a literal, so a const may feed one).
 // Such nodes depend on fusion inputs only, so copying one into every kernel that reads it adds no
 // dependency between kernels and never reads more than the one materialized copy would have written
 // and read back: a cast of a bf16 input makes the bf16 input, not the f32 result, cross the boundary.
@@ -181,7 +182,7 @@ std::vector<bool> mark_cheap_ops(const Fusion& fusion, bool widening_chains) {
     for (Value consumer : fusion.consumers(Value{id}))
       feeds_opaque = feeds_opaque || fusion.node(consumer).category() == OpCategory::Opaque ||
                      fusion.node(consumer).category() == OpCategory::Scan ||
-                     fusion.node(consumer).category() == OpCategory::Scatter;
+                     (fusion.node(consumer).category() == OpCategory::Scatter && n.op != OpKind::Const);
     if (feeds_opaque) continue;
     bool operands_free = true;
     for (Value operand : n.operands)

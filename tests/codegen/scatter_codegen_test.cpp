@@ -29,7 +29,7 @@ std::vector<kir::Kernel> scatter_kernels() {
 }
 
 TEST(ScatterCodegen, KernelsSayWhatTheyDo) {
-  int scalar_sources = 0;
+  int scalar_sources = 0, literals = 0;
   for (const kir::Kernel& k : scatter_kernels()) {
     const std::string cuda = print_cuda_kernel(k, CudaLaunchShape{});
     const std::string host = print_host_kernel(k);
@@ -41,10 +41,15 @@ TEST(ScatterCodegen, KernelsSayWhatTheyDo) {
     EXPECT_NE(cuda.find("__launch_bounds__(" + std::to_string(k.scatter->block) + ")"), std::string::npos);
     EXPECT_NE(cuda.find("gridDim.x"), std::string::npos) << k.name;  // grid-stride over the index
     EXPECT_EQ(cuda.find("seam_fill") != std::string::npos, k.scatter->scalar_src) << k.name;
-    EXPECT_EQ(cuda.find("in1_ptr[0]") != std::string::npos, k.scatter->scalar_src) << k.name;
+    EXPECT_EQ(cuda.find("in1_ptr[0]") != std::string::npos, k.scatter->scalar_src && !k.scatter->literal)
+        << k.name;
+    EXPECT_EQ(cuda.find(" in1") != std::string::npos, !k.scatter->literal)
+        << k.name;  // a literal: no parameter
     scalar_sources += k.scatter->scalar_src;
+    literals += k.scatter->literal.has_value();
   }
-  EXPECT_EQ(scalar_sources, 2);
+  EXPECT_EQ(scalar_sources, 2);  // an input and a literal
+  EXPECT_EQ(literals, 1);
 }
 
 TEST(ScatterCodegen, KernelsCompileForSm90) {

@@ -213,8 +213,9 @@ TEST(IndexingExecutable, IndexSelectAtAnIotaInRangeChecksNothing) {
       const bool in_range = start < n;
       for (const CompiledStep& step_ : exe->steps()) {
         EXPECT_EQ(kir::checks_indices(step_.kernel), !in_range);
-        if (in_range && axis < 2)
+        if (in_range && axis < 2) {
           for (const kir::OutputProgram& p : step_.kernel.outputs) EXPECT_GT(p.lanes, 1);
+        }
       }
       const std::vector<HostTensor> inputs = {random_data(DType::Float32, shape, rng)};
       if (in_range) {

@@ -94,9 +94,22 @@ TEST(ScatterExecutable, IntermediatesKeepTheirKernels) {
   }
 }
 
+// A literal source is printed by the scatter kernel: no kernel writes it to memory first.
+TEST(ScatterExecutable, ALiteralSourceCostsNoKernel) {
+  for (const testing_scatter::ScatterCase& c : scatter_cases()) {
+    if (c.name != "scalar_sources") continue;
+    auto exe = compile_host(c.fusion);
+    EXPECT_EQ(exe->segmented().num_kernels(), 3);  // the first scatter, the cast, the second scatter
+    int literals = 0;
+    for (const CompiledStep& step : exe->steps())
+      literals += step.kernel.scatter && step.kernel.scatter->literal;
+    EXPECT_EQ(literals, 1);
+  }
+}
+
 TEST(ScatterExecutable, RunIntoCallerBuffersMatchesRun) {
   for (const testing_scatter::ScatterCase& c : scatter_cases()) {
-    if (c.name != "intermediates" && c.name != "rows_f32") continue;
+    if (c.name != "intermediates" && c.name != "rows_f32" && c.name != "scalar_sources") continue;
     SCOPED_TRACE(c.name);
     auto exe = compile_host(c.fusion);
     std::vector<HostTensor> inputs = c.inputs;
