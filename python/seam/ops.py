@@ -760,6 +760,16 @@ def _gather(ctx, arg1, index, dim):
     return ctx.op("gather", [x, i], [("axis", ctx.axis(dim, x.rank))])
 
 
+@op("scatter", lambda arg, index, src, dim: tensor_of(arg.ndim))
+def _scatter(ctx, arg, index, src, dim):
+    """torch.scatter: a copy of `arg` with `src` (a tensor of arg's rank and dtype, or a scalar) written at
+    the positions `index` holds along `dim` (docs/IR.md, "Scatter")."""
+    x = ctx.tensor(arg)
+    i = _index_tensor(ctx, index, "scatter")
+    s = src if isinstance(src, TV) else ctx.as_sv(src)
+    return ctx.op("scatter", [x, i, s], [("axis", ctx.axis(dim, x.rank))])
+
+
 @op("take_along_axis", lambda arg1, index, dim: tensor_of(arg1.ndim))
 def _take_along_axis(ctx, arg1, index, dim):
     x = ctx.tensor(arg1)

@@ -21,8 +21,7 @@ OPS = _gather(_TABLES)
 _NO_IR = "seam's IR has no op for it yet"
 NOT_IMPLEMENTED = {
     **{n: _NO_IR for n in "argsort topk".split()},
-    **{n: "seam's IR has gather-style indexing ops but no scatter op yet" for n in (
-        "scatter index_put_accumulate").split()},
+    "index_put_accumulate": "seam's IR has scatter but no accumulating scatter (index_put) yet",
     **{n: "attention and scaled/grouped products are not part of seam" for n in (
         "sdpfa_fwd sdpfa_bwd grouped_mm scaled_mm cutlass_nvfp4_grouped_mm").split()},
     **{n: "seam has no complex or fp4 dtypes" for n in "real imag complex nv_block_quantize".split()},

@@ -9,8 +9,10 @@
 #include <sstream>
 
 #include "codegen/c_type.h"
+#include "codegen/literal_text.h"
 #include "codegen/row_kernel_printer.h"
 #include "codegen/scan_kernel_printer.h"
+#include "codegen/scatter_kernel_printer.h"
 #include "lower/reduction_math.h"
 #include "support/error.h"
 
@@ -18,28 +20,6 @@ namespace seam {
 namespace {
 
 using kir::Stmt;
-
-std::string literal_text(const Number& n) {
-  switch (n.kind()) {
-    case Number::Kind::Bool: return n.as_bool() ? "true" : "false";
-    case Number::Kind::Int:
-      if (n.as_int() == INT64_MIN)
-        return "((seam_i64)(-9223372036854775807LL - 1))";  // no such literal in C++
-      return "((seam_i64)" + std::to_string(n.as_int()) + "LL)";
-    case Number::Kind::Float: break;
-  }
-  double v = n.as_double();
-  if (!std::isfinite(v)) {
-    uint64_t bits;
-    std::memcpy(&bits, &v, sizeof bits);
-    return "seam_double_from_bits(" + std::to_string(bits) + "ULL)";
-  }
-  char buffer[64];
-  auto result = std::to_chars(buffer, buffer + sizeof buffer, v);
-  std::string text(buffer, result.ptr);
-  if (text.find_first_of(".e") == std::string::npos) text += ".0";
-  return text;
-}
 
 // "i >= lo && i < hi && ..." for a conjunction of bounds ("true" when empty), at lane `lane` (per-lane
 // bounds test index + lane).
@@ -535,6 +515,10 @@ PrintedKernel print_cuda_kernel(const kir::Kernel& kernel, const CudaLaunchShape
     std::string text = print_cuda_scan_kernel(kernel, spelling);
     return PrintedKernel{std::move(text), spelling.constants()};
   }
+  if (kernel.scatter) {
+    std::string text = print_cuda_scatter_kernel(kernel, spelling);
+    return PrintedKernel{std::move(text), spelling.constants()};
+  }
   if (kernel.rows) {
     std::string text = print_cuda_row_kernel(kernel, spelling);
     return PrintedKernel{std::move(text), spelling.constants()};
@@ -585,6 +569,10 @@ PrintedKernel print_host_kernel(const kir::Kernel& kernel, ExtentSpelling mode) 
   ConstantSpelling spelling(mode, kernel.index64);
   if (kernel.scan) {
     std::string text = print_host_scan_kernel(kernel, spelling);
+    return PrintedKernel{std::move(text), spelling.constants()};
+  }
+  if (kernel.scatter) {
+    std::string text = print_host_scatter_kernel(kernel, spelling);
     return PrintedKernel{std::move(text), spelling.constants()};
   }
   if (kernel.rows) {

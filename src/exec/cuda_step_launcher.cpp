@@ -98,7 +98,10 @@ class PlanLaunch {
       const size_t i = static_cast<size_t>(p.fusion_index);
       if (p.kind == kir::Param::Kind::Output) {
         const Value v = step.kernel_fusion.outputs[i];
-        pointers.push_back(output(v, fusion_.type(v).dtype == DType::Bool ? 0x01 : 0x7f));
+        // A scatter kernel writes into its data's copy, which the step before wrote there (plan/plan.h).
+        pointers.push_back(kir::updates_output_in_place(step.kernel)
+                               ? bindings_.address(v)
+                               : output(v, fusion_.type(v).dtype == DType::Bool ? 0x01 : 0x7f));
       } else {  // inputs and scalars: both are device memory
         pointers.push_back(bindings_.address(step.kernel_fusion.inputs[i]));
       }

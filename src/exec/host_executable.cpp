@@ -45,10 +45,14 @@ class HostExecutable final : public Executable {
       std::vector<Type> types;
       for (const FusionOutput& o : step.kernel_fusion.fusion.outputs())
         types.push_back(step.kernel_fusion.fusion.type(o.value));
-      std::vector<HostTensor> outputs = step.library
-                                            ? run_library_step_on_host(step, kernel_inputs)
-                                            : run_host_kernel(*module_, step.kernel, kernel_inputs, types,
-                                                              program_.constants[s], program_.symbols[s]);
+      // A scatter kernel starts from its data's copy, which the step before wrote (plan/plan.h).
+      std::vector<HostTensor> initial;
+      if (!step.library && kir::updates_output_in_place(step.kernel))
+        initial.push_back(values.at(step.kernel_fusion.outputs.at(0).id));
+      std::vector<HostTensor> outputs =
+          step.library ? run_library_step_on_host(step, kernel_inputs)
+                       : run_host_kernel(*module_, step.kernel, kernel_inputs, types, program_.constants[s],
+                                         program_.symbols[s], initial);
       for (size_t o = 0; o < outputs.size(); ++o)
         values[step.kernel_fusion.outputs[o].id] = std::move(outputs[o]);
       if (observer) observer->after_step(s, step, nullptr, true);
@@ -84,7 +88,7 @@ class HostExecutable final : public Executable {
     }
     auto destination = [&](Value v) {
       const size_t id = static_cast<size_t>(v.id);
-      if (!caller_owned[id]) {
+      if (!caller_owned[id] && !address[id]) {
         scratch.push_back(HostTensor::zeros(f.type(v).dtype, f.type(v).shape));
         address[id] = scratch.back().storage().data();
       }
@@ -122,9 +126,13 @@ class HostExecutable final : public Executable {
         if (p.kind == kir::Param::Kind::Output) {
           const Value v = step.kernel_fusion.outputs.at(i);
           std::byte* to = destination(v);
-          // Poisoned, as run_host_kernel does, so that an element the kernel fails to write shows.
+          // Poisoned, as run_host_kernel does, so that an element the kernel fails to write shows; a
+          // scatter kernel writes into its data's copy, which the step before wrote there.
           const Type& t = f.type(v);
-          if (t.bytes() > 0)
+          if (kir::updates_output_in_place(step.kernel)) {
+            SEAM_ASSERT(to != nullptr || t.bytes() == 0, "kernel ", step.kernel.name,
+                        " updates an unwritten value");
+          } else if (t.bytes() > 0)
             std::memset(to, t.dtype == DType::Bool ? 0x01 : 0x7f, static_cast<size_t>(t.bytes()));
           args.push_back(to);
         } else {

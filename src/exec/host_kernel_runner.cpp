@@ -11,9 +11,16 @@ namespace seam {
 std::vector<HostTensor> run_host_kernel(const HostModule& module, const kir::Kernel& kernel,
                                         const std::vector<HostTensor>& inputs,
                                         const std::vector<Type>& output_types,
-                                        const std::vector<uint64_t>& constants, const std::string& symbol) {
+                                        const std::vector<uint64_t>& constants, const std::string& symbol,
+                                        const std::vector<HostTensor>& initial) {
   std::vector<HostTensor> outputs;
-  for (const Type& t : output_types) {
+  SEAM_ASSERT(kir::updates_output_in_place(kernel) == !initial.empty(), "kernel ", kernel.name,
+              kir::updates_output_in_place(kernel)
+                  ? " updates its output in place: it needs the values it starts from"
+                  : " writes its outputs whole: it starts from no values");
+  for (const HostTensor& t : initial) outputs.push_back(t.contiguous());
+  for (size_t o = initial.size(); o < output_types.size(); ++o) {
+    const Type& t = output_types[o];
     // Poisoned so that an element the kernel fails to write cannot pass for a computed one.
     HostTensor out = HostTensor::zeros(t.dtype, t.shape);
     std::fill(out.storage().begin(), out.storage().end(),

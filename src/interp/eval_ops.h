@@ -29,6 +29,10 @@ HostTensor eval_opaque(const Node& node, const Values& values, const Perturbatio
 HostTensor eval_scan(const Node& node, const Values& values, const Perturbation* nudge = nullptr,
                      int32_t id = -1);
 
+// scatter: a copy of operand 0 with the source written where the index says (docs/IR.md, "Scatter"); `id`
+// as for eval_indexing.
+HostTensor eval_scatter(const Node& node, int32_t id, const Values& values);
+
 // The multi-index of a row-major linear index over `shape`, and back.
 std::vector<int64_t> unravel_index(int64_t linear_index, const Shape& shape);
 void unravel_index_into(int64_t linear_index, const Shape& shape, std::vector<int64_t>& index);

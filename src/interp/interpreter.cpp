@@ -126,6 +126,7 @@ std::vector<HostTensor> evaluate(const Fusion& fusion, const std::vector<HostTen
       case OpCategory::Indexing: value = eval_indexing(node, id, values); break;
       case OpCategory::Opaque: value = eval_opaque(node, values, nudge, id); break;
       case OpCategory::Scan: value = eval_scan(node, values, nudge, id); break;
+      case OpCategory::Scatter: value = eval_scatter(node, id, values); break;
     }
     SEAM_ASSERT(value.dtype() == node.type.dtype && value.shape() == node.type.shape, "value %", id,
                 " evaluated to ", value.type_string(), ", declared ", node.type.to_string());

@@ -41,6 +41,7 @@ void count_axes_from_start(OpKind op, const std::vector<Type>& operands, Attrs& 
     case OpKind::Prod: fix_list("axes", in_rank); break;
     case OpKind::Permute: fix_list("perm", in_rank); break;
     case OpKind::Cat:
+    case OpKind::Scatter:
     case OpKind::Cumsum:  // a rank-0 scan scans axis 0 (or -1), as torch allows
     case OpKind::Cumprod:
     case OpKind::Cummin:
@@ -235,6 +236,11 @@ Value Builder::take_along_axis(Value x, Value index, int64_t axis) {
 Value Builder::select(Value x, int64_t axis, Value index) {
   axis = normalize_axis(axis, type(x).rank(), "select");
   return add(OpKind::Select, {x, index}, {{"axis", axis}});
+}
+
+Value Builder::scatter(Value x, int64_t axis, Value index, Value src) {
+  axis = normalize_axis(axis, type(x).rank(), "scatter");
+  return add(OpKind::Scatter, {x, index, src}, {{"axis", axis}});
 }
 
 Value Builder::broadcast_to(Value x, const Shape& shape) {

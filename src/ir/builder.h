@@ -70,6 +70,9 @@ class Builder {
   Value gather(Value x, int64_t axis, Value index);        // index: x's rank, no larger off `axis`
   Value take_along_axis(Value x, Value index, int64_t axis);
   Value select(Value x, int64_t axis, Value index);  // index: a scalar or rank 0; removes `axis`
+  // x with src (a tensor of x's rank and dtype, or a scalar) written where index (x's rank) says along
+  // `axis`: torch.scatter (docs/IR.md, "Scatter").
+  Value scatter(Value x, int64_t axis, Value index, Value src);
 
   // Reductions.
   Value reduce(OpKind op, Value x, std::vector<int64_t> axes, bool keepdim = false);

@@ -442,6 +442,38 @@ Type infer_indexing(OpKind op, const std::vector<Type>& operands, const Attrs& a
   return result;
 }
 
+// scatter(x, index, src): x's type. The index has x's rank and an integer dtype, no larger than x off
+// `axis` and than a tensor src anywhere (torch.scatter's rule); a tensor src has x's rank and dtype, a
+// scalar src is converted to x's dtype as `cast` converts.
+Type infer_scatter(OpKind op, const std::vector<Type>& operands, const Attrs& attrs) {
+  std::string_view name = op_name(op);
+  const Type& data = tensor_operand(operands, 0, name);
+  const Type& index = operands[1];
+  const Type& src = operands[2];
+  const int rank = data.rank();
+  const int64_t axis = attrs.get_int("axis");
+  SEAM_CHECK(axis >= 0 && axis < rank, name, ": axis ", axis, " out of range for ", data.to_string());
+  SEAM_CHECK(!index.is_scalar && is_integer(index.dtype), name,
+             ": the index must be a tensor of an integer dtype, got ", index.to_string());
+  SEAM_CHECK(index.rank() == rank, name, ": the index ", index.to_string(), " must have the data's rank ",
+             rank, " (data ", data.to_string(), ")");
+  if (!src.is_scalar) {
+    SEAM_CHECK(src.rank() == rank, name, ": the source ", src.to_string(), " must have the data's rank ",
+               rank, " (data ", data.to_string(), ")");
+    SEAM_CHECK(src.dtype == data.dtype, name, ": the source ", src.to_string(),
+               " must have the data's dtype ", dtype_name(data.dtype), " (cast it first)");
+  }
+  for (size_t d = 0; d < data.shape.size(); ++d) {
+    SEAM_CHECK(static_cast<int64_t>(d) == axis || index.shape[d] <= data.shape[d], name, ": the index ",
+               index.to_string(), " is larger than the data ", data.to_string(), " on axis ", d);
+    SEAM_CHECK(src.is_scalar || index.shape[d] <= src.shape[d], name, ": the index ", index.to_string(),
+               " is larger than the source ", src.to_string(), " on axis ", d);
+  }
+  SEAM_CHECK(index.numel() == 0 || data.shape[static_cast<size_t>(axis)] > 0, name, ": cannot index axis ",
+             axis, " of extent 0 (data ", data.to_string(), ")");
+  return data;
+}
+
 }  // namespace
 
 static Type infer_type_unchecked(OpKind op, const std::vector<Type>& operands, const Attrs& attrs,
@@ -466,7 +498,8 @@ static Type infer_type_unchecked(OpKind op, const std::vector<Type>& operands, c
   // f8 dtypes only store: casts, movement and indexing take them (and leaves make them); every op that
   // computes refuses them, naming the operand.
   if (info.category != OpCategory::Leaf && info.category != OpCategory::Cast &&
-      info.category != OpCategory::Movement && info.category != OpCategory::Indexing)
+      info.category != OpCategory::Movement && info.category != OpCategory::Indexing &&
+      info.category != OpCategory::Scatter)
     for (size_t i = 0; i < operands.size(); ++i)
       SEAM_CHECK(!is_float8(operands[i].dtype), "op '", info.keyword, "': operand ", i,
                  " has the storage dtype ", dtype_name(operands[i].dtype),
@@ -487,6 +520,7 @@ static Type infer_type_unchecked(OpKind op, const std::vector<Type>& operands, c
     case OpCategory::Indexing: return infer_indexing(op, operands, attrs);
     case OpCategory::Opaque: return infer_opaque(op, operands);
     case OpCategory::Scan: return infer_scan(op, operands, attrs);
+    case OpCategory::Scatter: return infer_scatter(op, operands, attrs);
   }
   SEAM_ASSERT(false, "unknown op category");
 }

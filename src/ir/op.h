@@ -32,6 +32,7 @@ enum class OpCategory : uint8_t {
   Indexing,   // index_select, gather, take_along_axis, select: data read at positions an index holds
   Opaque,     // matmul, linear: a vendor library runs them
   Scan,       // cumsum, cumprod, cummin, cummax: inclusive scans, kernels of their own (docs/CODEGEN.md)
+  Scatter,    // scatter: a copy of the data with elements written where an index says, a kernel of its own
 };
 
 // How a pointwise op's result dtype follows from its operands (docs/IR.md, "Type promotion").

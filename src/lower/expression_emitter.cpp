@@ -108,6 +108,7 @@ kir::Var ExpressionEmitter::emit_uncached(Value v, const AxisIndex& idx) {
     case OpCategory::Indexing: return emit_indexing(v, node, idx);
     case OpCategory::Opaque:
     case OpCategory::Scan:
+    case OpCategory::Scatter:
       throw Error(
           detail::concat("a pointwise kernel cannot contain '", node.info().keyword, "' (%", v.id, ")"));
   }
@@ -465,6 +466,25 @@ kir::Var ExpressionEmitter::in_bounds(std::vector<kir::Bound> bounds) {
   return define(DType::Bool, 1, std::move(e));
 }
 
+// An index_select whose index is an iota with every value inside [0, n) (a flip's n-1, n-2, ..., 0) reads
+// position start + k * step at output coordinate k: no value can be out of range, so there is nothing to
+// check or record, and a fusion of such reads needs no wait for an index error (docs/CODEGEN.md,
+// "Indexing").
+std::optional<kir::Index> ExpressionEmitter::iota_position(const Node& node,
+                                                           const AxisIndex& at_index) const {
+  if (node.op != OpKind::IndexSelect) return std::nullopt;
+  const Node& iota = fusion_.node(node.operands[1]);
+  if (iota.op != OpKind::Iota) return std::nullopt;
+  const Number start = iota.attrs.get_number("start"), step = iota.attrs.get_number("step");
+  if (start.kind() != Number::Kind::Int || step.kind() != Number::Kind::Int) return std::nullopt;
+  const int64_t length = iota.type.shape.at(0);
+  const int64_t extent =
+      fusion_.type(node.operands[0]).shape.at(static_cast<size_t>(node.attrs.get_int("axis")));
+  const __int128 first = start.as_int(), last = first + static_cast<__int128>(length - 1) * step.as_int();
+  if (length == 0 || std::min(first, last) < 0 || std::max(first, last) >= extent) return std::nullopt;
+  return kir::add(kir::mul(at_index.index.at(0), step.as_int()), start.as_int());
+}
+
 kir::Var ExpressionEmitter::emit_indexing(Value v, const Node& node, const AxisIndex& idx) {
   const Value data = node.operands[0], index = node.operands[1];
   const Shape &data_shape = fusion_.type(data).shape, &index_shape = fusion_.type(index).shape;
@@ -492,6 +512,17 @@ kir::Var ExpressionEmitter::emit_indexing(Value v, const Node& node, const AxisI
         if (lane != axis && !broadcast_data) at_data.lane_axis = lane;
       }
     }
+  }
+  if (std::optional<kir::Index> read = iota_position(node, at_index)) {
+    if (lane >= 0 && lane == axis) {
+      // The lanes read consecutive positions only when the iota steps by 1.
+      if (fusion_.node(index).attrs.get_number("step").as_int() != 1)
+        throw NotVectorizable{std::string(node.info().keyword) + " %" + std::to_string(v.id) +
+                              ": the positions read vary along the vector axis"};
+      at_data.lane_axis = lane;
+    }
+    at_data.index[static_cast<size_t>(axis)] = *read;
+    return emit(data, at_data);
   }
   const kir::Var position = emit(index, at_index);
   if (position.lanes > 1)

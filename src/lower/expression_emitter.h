@@ -75,6 +75,7 @@ class ExpressionEmitter {
   // (kir::Expr::Kind::CheckedIndex), then the data operand read at that position along the axis. Lanes
   // may advance along any other axis (an embedding row); along the indexed axis the index must be uniform.
   kir::Var emit_indexing(Value v, const Node& node, const AxisIndex& idx);
+  std::optional<kir::Index> iota_position(const Node& node, const AxisIndex& at_index) const;
   // A reduction read at `idx`. Here: inlined, unrolled over its reduced elements (small reductions only;
   // row kernels override this with their block-wide reductions).
   virtual kir::Var emit_reduction(Value v, const Node& node, const AxisIndex& idx);

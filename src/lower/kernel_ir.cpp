@@ -9,7 +9,7 @@
 namespace seam::kir {
 
 int64_t Kernel::total_chunks() const {
-  int64_t total = rows ? rows->rows : scan ? scan->lines : 0;
+  int64_t total = rows ? rows->rows : scan ? scan->lines : scatter ? scatter->elements : 0;
   for (const OutputProgram& o : outputs) total += o.chunks;
   return total;
 }
@@ -94,6 +94,7 @@ bool has_checked_index(const Block& block) {
 }  // namespace
 
 bool checks_indices(const Kernel& kernel) {
+  if (kernel.scatter) return true;
   if (kernel.rows && (has_checked_index(kernel.rows->body) || has_checked_index(kernel.rows->finish)))
     return true;
   return std::any_of(kernel.outputs.begin(), kernel.outputs.end(),

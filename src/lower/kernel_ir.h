@@ -16,6 +16,7 @@
 #include "ir/fusion.h"
 #include "lower/index_algebra.h"
 #include "lower/scan_launch.h"
+#include "lower/scatter_launch.h"
 
 namespace seam::kir {
 
@@ -313,7 +314,11 @@ struct Kernel {
   bool streaming_stores = false;
   // Set for a scan kernel (lower/lower_scan.h), which has no output programs.
   std::optional<ScanLaunch> scan;
-  int64_t total_chunks() const;  // work items: chunks of the outputs, rows of a row kernel, lines of a scan
+  // Set for a scatter kernel (lower/lower_scatter.h), which has no output programs and writes into an
+  // output an earlier step filled (updates_output_in_place).
+  std::optional<ScatterLaunch> scatter;
+  // Work items: chunks of the outputs, rows of a row kernel, lines of a scan, index elements of a scatter.
+  int64_t total_chunks() const;
 };
 
 // Calls f on every index an expression reads: its address, guards, pointer choices and bounds.
@@ -346,8 +351,13 @@ int64_t loaded_bytes_per_chunk(const Kernel& kernel);
 // The bytes of workspace a kernel needs (its outer reductions' partials and counter); 0 when none.
 int64_t workspace_bytes(const Kernel& kernel);
 
-// Whether the kernel has CheckedIndex values, so that it takes the index error record.
+// Whether the kernel has CheckedIndex values or is a scatter kernel, so that it takes the index error
+// record.
 bool checks_indices(const Kernel& kernel);
+
+// Whether the kernel's output already holds values it only partly overwrites (a scatter kernel, after its
+// data's copy): runs bind it to the buffer that copy wrote, and neither allocate nor poison it again.
+inline bool updates_output_in_place(const Kernel& kernel) { return kernel.scatter.has_value(); }
 
 // The positions of the arguments after `params` (-1: absent): the index error record, then the
 // workspace. GPU parameters and host argument slots follow the same order.

@@ -45,9 +45,11 @@ void pull_views(const SegmentedFusion& segmented, const std::vector<int>& owner,
 
 // The kernel fusion computing `included` (ids, topologically ordered by id) and writing `outputs`; every
 // operand outside `included` becomes a kernel input.
+// `copied`: each output is written as a cast to its own dtype (an output may then be a kernel input).
 KernelFusion build_kernel_fusion(const SegmentedFusion& segmented, const std::vector<int>& owner,
                                  const std::set<int32_t>& included, const std::vector<Value>& outputs,
-                                 const std::string& name, const std::set<int32_t>& materialized) {
+                                 const std::string& name, const std::set<int32_t>& materialized,
+                                 bool copied = false) {
   const Fusion& fusion = segmented.fusion;
   KernelFusion result{Fusion("unused", {}, {}), {}, {}, {}};
   Builder b(name);
@@ -57,6 +59,9 @@ KernelFusion build_kernel_fusion(const SegmentedFusion& segmented, const std::ve
   for (int32_t id : included)
     for (Value operand : fusion.node(Value{id}).operands)
       if (!included.count(operand.id)) outside.insert(operand.id);
+  if (copied)  // a copied output read as it is
+    for (Value v : outputs)
+      if (!included.count(v.id)) outside.insert(v.id);
   for (int32_t id : outside) {
     const Node& n = fusion.node(Value{id});
     Shape strides;
@@ -79,12 +84,16 @@ KernelFusion build_kernel_fusion(const SegmentedFusion& segmented, const std::ve
   }
   std::vector<Value> kernel_outputs;
   for (Value v : outputs) {
-    kernel_outputs.push_back(mapped.at(v.id));
+    const Value out = mapped.at(v.id);
+    kernel_outputs.push_back(copied ? b.cast(out, fusion.type(v).dtype) : out);
     result.outputs.push_back(v);
   }
   result.fusion = b.finish(kernel_outputs);
   result.sources.resize(static_cast<size_t>(result.fusion.num_nodes()));
   for (const auto& [id, value] : mapped) result.sources[static_cast<size_t>(value.id)] = Value{id};
+  if (copied)
+    for (size_t o = 0; o < outputs.size(); ++o)
+      result.sources[static_cast<size_t>(kernel_outputs[o].id)] = outputs[o];
   return result;
 }
 
@@ -108,6 +117,23 @@ KernelFusion extract_view_copy(const SegmentedFusion& segmented, Value view) {
   std::set<int32_t> included = {view.id};
   pull_views(segmented, owner, included, {});
   return build_kernel_fusion(segmented, owner, included, {view}, "copy" + std::to_string(view.id), {});
+}
+
+KernelFusion extract_copy_into(const SegmentedFusion& segmented, Value source, Value target) {
+  const std::vector<int> owner = node_owners(segmented);
+  std::set<int32_t> included;
+  const int o = owner[static_cast<size_t>(source.id)];
+  // A view or a duplicated op is recomputed from what it reads; a fusion input or a kernel's output is read.
+  if (segmented.fusion.node(source).op != OpKind::Input &&
+      (o < 0 || segmented.groups[static_cast<size_t>(o)].kind == SchedulerKind::NoOp)) {
+    included.insert(source.id);
+    pull_views(segmented, owner, included, {});
+  }
+  KernelFusion copy = build_kernel_fusion(
+      segmented, owner, included, {source},
+      "copy" + std::to_string(source.id) + "_into" + std::to_string(target.id), {}, /*copied=*/true);
+  copy.outputs = {target};
+  return copy;
 }
 
 }  // namespace seam

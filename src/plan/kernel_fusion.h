@@ -27,4 +27,8 @@ KernelFusion extract_kernel_fusion(const SegmentedFusion& segmented, size_t grou
 // kernel output it views: for a library step that cannot read the view's layout in place.
 KernelFusion extract_view_copy(const SegmentedFusion& segmented, Value view);
 
+// A pointwise kernel that writes `source` (a fusion input, a kernel output or a view of either) into
+// `target`'s memory, contiguously: a scatter's data copied into its output before the writes.
+KernelFusion extract_copy_into(const SegmentedFusion& segmented, Value source, Value target);
+
 }  // namespace seam

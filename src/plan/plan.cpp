@@ -8,6 +8,7 @@
 #include "lower/lower_pointwise.h"
 #include "lower/lower_rows.h"
 #include "lower/lower_scan.h"
+#include "lower/lower_scatter.h"
 #include "lower/row_pipeline.h"
 #include "plan/dump.h"
 #include "plan/kernel_knobs.h"
@@ -24,6 +25,7 @@ std::string_view step_kind_name(StepKind kind) {
     case StepKind::Rows: return "rows";
     case StepKind::Library: return "library";
     case StepKind::Scan: return "scan";
+    case StepKind::Scatter: return "scatter";
   }
   SEAM_ASSERT(false);
 }
@@ -72,6 +74,8 @@ class Planner {
         plan_product(g);
       } else if (group.kind == SchedulerKind::Scan) {
         plan_scan(g);
+      } else if (group.kind == SchedulerKind::Scatter) {
+        plan_scatter(g);
       } else {
         SEAM_CHECK(group.kind == SchedulerKind::Pointwise, "group ", g, " needs a ",
                    scheduler_name(group.kind),
@@ -165,8 +169,35 @@ class Planner {
     plan_.steps.push_back(std::move(step));
   }
 
+  // A scatter's data is copied into its output by a copy kernel of the group, then the scatter kernel
+  // writes the source there. The kernel reads its index and source from memory (a literal source aside):
+  // views of them are written out first, as a scan's operand is.
+  void plan_scatter(size_t g) {
+    KernelFusion scatter = extract_kernel_fusion(segmented_, g);
+    const Value result = scatter.fusion.outputs().at(0).value;
+    const Node& node = scatter.fusion.node(result);
+    const Value data = scatter.sources.at(static_cast<size_t>(node.operands.at(0).id));
+    std::set<int32_t> copied;
+    for (size_t k = 1; k < 3; ++k) {
+      const Value operand = node.operands.at(k);
+      const OpKind op = scatter.fusion.node(operand).op;
+      if (op == OpKind::Input || op == OpKind::Const) continue;  // a literal source: the kernel prints it
+      const Value view = scatter.sources.at(static_cast<size_t>(operand.id));
+      if (copied.insert(view.id).second) plan_pointwise(g, extract_view_copy(segmented_, view), view.id);
+    }
+    if (!copied.empty()) scatter = extract_kernel_fusion(segmented_, g, copied);
+    const Value output = scatter.outputs.at(0);
+    plan_pointwise(g, extract_copy_into(segmented_, data, output), output.id);
+    ScatterLoweringOptions lowering;
+    lowering.kernel_name = next_name();
+    lowering.block = options_.params.block_size;
+    PlannedStep step{g, StepKind::Scatter, std::move(scatter), {}};
+    step.kernel = lower_scatter(step.kernel_fusion.fusion, lowering);
+    plan_.steps.push_back(std::move(step));
+  }
+
   // The segmenter's count of kernels is the plan's: one step per launching group, plus the copies that
-  // a product's group plans before its library call.
+  // a product's group plans before its library call and a scatter's group before its kernel.
   void check_launches() const {
     int group_steps = 0;
     for (const PlannedStep& step : plan_.steps) group_steps += step.copy_of < 0;
@@ -197,6 +228,7 @@ KernelGrid plan_grid(const kir::Kernel& kernel, const LaunchParams& params) {
   int64_t blocks = 0;
   int block = params.block_size;
   if (kernel.scan) return KernelGrid{kernel.scan->blocks, kernel.scan->block};
+  if (kernel.scatter) return KernelGrid{kernel.scatter->blocks, kernel.scatter->block};
   if (kernel.rows && !kernel.rows->outer.empty()) {
     // The workspace holds a row of partials per block, and the last block sums exactly those.
     return KernelGrid{kernel.rows->partial_blocks, kernel.rows->block_size()};
@@ -231,6 +263,11 @@ std::string launch_summary(const PlannedStep& step) {
                      : ", a thread per line") +
            ", grid " + std::to_string(step.grid.blocks) + " x " + std::to_string(step.grid.block);
   }
+  if (step.kind == StepKind::Scatter) {
+    const kir::ScatterLaunch& s = *step.kernel.scatter;
+    return "scatter kernel: a thread per index element (" + std::to_string(s.elements) + "), grid " +
+           std::to_string(step.grid.blocks) + " x " + std::to_string(step.grid.block);
+  }
   if (step.kind != StepKind::Rows) return step.params.to_string();
   const kir::RowLaunch& rows = *step.kernel.rows;
   return "row kernel: block " + std::to_string(rows.block_size()) + " (" +
@@ -260,7 +297,7 @@ std::string print_plan(const FusionPlan& plan) {
     }
     out += ", kernel " + step.kernel.name + ", grid " + std::to_string(step.grid.blocks) + " x " +
            std::to_string(step.grid.block) + "\n";
-    if (step.kernel.scan) out += "  " + launch_summary(step) + "\n";
+    if (step.kernel.scan || step.kernel.scatter) out += "  " + launch_summary(step) + "\n";
     if (step.kernel.rows)
       out += "  rows " + std::to_string(step.kernel.rows->rows) + " x " +
              std::to_string(step.kernel.rows->reduced) + ", " +

@@ -8,7 +8,8 @@
 // launch can compute (schedule/normalization_scheduler.h), and plan_fusion asserts
 // `segmented.num_kernels() == plan.steps' groups`. A matrix product's step is a library call, preceded
 // by the copies of operands it cannot read in place (PlannedStep::copy_of); those copies belong to the
-// product's group and are counted with it.
+// product's group and are counted with it. So is a scatter's copy of its data into its output, which
+// its kernel then writes into (kir::updates_output_in_place).
 #pragma once
 
 #include <cstdint>
@@ -29,8 +30,9 @@ enum class StepKind : uint8_t {
   Rows,       // a row kernel (lower/lower_rows.h): reductions, normalizations
   Library,    // a matrix product run by a vendor library (no generated code)
   Scan,       // a scan kernel (lower/lower_scan.h): one cumsum, cumprod, cummin or cummax
+  Scatter,    // a scatter kernel (lower/lower_scatter.h), after the copy of its data into its output
 };
-std::string_view step_kind_name(StepKind kind);  // "pointwise", "rows", "library", "scan"
+std::string_view step_kind_name(StepKind kind);  // "pointwise", "rows", "library", "scan", "scatter"
 
 // The launch of a generated kernel: blocks of `block` threads (one dimension each).
 struct KernelGrid {
@@ -52,7 +54,9 @@ struct PlannedStep {
   int64_t workspace_bytes = 0;
   // A library step (kind Library): on the host the reference implementation, on the GPU cuBLASLt.
   bool library = false;
-  int64_t copy_of = -1;  // >= 0: a copy kernel writing this value (an operand of the group's product)
+  // >= 0: a copy kernel writing this value (an operand of the group's product or scan, or a scatter's
+  // output, filled with the scatter's data before the scatter kernel writes into it).
+  int64_t copy_of = -1;
 };
 
 struct PlanOptions {

@@ -5,7 +5,8 @@ namespace seam {
 bool is_pointwise_kernel_op(OpKind op) {
   if (op == OpKind::Input) return false;
   OpCategory c = op_info(op).category;
-  return c != OpCategory::Reduction && c != OpCategory::Opaque && c != OpCategory::Scan;
+  return c != OpCategory::Reduction && c != OpCategory::Opaque && c != OpCategory::Scan &&
+         c != OpCategory::Scatter;
 }
 
 bool is_inlinable_reduction(const Node& node, const Fusion& fusion, int64_t limit) {

@@ -6,6 +6,7 @@
 #include "schedule/pointwise_scheduler.h"
 #include "schedule/reduction_scheduler.h"
 #include "schedule/scan_scheduler.h"
+#include "schedule/scatter_scheduler.h"
 #include "support/error.h"
 
 namespace seam {
@@ -23,6 +24,7 @@ bool can_schedule(SchedulerKind kind, const Fusion& fusion, GroupNodes group, co
     case SchedulerKind::Normalization: return can_schedule_normalization(fusion, group);
     case SchedulerKind::Matmul: return can_schedule_matmul(fusion, group);
     case SchedulerKind::Scan: return can_schedule_scan(fusion, group);
+    case SchedulerKind::Scatter: return can_schedule_scatter(fusion, group);
   }
   SEAM_ASSERT(false, "unknown scheduler kind");
 }

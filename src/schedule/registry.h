@@ -10,8 +10,8 @@
 
 namespace seam {
 
-// NoOp, Pointwise, Reduction, Normalization, Matmul, Scan: a group becomes the first kind that accepts it, so
-// cheaper kinds come first (NoOp launches nothing; Pointwise is the simplest kernel).
+// NoOp, Pointwise, Reduction, Normalization, Matmul, Scan, Scatter: a group becomes the first kind that
+// accepts it, so cheaper kinds come first (NoOp launches nothing; Pointwise is the simplest kernel).
 std::span<const SchedulerKind> scheduler_order();
 
 // The predicate of `kind` (schedule/<kind>_scheduler.h). `group` must be ascending node ids of `fusion`;

@@ -12,6 +12,7 @@ std::string_view scheduler_name(SchedulerKind kind) {
     case SchedulerKind::Normalization: return "normalization";
     case SchedulerKind::Matmul: return "matmul";
     case SchedulerKind::Scan: return "scan";
+    case SchedulerKind::Scatter: return "scatter";
   }
   SEAM_ASSERT(false, "unknown scheduler kind");
 }
@@ -24,7 +25,7 @@ std::string_view scheduler_name(SchedulerKind kind) {
 //   reductions (fewer reductions, weaker bound).
 // - Normalization: as Reduction, with the shapes of the group drawn from a set of at most two that a
 //   subset can only shrink.
-// - Matmul, Scan: one op; its only non-empty subset is itself.
+// - Matmul, Scan, Scatter: one op; its only non-empty subset is itself.
 bool is_hereditary(SchedulerKind kind) {
   switch (kind) {
     case SchedulerKind::NoOp:
@@ -32,7 +33,8 @@ bool is_hereditary(SchedulerKind kind) {
     case SchedulerKind::Reduction:
     case SchedulerKind::Normalization:
     case SchedulerKind::Matmul:
-    case SchedulerKind::Scan: return true;
+    case SchedulerKind::Scan:
+    case SchedulerKind::Scatter: return true;
   }
   SEAM_ASSERT(false, "unknown scheduler kind");
 }
@@ -41,10 +43,10 @@ bool is_hereditary(SchedulerKind kind) {
 
 namespace seam {
 
-// NoOp and Pointwise are per-node conditions, Matmul and Scan allow one node. Reduction's conditions are per
-// node, per pair of reductions (one signature), per reading pair (a node reading a reduction of the group,
-// the first link of any longer chain) and per (node, reduction) pair (the element bound). Normalization's
-// "at most two shapes" is not pairwise: three shapes can be pairwise fine.
+// NoOp and Pointwise are per-node conditions, Matmul, Scan and Scatter allow one node. Reduction's conditions
+// are per node, per pair of reductions (one signature), per reading pair (a node reading a reduction of the
+// group, the first link of any longer chain) and per (node, reduction) pair (the element bound).
+// Normalization's "at most two shapes" is not pairwise: three shapes can be pairwise fine.
 bool is_pairwise(SchedulerKind kind) { return kind != SchedulerKind::Normalization; }
 
 }  // namespace seam

@@ -20,16 +20,18 @@ enum class SchedulerKind : uint8_t {
   Normalization,  // persistent: reductions broadcast back and combined over the same domain (RMSNorm)
   Matmul,         // one opaque op, run by a vendor library
   Scan,           // one scan op (cumsum), a scan kernel of its own (schedule/scan_scheduler.h)
+  Scatter,  // one scatter op: a copy of its data, then a kernel writing the source (scatter_scheduler.h)
 };
 
-inline constexpr SchedulerKind kAllSchedulerKinds[] = {SchedulerKind::NoOp,      SchedulerKind::Pointwise,
-                                                       SchedulerKind::Reduction, SchedulerKind::Normalization,
-                                                       SchedulerKind::Matmul,    SchedulerKind::Scan};
-inline constexpr int kNumSchedulerKinds = 6;
+inline constexpr SchedulerKind kAllSchedulerKinds[] = {
+    SchedulerKind::NoOp,   SchedulerKind::Pointwise, SchedulerKind::Reduction, SchedulerKind::Normalization,
+    SchedulerKind::Matmul, SchedulerKind::Scan,      SchedulerKind::Scatter};
+inline constexpr int kNumSchedulerKinds = 7;
 
 std::string_view scheduler_name(SchedulerKind kind);  // "noop", "pointwise", ...
 
-// Kernel launches a group of this kind costs: 0 for NoOp (outputs are aliases), 1 otherwise.
+// Kernel launches a group of this kind costs: 0 for NoOp (outputs are aliases), 1 otherwise (a scatter's
+// copy of its data, like a product's operand copies, is counted with its kernel: plan/plan.h).
 inline int launch_count(SchedulerKind kind) { return kind == SchedulerKind::NoOp ? 0 : 1; }
 
 // True when every subset of a group the kind accepts is accepted by the same kind. The exact search

@@ -1,8 +1,9 @@
 // The rule: a node is cheap when
 //   1. its op is a cast, broadcast, expand, squeeze, slice, reshape, permute, const, full or iota,
 //   2. every operand is a fusion input or a cheap node, and
-//   3. no consumer is an opaque op or a scan (a vendor library call or a scan kernel reads its operand
-//      from memory, it does not recompute it).
+//   3. no consumer is an opaque op, a scan or a scatter (a vendor library call, a scan or scatter kernel
+//      reads its operands from memory, it does not recompute them; a scatter kernel prints a `const`
+//      source as a literal, so a const may feed one).
 // Such nodes depend on fusion inputs only, so copying one into every kernel that reads it adds no
 // dependency between kernels and never reads more than the one materialized copy would have written
 // and read back: a cast of a bf16 input makes the bf16 input, not the f32 result, cross the boundary.
@@ -168,9 +169,11 @@ std::vector<bool> mark_cheap_ops(const Fusion& fusion, bool widening_chains) {
   std::vector<bool> reduction_free(n_nodes, false);
   for (int32_t id = 0; id < fusion.num_nodes(); ++id) {
     const Node& n = fusion.node(Value{id});
-    // An opaque op or a scan is a kernel of its own: no reduction before it shares a kernel with its result.
+    // An opaque op, a scan or a scatter is a kernel of its own: no reduction before it shares a kernel
+    // with its result.
     bool free = n.category() != OpCategory::Reduction;
-    if (n.category() == OpCategory::Opaque || n.category() == OpCategory::Scan)
+    if (n.category() == OpCategory::Opaque || n.category() == OpCategory::Scan ||
+        n.category() == OpCategory::Scatter)
       free = true;
     else
       for (Value operand : n.operands) free = free && reduction_free[operand.id];
@@ -178,7 +181,8 @@ std::vector<bool> mark_cheap_ops(const Fusion& fusion, bool widening_chains) {
     bool feeds_opaque = false;
     for (Value consumer : fusion.consumers(Value{id}))
       feeds_opaque = feeds_opaque || fusion.node(consumer).category() == OpCategory::Opaque ||
-                     fusion.node(consumer).category() == OpCategory::Scan;
+                     fusion.node(consumer).category() == OpCategory::Scan ||
+                     (fusion.node(consumer).category() == OpCategory::Scatter && n.op != OpKind::Const);
     if (feeds_opaque) continue;
     bool operands_free = true;
     for (Value operand : n.operands)

@@ -81,9 +81,10 @@ class SegmentGraph {
   const std::vector<InputReader>& input_readers(int32_t input) const {
     return input_readers_[static_cast<size_t>(input)];
   }
-  // Nodes that launch alone and fuse with nothing (a matmul, a scan): each is a launch of its own.
+  // Nodes that launch alone and fuse with nothing (a matmul, a scan, a scatter): each is a launch of its own.
   bool launches_alone(int local) const {
-    return accepts_alone(SchedulerKind::Matmul, local) || accepts_alone(SchedulerKind::Scan, local);
+    return accepts_alone(SchedulerKind::Matmul, local) || accepts_alone(SchedulerKind::Scan, local) ||
+           accepts_alone(SchedulerKind::Scatter, local);
   }
   // Nodes accepted alone by neither NoOp nor launches_alone: each needs some launching kernel besides those.
   const NodeSet& needs_kernel() const { return needs_kernel_; }

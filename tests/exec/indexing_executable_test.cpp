@@ -193,6 +193,40 @@ TEST(IndexingExecutable, IndicesOutsideTheirCatPieceReportNothing) {
   expect_same(fusion, inputs, exe->run(inputs));
 }
 
+// A flip as the torch backend writes it: index_select at a descending iota. Its positions are provably in
+// range, so the kernel checks no index (no wait for an error record on the GPU); along any axis but the
+// innermost it keeps its vectors, and an iota that leaves the range is still checked.
+TEST(IndexingExecutable, IndexSelectAtAnIotaInRangeChecksNothing) {
+  std::mt19937_64 rng(17);
+  const Shape shape{6, 5, 16};
+  for (int64_t axis = 0; axis < 3; ++axis) {
+    const int64_t n = shape[static_cast<size_t>(axis)];
+    for (const auto& [start, step] : std::vector<std::pair<int64_t, int64_t>>{{n - 1, -1}, {0, 1}, {n, -1}}) {
+      SCOPED_TRACE("axis " + std::to_string(axis) + " start " + std::to_string(start));
+      Builder b("flip");
+      Value x = b.input(Type::tensor(DType::Float32, shape), "x");
+      Value positions = b.iota(n, DType::Int64, Number::of_int(start), Number::of_int(step));
+      Value flipped = b.index_select(b.mul(x, x), axis, positions);
+      Fusion fusion = b.finish({{b.add(flipped, x), "out"}});
+      auto exe = compile_host(fusion);
+      EXPECT_EQ(exe->segmented().num_kernels(), 1);
+      const bool in_range = start < n;
+      for (const CompiledStep& step_ : exe->steps()) {
+        EXPECT_EQ(kir::checks_indices(step_.kernel), !in_range);
+        if (in_range && axis < 2) {
+          for (const kir::OutputProgram& p : step_.kernel.outputs) EXPECT_GT(p.lanes, 1);
+        }
+      }
+      const std::vector<HostTensor> inputs = {random_data(DType::Float32, shape, rng)};
+      if (in_range) {
+        expect_same(fusion, inputs, exe->run(inputs));
+      } else {
+        EXPECT_THROW(exe->run(inputs), Error);  // position n: out of range
+      }
+    }
+  }
+}
+
 TEST(IndexingExecutable, OutOfRangeIndexIsAnErrorNamingOpAndIndex) {
   Fusion fusion = cross_entropy(4, 10, DType::Int64);
   auto exe = compile_host(fusion);

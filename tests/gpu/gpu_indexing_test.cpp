@@ -85,6 +85,27 @@ TEST(GpuSuite, IndexingEmbeddingAndGathers) {
   expect_match(fusion.name(), exe->run(inputs), interpret(fusion, inputs));
 }
 
+// A flip as the torch backend writes it (index_select at a descending iota) along each axis, vectors kept
+// off the flipped axis: no index is checked, and the reads are the interpreter's.
+TEST(GpuSuite, IndexingFlipAtADescendingIota) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(6);
+  const Shape shape{33, 64, 136};
+  for (int64_t axis = 0; axis < 3; ++axis) {
+    Builder b("flip");
+    Value x = b.input(Type::tensor(DType::BFloat16, shape), "x");
+    const int64_t n = shape[static_cast<size_t>(axis)];
+    Value positions = b.iota(n, DType::Int64, Number::of_int(n - 1), Number::of_int(-1));
+    Value flipped = b.index_select(b.cast(x, DType::Float32), axis, positions);
+    Fusion fusion = b.finish({{b.mul(flipped, b.cast(x, DType::Float32)), "out"}});
+    auto exe = Executable::compile(fusion, cuda());
+    EXPECT_EQ(exe->segmented().num_kernels(), 1);
+    for (const CompiledStep& step : exe->steps()) EXPECT_FALSE(kir::checks_indices(step.kernel));
+    std::vector<HostTensor> inputs = {HostTensor::random(DType::BFloat16, shape, rng)};
+    expect_match(fusion.name() + std::to_string(axis), exe->run(inputs), interpret(fusion, inputs));
+  }
+}
+
 TEST(GpuSuite, IndexingOutOfRangeIsAnErrorWithoutOutOfBoundsReads) {
   SKIP_WITHOUT_GPU();
   std::mt19937_64 rng(3);

@@ -137,13 +137,6 @@ def test_index_dtype_must_be_integer():
         fd.execute([make((2, 3)), make((2,))])
 
 
-def test_scatter_still_not_implemented():
-    with FusionDefinition() as fd:
-        t = fd.define_tensor(shape=[-1], contiguity=[True])
-        with pytest.raises(NotImplementedError, match="fd.ops.scatter"):
-            fd.ops.scatter(t, t, t, 0)
-
-
 @pytest.mark.parametrize("max_norm,norm_type", [(None, None), (1.0, None), (0.5, 1.0), (2.0, 3.0)])
 @pytest.mark.parametrize("index_shape", [(5,), (2, 3), ()])
 def test_embedding_fwd(max_norm, norm_type, index_shape, device):

@@ -169,6 +169,8 @@ case("aten.cat.default", lambda x, y: aten.cat.default([x, y.neg()], -1), r(3, 2
 case("aten.cat.default", lambda x, y: aten.cat.default([x, y.neg()], 0), bf(2, 5), r(3, 5))  # promotes
 case("aten.constant_pad_nd.default", lambda x: aten.constant_pad_nd.default(x.exp(), [1, 2, 0, 1], 0.5), NC)
 case("aten.constant_pad_nd.default", lambda x: aten.constant_pad_nd.default(x.exp(), [-1, 2]), bf(3, 5))
+case("aten.flip.default", lambda x: aten.flip.default(x.exp(), [0, -1]), NC)
+case("aten.flip.default", lambda x: aten.flip.default(x, [1]) * 2, bf(3, 5))
 case("aten.slice_backward.default", lambda g: aten.slice_backward.default(g.exp(), [3, 9], 1, 2, 7, 1), r(3, 5))
 case("aten.slice_backward.default", lambda g: aten.slice_backward.default(g.exp(), [6, 5], 0, -3,
                                                                           9223372036854775807, 1), bf(3, 5))
@@ -282,6 +284,28 @@ def test_embedding_with_indexing():
     assert_matches(actual[0], fn(w, idx))
 
 
+def _distinct_rows(rows, extent, columns, seed):
+    """An int64 index [rows, columns] naming distinct positions of an axis of `extent` in each column."""
+    g = torch.Generator().manual_seed(seed)
+    return torch.stack([torch.randperm(extent, generator=g)[:rows] for _ in range(columns)]).t().contiguous()
+
+
+def test_scatter_with_indexing():
+    from seam.torch_backend import CompilationSettings
+    x, src = r(6, 4), r(3, 5)
+    index = _distinct_rows(3, 6, 4, seed=1)
+    settings = CompilationSettings(fallback=False, indexing=True)
+    for fn in (lambda x, i, s: aten.scatter.src(x.exp(), 0, i, s).sin(),
+               lambda x, i, s: aten.scatter.value(x, -2, i, 2.5) * s[:, :4].sum()):
+        actual, compiled = seam_run(fn, x, index, src, settings=settings)
+        assert "scatter" not in " ".join(compiled.seam_partition.pytorch_nodes), compiled.seam_partition.refused
+        assert_matches(actual[0], fn(x, index, src))
+    # Without indexing=True the node stays with PyTorch.
+    actual, compiled = seam_run(lambda x, i, s: aten.scatter.src(x, 0, i, s[:, :4]), x, index, src)
+    assert "indexing=False" in compiled.seam_partition.refused["aten.scatter.src"]
+
+
 def test_every_claimed_op_is_tested():
-    untested = sorted(set(claimed_ops()) - set(CASES) - {"aten.embedding.default"})
+    untested = sorted(set(claimed_ops()) - set(CASES) - {"aten.embedding.default", "aten.scatter.src",
+                                                          "aten.scatter.value"})
     assert not untested, f"claimed without a test: {untested}"

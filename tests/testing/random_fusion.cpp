@@ -52,6 +52,7 @@ class Generator {
       case OpCategory::Indexing: return options_.indexing;
       case OpCategory::Opaque: return options_.opaque;
       case OpCategory::Scan: return options_.scans;
+      case OpCategory::Scatter: return options_.scatters;
     }
     return false;
   }
@@ -329,6 +330,7 @@ class Generator {
         const int64_t rank = std::max(type(x).rank(), 1);
         return builder_.scan(op, x, uniform(-rank, rank - 1));
       }
+      case OpCategory::Scatter: return make_scatter();
     }
     SEAM_ASSERT(false, "unknown op category");
     return {};
@@ -501,6 +503,38 @@ class Generator {
       default: SEAM_ASSERT(false, "not an indexing op");
     }
     return {};
+  }
+
+  // scatter: an index no larger than the data off the axis, of any length along it, in range as
+  // make_indexing's; a source of the data's dtype at least the index's extents, or a scalar of any dtype
+  // but the storage-only ones.
+  Value make_scatter() {
+    Value x = at_least_rank_one(pick_tensor());
+    const int64_t rank = type(x).rank();
+    const size_t axis = index(static_cast<size_t>(rank));
+    Shape shape = type(x).shape;
+    if (shape[axis] == 0) {  // an empty axis admits no index
+      shape[axis] = uniform(int64_t{1}, options_.max_extent);
+      x = fit_shape(x, shape);
+    }
+    Shape index_shape = shape;
+    for (size_t d = 0; d < index_shape.size(); ++d)
+      index_shape[d] = d == axis ? random_extent() : uniform(int64_t{0}, shape[d]);
+    const Value positions = index_along(index_shape, static_cast<int64_t>(axis), shape[axis]);
+    const DType dtype = type(x).dtype;
+    Value src;
+    if (chance(0.3)) {
+      DType scalar = random_dtype();
+      if (is_float8(scalar)) scalar = DType::Float32;
+      src = chance(0.5) ? builder_.constant(random_literal(scalar), scalar)
+                        : builder_.input(Type::scalar(scalar));
+    } else {
+      Shape src_shape = index_shape;
+      for (int64_t& e : src_shape)
+        if (chance(0.3)) e += uniform(int64_t{1}, int64_t{2});
+      src = fit(pick_tensor(), src_shape, dtype);
+    }
+    return builder_.scatter(x, static_cast<int64_t>(axis) - (chance(0.3) ? rank : 0), positions, src);
   }
 
   Value make_reduction(OpKind op) {

@@ -32,6 +32,9 @@ struct RandomFusionOptions {
   bool indexing = true;
   // cumsum, cumprod, cummin, cummax. Off by default so that adding them changed no seed's fusion.
   bool scans = false;
+  // scatter (indices in range, a tensor or scalar source). Off by default so that adding it changed no
+  // seed's fusion.
+  bool scatters = false;
 
   bool scalar_inputs = true;    // inputs of scalar type
   bool strided_inputs = true;   // inputs with a strides attribute (permuted, padded, broadcast layouts)

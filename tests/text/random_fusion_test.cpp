@@ -19,6 +19,7 @@ TEST(RandomFusion, ThousandSeedsBuildAndVerify) {
   every_op.random = true;    // uniform and normal are off by default
   every_op.indexing = true;  // and so are the indexing ops
   every_op.scans = true;     // and the scans
+  every_op.scatters = true;  // and scatter
   for (uint64_t seed = 0; seed < 1000; ++seed) {
     Fusion f = random_fusion(seed, every_op);
     ASSERT_NO_THROW(verify(f)) << "seed " << seed;

@@ -547,6 +547,16 @@ SEAM_FN seam_i64 seam_checked_index(T i, seam_i64 extent, bool active, seam_i64*
   return 0;
 }
 
+// The position a scatter writes along an axis of extent n: index i in [-n, n), wrapped once. Any other
+// index is recorded as seam_checked_index records it and gives -1: the write is skipped.
+template <class T>
+SEAM_FN seam_i64 seam_scatter_position(T i, seam_i64 extent, seam_i64* error, int op, int axis) {
+  const seam_i64 position = (seam_i64)i < 0 ? (seam_i64)i + extent : (seam_i64)i;
+  if (position >= 0 && position < extent) return position;
+  seam_record_index_error(error, op, (seam_i64)i, extent, axis);
+  return -1;
+}
+
 // ---- online max and sum (softmax, log-sum-exp, cross-entropy) -----------------------------------------
 // A part of a row as the pair (m, s): its max m and the sum of exp(x - m) over it. Two parts combine into
 // (M, s1 * exp(m1 - M) + s2 * exp(m2 - M)) with M = max(m1, m2); a part of -inf values is (-inf, 0), and

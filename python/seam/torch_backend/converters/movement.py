@@ -3,6 +3,9 @@ arithmetic inside a kernel; a region output that is a view of a region input com
 
 import sys
 
+import torch
+
+from ...dtypes import torch_to_datatype
 from ..context import ConversionError
 from ..node_meta import tensor_info
 from ..registry import converter
@@ -173,3 +176,28 @@ def slice_backward(ctx, grad, input_sizes, dim, start, end, step):
 @converter("aten._reshape_alias.default", compute=False, view=True)
 def reshape_alias(ctx, x, shape, stride):
     return ctx.ops.reshape(x, _ints(shape))
+
+
+def _flip_ok(node, settings):
+    dims = node.args[1] if len(node.args) > 1 else node.kwargs.get("dims", ())
+    if not all(isinstance(d, int) and not isinstance(d, bool) for d in dims):
+        return "the dims must be Python ints"
+    info = tensor_info(node.args[0])
+    rank = max(info.rank, 1) if info is not None else None
+    if rank is None or any(not -rank <= d < rank for d in dims) or len({d % rank for d in dims}) != len(dims):
+        return "dims out of range or repeated (PyTorch raises)"
+    return True
+
+
+@converter("aten.flip.default", supports=_flip_ok, compute=False)
+def flip(ctx, x, dims):
+    """Each dim read backwards: an index_select at the descending iota n-1, ..., 0, which fuses with the work
+    around it like any read and, its positions provably in range, checks no index (docs/CODEGEN.md,
+    "Indexing")."""
+    rank = ctx.rank(x)
+    axes = sorted({ctx.axis(int(d), rank) for d in dims}) if rank else []
+    for axis in axes:
+        n = x.size(axis)
+        descending = ctx.ops.iota(n, ctx.ops.sub(n, 1), -1, torch_to_datatype(torch.int64))
+        x = ctx.ops.index_select(x, descending, axis)
+    return x
