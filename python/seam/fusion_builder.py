@@ -20,7 +20,7 @@ from .handles import Scalar, Tensor
 from .lowering import convert
 from .recording import Recording
 from .records import Record
-from .replay import specialize
+from .replay import lower, specialize
 from .reproducer import dump
 from .runner import choose_device
 
@@ -92,11 +92,7 @@ class FusionBuilder(Recording):
         aside), or on `device` when it has none (else the GPU when there is one), once per text and device
         in the process. Its run(inputs) takes the tensor inputs in the order they were defined, of the
         declared signature (neither checked nor converted: the caller keys its calls by it)."""
-        self._text = self.text()
-        devices = [rec.args[3] for rec, _ in self._slots]
-        chosen = choose_device(devices, self._slots, device)
-        entry = _COMPILED.entry_for(self._text)
-        self._id = entry.id
+        entry, chosen = self._complete(device)
         spec = entry.specializations.get(chosen)
         if spec is None:
             with entry.lock:
@@ -106,3 +102,23 @@ class FusionBuilder(Recording):
                     dump(spec, self.text)
                     entry.specializations[chosen] = spec
         return spec
+
+    def fusion_ir(self, device=None):
+        """seam's fusion (text format) as built, before seam's passes, compiling nothing (`device` as in
+        compile(); inputs on the meta device lower for it)."""
+        entry, chosen = self._complete(device, meta=True)
+        spec = entry.specializations.get(chosen)
+        if spec is not None:
+            return spec.fusion.text()
+        return lower(self, [None] * len(self._slots), chosen, f"seam_fusion_{entry.id}")[0].text()
+
+    def _complete(self, device, meta=False):
+        """Ends the building: (the fusion's entry among the compiled ones, the device it runs on). With
+        `meta`, inputs on the meta device (nothing to run) give that device."""
+        self._text = self.text()
+        entry = _COMPILED.entry_for(self._text)
+        self._id = entry.id
+        devices = [rec.args[3] for rec, _ in self._slots]
+        if meta and any(d.type == "meta" for d in devices):
+            return entry, torch.device("meta")
+        return entry, choose_device(devices, self._slots, device)

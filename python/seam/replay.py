@@ -13,9 +13,16 @@ from .runner import Specialization
 
 
 def specialize(fd, flat, device, name):
-    """The recording `fd` specialized for the flattened inputs `flat` on `device` as fusion `name`: its
-    records replayed on seam's FusionBuilder with every extent known, the outputs routed (views, aliases
-    written into inputs, layouts asked with stride_order), compiled for the device's backend. A builder's
+    """The recording `fd` specialized for the flattened inputs `flat` on `device` as fusion `name` (lower)
+    and compiled for the device's backend."""
+    return Specialization(*lower(fd, flat, device, name))
+
+
+def lower(fd, flat, device, name):
+    """The recording `fd` for the flattened inputs `flat` on `device` as fusion `name`, compiling nothing:
+    its records replayed on seam's FusionBuilder with every extent known, the outputs routed (views,
+    aliases written into inputs, layouts asked with stride_order). Returns what a Specialization is made
+    of: (fusion, lowering context, outputs, aliases, device, per input its tensor's device). A builder's
     tensor inputs declare everything; their entries of `flat` are not read."""
     ctx = Lowering(name, flat, device)
     for rec in fd._records:
@@ -62,7 +69,7 @@ def specialize(fd, flat, device, name):
         fusion = _NoFusion()
     devices = [rec.args[3] if rec.kind == "input_tensor" else x.device if isinstance(x, torch.Tensor) else None
                for (rec, _), x in zip(fd._slots, flat)]
-    return Specialization(fusion, ctx, outputs, aliases, device, devices)
+    return fusion, ctx, outputs, aliases, device, devices
 
 
 def lower_record(ctx, rec, flat, slots):
