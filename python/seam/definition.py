@@ -13,7 +13,7 @@ from .dtypes import DataType
 from .handles import Scalar, Tensor, Vector
 from .inputs import flatten, resolve_views
 from .lowering import convert
-from .recording import Operators, Recording
+from .recording import Operators, Recording  # noqa: F401 (Operators: seam.definition's name for fd.ops)
 from .records import Record, parse_define_tensor
 from .replay import specialize
 from .reproducer import dump, input_text, reproducers_quiet

@@ -152,6 +152,6 @@ def compile_regions_ahead(fused, example_inputs, settings):
         with concurrent.futures.ThreadPoolExecutor(min(threads, len(jobs)), "seam-compile") as pool:
             done = sum(pool.map(compile_one, jobs))
     STATS["definitions_compiled_ahead"] += done
-    log.debug("seam: %d of %d definitions compiled ahead on %d thread(s) in %.2f s", done, len(jobs),
+    log.debug("seam: %d of %d fusions compiled ahead on %d thread(s) in %.2f s", done, len(jobs),
               min(threads, len(jobs)), time.perf_counter() - started)
     return done

@@ -91,7 +91,7 @@ def _canonical(nodes, describe):
     """A topological order of a region's nodes that identical copies share: of the nodes ready, the one
     whose computation (_structure) sorts first, ties broken by the order of the original graph. Inputs
     are defined at first use and outputs recorded in this order too, so every copy of a layer gives the
-    same definition text whatever names and node order the tracer and the fuser gave it."""
+    same fusion text whatever names and node order the tracer and the fuser gave it."""
     nodes = list(nodes)
     members = set(nodes)
     memo, position = {}, {n: i for i, n in enumerate(nodes)}
