@@ -55,15 +55,17 @@ def test_constants_outputs_in_a_stride_order_and_inputs_written_in_place():
     close(x, before + 1)
 
 
-def test_a_0dim_cpu_tensor_joins_the_fusion_of_the_other_inputs():
-    x, s = torch.randn(4, 4), torch.tensor(3.0)
+def test_a_0dim_cpu_tensor_joins_the_fusion_of_the_other_inputs(device):
+    x, s = make([4, 4], torch.float32, device), torch.tensor(3.0)
     fusion = FusionBuilder()
     t = fusion.define_tensor(x.shape, x.stride(), x.dtype, x.device)
     u = fusion.define_tensor(s.shape, s.stride(), s.dtype, s.device)
     fusion.add_output(fusion.ops.mul(t, u))
     spec = fusion.compile()
-    assert spec.device == x.device
-    close(spec.run([x, s])[0], x * 3.0)
+    assert spec.device == x.device  # the CPU scalar is copied to the GPU per run
+    out, = spec.run([x, s])
+    assert out.device == x.device
+    close(out, x * 3.0)
 
 
 def test_a_compiled_builder_takes_no_more_records_and_handles_stay_in_their_fusion():
