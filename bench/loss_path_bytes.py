@@ -70,7 +70,7 @@ def region_bytes(gm, settings):
                 stride = meta.stride() if callable(meta.stride) else meta.stride
                 inputs.append(torch.empty_strided(tuple(meta.shape), tuple(stride), dtype=meta.dtype))
         translation = translate(region.graph_module.graph, inputs)
-        text = translation.fd.segmentation_for([inputs[i] for i in translation.tensor_positions])
+        text = translation.compile(None).executable().segmentation()
         found.append((name, int(re.search(r"boundary bytes: (\d+)", text).group(1)), text))
     return found
 

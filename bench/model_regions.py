@@ -81,31 +81,6 @@ def stand_ins(region):
     return out
 
 
-class _FusionOnly:
-    """Stands in for runner.Specialization: keeps the fusion, compiles nothing."""
-
-    def __init__(self, fusion, ctx, *_):
-        self.fusion, self.meta = fusion, frozenset(ctx.meta)
-
-
-def fusion_text(fd, inputs):
-    """The region's fusion (text format) for inputs of these signatures, before seam's passes (the
-    lowering reads no device but to check that every input is on the same one)."""
-    import torch
-
-    from seam import replay
-    from seam.inputs import flatten
-
-    fd._ensure_defined()
-    real = replay.Specialization
-    replay.Specialization = _FusionOnly
-    try:
-        spec = replay.specialize(fd, flatten(inputs, fd._slots), torch.device("meta"))
-    finally:
-        replay.Specialization = real
-    return spec.fusion.text()
-
-
 def regions_of(name):
     """Per distinct region fusion: (file stem, text, count), in the order the step first runs them."""
     from seam.torch_backend.partition import partition_graph
@@ -123,7 +98,7 @@ def regions_of(name):
                 continue
             inputs = stand_ins(region)
             translation = translate(region.graph_module.graph, inputs)
-            text = fusion_text(translation.fd, [inputs[i] for i in translation.tensor_positions])
+            text = translation.fusion.fusion_ir()
             if text in found:
                 found[text][1] += 1
                 continue

@@ -6,11 +6,14 @@
         fd.add_output(fd.ops.exp(t0))
     out, = fd.execute([torch.randn(4, 8)])
 
-docs/PYTHON.md says what is supported and how it maps onto seam's IR."""
+docs/PYTHON.md says what is supported and how it maps onto seam's IR. The frontend (definition.py) loads
+on first use of its names, so that the torch.compile backend, which builds through the core
+(fusion_builder.py), does not load it."""
+
+import importlib
 
 from ._native import SeamError, native
 from .cache import FusionCache
-from .definition import FusionDefinition, Operators, clone
 from .descriptors import compute_contiguity, compute_tensor_descriptor
 from .dtypes import DataType
 from .handles import Scalar, Tensor, Vector
@@ -19,6 +22,17 @@ from .version import VERSION as __version__
 from .torch_backend.registration import register_dynamo_backend as _register_dynamo_backend
 
 _register_dynamo_backend()  # torch.compile(model, backend="seam"), where torch has Dynamo
+
+
+_FRONTEND = {"FusionDefinition": "definition", "Operators": "recording", "clone": "definition"}
+
+
+def __getattr__(name):
+    if name in _FRONTEND:
+        value = getattr(importlib.import_module(f".{_FRONTEND[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def version():

@@ -13,42 +13,11 @@ from .dtypes import DataType
 from .handles import Scalar, Tensor, Vector
 from .inputs import flatten, resolve_views
 from .lowering import convert
-from .records import (KEYWORD_ALIASES, Record, check_arguments, format_value, handles_in, normalize,
-                      parse_define_tensor)
-from .registry import NOT_IMPLEMENTED, OPS
+from .recording import Operators, Recording  # noqa: F401 (Operators: seam.definition's name for fd.ops)
+from .records import Record, parse_define_tensor
 from .replay import specialize
-from .reproducer import dump, input_text, legacy_record_text, reproducers_quiet
-from .runner import choose_device
-
-
-class Operators:
-    """fd.ops: each op records itself on the definition."""
-
-    def __init__(self, fd):
-        self._fd = fd
-
-    def __getattr__(self, name):
-        if name in OPS:
-            spec = OPS[name]
-            fd = self._fd
-
-            def call(*args, **kwargs):
-                return fd._record_op(spec, args, kwargs)
-
-            call.__name__ = name
-            return call
-        if name in NOT_IMPLEMENTED:
-            reason = NOT_IMPLEMENTED[name]
-
-            def unsupported(*args, **kwargs):
-                raise NotImplementedError(f"fd.ops.{name} is not supported by seam: {reason}")
-
-            unsupported.__name__ = name
-            return unsupported
-        raise AttributeError(f"fd.ops has no op '{name}' (nvFuser names it neither)")
-
-    def __dir__(self):
-        return sorted(set(OPS) | set(NOT_IMPLEMENTED))
+from .reproducer import dump, input_text, reproducers_quiet
+from .runner import choose_device, input_devices
 
 
 class _ScheduleOperators:
@@ -65,14 +34,17 @@ class _ScheduleOperators:
         return unsupported
 
 
-class FusionDefinition:
+class FusionDefinition(Recording):
     """nvFuser's FusionDefinition on seam. Use `with FusionDefinition() as fd:` or subclass it with a
-    `definition(self)` method; then `fd.execute(inputs)`."""
+    `definition(self)` method; then `fd.execute(inputs)`. The records, handles, `fd.ops` and outputs are
+    the core's (recording.py); this class adds nvFuser's ways of defining inputs, execute() with its
+    per-signature cache, reproducers, profiling and introspection."""
+
+    _what = "FusionDefinition"
 
     def __init__(self, id=None, max_length=9999, use_multidevice_executor=False, backend_type=None):
-        self._reset()
+        super().__init__()
         self._selected_device = None
-        self.ops = Operators(self)
         self.sched = _ScheduleOperators()
         if id is not None:  # the definition the cache holds under this id
             body = FusionCache.get().body_of(id)
@@ -82,10 +54,7 @@ class FusionDefinition:
                 namespace["nvfuser_fusion"](self)
 
     def _reset(self):
-        self._records = []
-        self._handles = 0
-        self._slots = []       # per flattened execute() input: (record, description)
-        self._outputs = []     # (handle, alias_input handle or None, stride_order or None)
+        super()._reset()
         self._entry = None     # the shared cache entry once the definition is complete
         self._last = None      # the specialization the last execute ran
         self._defining = False
@@ -132,17 +101,10 @@ class FusionDefinition:
         self._finalize()
 
     # --- defining inputs ----------------------------------------------------------------------------
-    def _new(self, cls, *extra):
-        h = cls(self, self._handles, *extra)
-        self._handles += 1
-        return h
-
-    def _add_record(self, record):
+    def _check_open(self):
         if self._entry is not None and not self._defining:
             raise RuntimeError("Attempting to add to a completed definition! This FusionDefinition is complete; "
                                "define a new one to add operations")
-        self._records.append(record)
-        return record
 
     def define_tensor(self, *args, **kwargs):
         shape, contiguity, dtype, is_cpu, stride_order = parse_define_tensor(args, kwargs)
@@ -155,8 +117,7 @@ class FusionDefinition:
         rec = Record("define_tensor", (shape, contiguity, dtype, is_cpu, stride_order), [t],
                      slot=len(self._slots))
         rec.spec = seam_dtype
-        self._add_record(rec)
-        self._slots.append((rec, f"input {len(self._slots)} ({t.name})"))
+        self._add_input(rec, f"input {len(self._slots)} ({t.name})")
         return t
 
     def from_pytorch(self, tensor, static_sizes=False):
@@ -187,9 +148,10 @@ class FusionDefinition:
         s = self._new(Scalar)
         rec = Record("define_scalar", (value, dtype), [s], slot=len(self._slots) if value is None else None)
         rec.spec = seam_dtype
-        self._add_record(rec)
         if value is None:
-            self._slots.append((rec, f"input {len(self._slots)} ({s.name}, a {dtype!r} scalar)"))
+            self._add_input(rec, f"input {len(self._slots)} ({s.name}, a {dtype!r} scalar)")
+        else:
+            self._add_record(rec)
         return s
 
     def define_constant(self, value, dtype=None):
@@ -216,69 +178,7 @@ class FusionDefinition:
         self._add_record(Record("define_vector", (values, dtype), [v]))
         return v
 
-    # --- ops and outputs ----------------------------------------------------------------------------
-    def _record_op(self, spec, args, kwargs):
-        params = spec.signature.parameters
-        for old, new in KEYWORD_ALIASES:
-            if old in kwargs and old not in params and new in params and new not in kwargs:
-                kwargs[new] = kwargs.pop(old)
-        try:
-            bound = spec.signature.bind(*args, **kwargs)
-        except TypeError as e:
-            raise TypeError(f"fd.ops.{spec.name}{spec.signature}: {e}") from None
-        if isinstance(bound.arguments.get("dims"), DataType) and "dtype" not in bound.arguments:
-            # nvFuser's reduction overload op(arg, dtype): every dim, in that dtype
-            bound.arguments["dtype"] = bound.arguments.pop("dims")
-        bound.apply_defaults()
-        check_arguments(spec.name, bound.arguments)
-        values = normalize(list(bound.args))
-        for v in handles_in(values):
-            if v.fd is not self:
-                raise ValueError(f"fd.ops.{spec.name}: {v.name} belongs to another FusionDefinition")
-        try:
-            out_kinds = spec.out(*values)
-        except (AttributeError, TypeError) as e:
-            raise TypeError(f"fd.ops.{spec.name}: unexpected arguments {format_value(values)} ({e})") from None
-        outputs = []
-        for kind in out_kinds:
-            if kind[0] == "T":
-                outputs.append(self._new(Tensor, kind[1]))
-            elif kind[0] == "S":
-                outputs.append(self._new(Scalar))
-            else:
-                outputs.append(self._new(Vector, kind[1]))
-        self._add_record(Record("op", values, outputs, spec=spec))
-        return outputs[0] if len(outputs) == 1 else tuple(outputs)
-
-    def add_output(self, output, alias_input=None, stride_order=None):
-        if isinstance(alias_input, (list, tuple)):  # add_output(T, (2, 1, 0)): the stride_order overload
-            alias_input, stride_order = None, alias_input
-        if not isinstance(output, (Tensor, Scalar)):
-            raise TypeError(f"add_output needs a Tensor or Scalar, got {output!r}")
-        if alias_input is not None and not (isinstance(alias_input, Tensor) and isinstance(output, Tensor)):
-            raise TypeError("add_output: alias_input must be a Tensor input, aliased by a Tensor")
-        if alias_input is not None and not any(r.kind == "define_tensor" and r.outputs[0] is alias_input
-                                               for r in self._records):
-            raise ValueError(f"add_output: alias_input {alias_input.name} is not an input of this definition")
-        if stride_order is not None:
-            stride_order = [int(s) for s in stride_order]
-            if not isinstance(output, Tensor) or sorted(s % max(output.ndim, 1) for s in stride_order) != \
-                    list(range(output.ndim)):
-                raise ValueError(f"add_output: stride_order {stride_order} is not a permutation of the "
-                                 f"output's {getattr(output, 'ndim', 0)} dims")
-            stride_order = stride_order or None
-        self._add_record(Record("add_output", (output, alias_input, stride_order), []))
-        self._outputs.append((output, alias_input, stride_order))
-
     # --- the reproducer ---------------------------------------------------------------------------------
-    def _record_text(self, rec):
-        if rec.text is None:
-            rec.text = legacy_record_text(rec)
-        return rec.text
-
-    def _body(self):
-        return "\n".join("    " + self._record_text(r) for r in self._records)
-
     def _function_name(self):
         return f"nvfuser_fusion_id{self.id() or 0}"
 
@@ -432,22 +332,10 @@ class FusionDefinition:
     _profile = None  # the FusionProfile of this definition's last profiled execute
 
     def _run_profiled(self, spec, flat, explicit, compiled):
-        """spec.run(flat), profiled: the FusionProfile goes to fd.profile() and get_fusion_profile(). A run
-        that launches nothing has nothing to time: refused when profile=True asked for it, run unprofiled
-        inside a PythonProfiler."""
-        if not spec.launches():
-            if explicit:
-                raise RuntimeError("execute(profile=True): this definition launches no kernel for these inputs "
-                                   "(its outputs are scalars, inputs or views of inputs), so there is nothing to "
-                                   "profile; execute it without profile=True")
-            return spec.run(flat)
-        measured = []
-        results = spec.run(flat, profile_into=measured)
-        raw, stream = measured[0]
-        compile_ms = spec.compile_time_ms if compiled else 0.0
-        device = spec.device.index if spec.device.type == "cuda" else -1
-        self._profile = _profiler.FusionProfile(raw, self._entry.id, compile_ms, device, stream)
-        _profiler.record(self._profile)
+        """spec.run(flat), profiled (profile.run_profiled); the FusionProfile goes to fd.profile()."""
+        results, profile = _profiler.run_profiled(spec, flat, self._entry.id, explicit, compiled)
+        if profile is not None:
+            self._profile = profile
         return results
 
     def profile(self):
@@ -465,15 +353,16 @@ class FusionDefinition:
             expected = ", ".join(d for _, d in self._slots) or "none"
             raise ValueError(f"the definition takes {len(self._slots)} inputs ({expected}), got {len(flat)}")
         entry = self._entry
-        dev = choose_device(flat, self._slots, device if device is not None else self._selected_device)
+        dev = choose_device(input_devices(flat), self._slots,
+                            device if device is not None else self._selected_device)
         key = input_key(flat, entry.meta, dev) if entry.meta is not None else None
         spec = entry.specializations.get(key) if key is not None else None
         if spec is None:
             with entry.lock:
                 spec = entry.specializations.get(key) if key is not None else None
                 if spec is None:
-                    spec = specialize(self, flat, dev)
-                    dump(self, spec)
+                    spec = specialize(self, flat, dev, f"nvfuser_fusion_id{self.id()}")
+                    dump(spec, self._script, self._capturing)
                     entry.meta = spec.meta
                     key = input_key(flat, entry.meta, dev)
                     entry.specializations[key] = spec

@@ -94,6 +94,27 @@ def _percentage(gbs, peak):
     return 100.0 * gbs / peak if peak > 0 else 0.0
 
 
+def run_profiled(spec, flat, fusion_id, explicit, compiled):
+    """(outputs, FusionProfile or None) of `spec` (runner.Specialization) run on `flat` with every step timed;
+    the profile is the process's last (get_fusion_profile, PythonProfiler). `compiled`: whether the profile
+    reports the specialization's compile time. A run that launches nothing has nothing to time: refused
+    when `explicit` (execute(profile=True)) asked for it, else run unprofiled (inside a PythonProfiler)."""
+    if not spec.launches():
+        if explicit:
+            raise RuntimeError("execute(profile=True): this definition launches no kernel for these inputs "
+                               "(its outputs are scalars, inputs or views of inputs), so there is nothing to "
+                               "profile; execute it without profile=True")
+        return spec.run(flat), None
+    measured = []
+    results = spec.run(flat, profile_into=measured)
+    raw, stream = measured[0]
+    compile_ms = spec.compile_time_ms if compiled else 0.0
+    device = spec.device.index if spec.device.type == "cuda" else -1
+    profile = FusionProfile(raw, fusion_id, compile_ms, device, stream)
+    record(profile)
+    return results, profile
+
+
 def record(profile):
     global _last
     with _lock:

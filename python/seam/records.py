@@ -24,7 +24,10 @@ class Record:
 
     @property
     def is_cpu_scalar_input(self):
-        """A define_tensor(is_cpu=True): a 0-dim CPU tensor that may join a fusion on another device."""
+        """A define_tensor(is_cpu=True), or a builder's 0-dim CPU tensor: a 0-dim CPU tensor that may join
+        a fusion on another device."""
+        if self.kind == "input_tensor":
+            return not self.args[0] and self.args[3].type == "cpu"
         return self.kind == "define_tensor" and self.args[3]
 
 

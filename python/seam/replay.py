@@ -1,5 +1,6 @@
-"""Replaying a definition's records on seam's FusionBuilder for concrete inputs (lowering.py's Lowering
-holds the values): each input checked against its declaration, each op lowered, the outputs routed."""
+"""Replaying a fusion's records (recording.py: a FusionDefinition's or a FusionBuilder's) on seam's C++
+FusionBuilder for concrete inputs (lowering.py's Lowering holds the values): each input checked against
+its declaration, each op lowered, the outputs routed, and the result compiled (runner.Specialization)."""
 
 import torch
 
@@ -11,11 +12,19 @@ from .ops import alloc_order
 from .runner import Specialization
 
 
-def specialize(fd, flat, device):
-    """The definition `fd` specialized for the flattened inputs `flat` on `device`: its records replayed
-    on seam's FusionBuilder with every extent known, the outputs routed (views, aliases written into
-    inputs, layouts asked with stride_order), compiled for the device's backend."""
-    ctx = Lowering(f"nvfuser_fusion_id{fd.id()}", flat, device)
+def specialize(fd, flat, device, name):
+    """The recording `fd` specialized for the flattened inputs `flat` on `device` as fusion `name` (lower)
+    and compiled for the device's backend."""
+    return Specialization(*lower(fd, flat, device, name))
+
+
+def lower(fd, flat, device, name):
+    """The recording `fd` for the flattened inputs `flat` on `device` as fusion `name`, compiling nothing:
+    its records replayed on seam's FusionBuilder with every extent known, the outputs routed (views,
+    aliases written into inputs, layouts asked with stride_order). Returns what a Specialization is made
+    of: (fusion, lowering context, outputs, aliases, device, per input its tensor's device). A builder's
+    tensor inputs declare everything; their entries of `flat` are not read."""
+    ctx = Lowering(name, flat, device)
     for rec in fd._records:
         ctx.where = fd._record_text(rec)
         lower_record(ctx, rec, flat, fd._slots)
@@ -40,7 +49,7 @@ def specialize(fd, flat, device):
             if target.shape != value.shape or target.dtype != value.dtype:
                 raise ValueError(f"add_output({handle.name}, alias_input={alias.name}): the output is "
                                  f"{value.dtype}{list(value.shape)}, the input {target.dtype}{list(target.shape)}")
-            aliases.append((fusion_output(value), input_slot(fd, alias)))
+            aliases.append((fusion_output(value), fd.input_slot(alias)))
             continue
         if order:  # the identity too: an output that views an input must still get this layout
             permuted = ctx.permute(value, order)
@@ -58,14 +67,9 @@ def specialize(fd, flat, device):
         fusion = ctx.b.finish([("", tv.id) for tv in fusion_outputs])
     else:
         fusion = _NoFusion()
-    return Specialization(fusion, ctx, outputs, aliases, device, flat)
-
-
-def input_slot(fd, tensor):
-    for i, (rec, _) in enumerate(fd._slots):
-        if rec.kind == "define_tensor" and rec.outputs[0] is tensor:
-            return i
-    raise ValueError(f"{tensor.name} is not an input")
+    devices = [rec.args[3] if rec.kind == "input_tensor" else x.device if isinstance(x, torch.Tensor) else None
+               for (rec, _), x in zip(fd._slots, flat)]
+    return fusion, ctx, outputs, aliases, device, devices
 
 
 def lower_record(ctx, rec, flat, slots):
@@ -95,13 +99,12 @@ def lower_record(ctx, rec, flat, slots):
         if not cpu_scalar and t.device != ctx.device and not (t.device.type == ctx.device.type == "cpu"):
             raise ValueError(f"{label}: on {t.device}, the fusion runs on {ctx.device}")
         check_layout(label, shape, contiguity, stride_order, list(t.shape), list(t.stride()))
-        strides = list(t.stride())
-        if t.is_contiguous() and strides == row_major_strides(t.shape):
-            strides = []  # the IR's default; keeps fusion_ir() short
-        tid = ctx.b.input(rec.spec, list(t.shape), strides, rec.outputs[0].name)
-        ctx.fusion_inputs.append((rec.slot, rec.spec, False))
-        ctx.input_slots[tid] = rec.slot
-        ctx.env[rec.outputs[0].index] = TV(tid, rec.spec, t.shape)
+        _tensor_input(ctx, rec, list(t.shape), list(t.stride()))
+    elif kind == "input_tensor":  # a builder's: declared with its layout and device
+        sizes, strides, dtype, device = rec.args
+        if device != ctx.device and not rec.is_cpu_scalar_input and not (device.type == ctx.device.type == "cpu"):
+            raise ValueError(f"{slots[rec.slot][1]}: on {device}, the fusion runs on {ctx.device}")
+        _tensor_input(ctx, rec, list(sizes), list(strides))
     elif kind == "define_scalar":
         value, dtype = rec.args
         if value is None:
@@ -129,6 +132,15 @@ def lower_record(ctx, rec, flat, slots):
                 raise RuntimeError(f"internal error in seam's frontend: {ctx.where} gave "
                                    f"{getattr(value, 'shape', value)}, expected rank {handle.ndim}")
             ctx.env[handle.index] = value
+
+
+def _tensor_input(ctx, rec, sizes, strides):
+    if strides == row_major_strides(sizes):
+        strides = []  # the IR's default; keeps fusion_ir() short
+    tid = ctx.b.input(rec.spec, sizes, strides, rec.outputs[0].name)
+    ctx.fusion_inputs.append((rec.slot, rec.spec, False))
+    ctx.input_slots[tid] = rec.slot
+    ctx.env[rec.outputs[0].index] = TV(tid, rec.spec, sizes)
 
 
 class _NoFusion:

@@ -60,16 +60,17 @@ def input_text(x):
     return format_value(x)
 
 
-def dump(fd, spec):
+def dump(spec, script, capturing=None):
     """NVFUSER_DUMP (or SEAM_PYTHON_DUMP) = comma-separated python_definition, fusion_ir,
     scheduled_fusion_ir, segmented_fusion, cuda_kernel: printed when a specialization is compiled, and
-    kept for debug_output() when execute(capture_debug_output=True) compiled it."""
+    appended to `capturing` (a list) when given (execute(capture_debug_output=True)). `script` gives the
+    definition's text (called only when python_definition is asked for)."""
     wanted = set((os.environ.get("SEAM_PYTHON_DUMP") or os.environ.get("NVFUSER_DUMP") or "").split(","))
     if not wanted - {""}:
         return
     parts = []
     if "python_definition" in wanted:
-        parts.append(fd._script())
+        parts.append(script())
     if "fusion_ir" in wanted:
         parts.append(spec.fusion.text())
     if spec.output_types:
@@ -82,8 +83,8 @@ def dump(fd, spec):
             parts.append(exe.cuda_source())
     for text in parts:
         print(text, file=sys.stderr)
-    if fd._capturing is not None:
-        fd._capturing.extend(parts)
+    if capturing is not None:
+        capturing.extend(parts)
 
 
 def legacy_record_text(rec):
@@ -95,6 +96,9 @@ def legacy_record_text(rec):
         text = (f"fd.define_tensor(shape={format_value(shape)}, contiguity={format_value(contiguity)}, "
                 f"dtype={dtype!r}, is_cpu={is_cpu}" + (f", stride_order={stride_order}" if stride_order else "")
                 + ")")
+    elif rec.kind == "input_tensor":  # FusionBuilder's: every property known
+        sizes, strides, dtype, device = a
+        text = f"fd.define_tensor(sizes={list(sizes)}, strides={list(strides)}, dtype={dtype!r}, device='{device}')"
     elif rec.kind == "define_scalar":
         text = f"fd.define_scalar({format_value(a[0])}, dtype={a[1]!r})"
     elif rec.kind == "define_vector":

@@ -21,17 +21,23 @@ def _cuda():
     return _cuda_state
 
 
-def choose_device(flat, slots, requested):
-    """The device every tensor input is on (0-dim CPU tensors in is_cpu slots excepted), else the requested
-    one, else the GPU when seam and torch both see one. An is_cpu slot given a 0-dim tensor on the device
-    is an ordinary device input, as in nvFuser (which refuses only the converse)."""
+def input_devices(flat):
+    """Per input, the device of a tensor (None for other inputs): what choose_device and Specialization read."""
+    return [x.device if isinstance(x, torch.Tensor) else None for x in flat]
+
+
+def choose_device(devices, slots, requested):
+    """The device every tensor input is on (`devices`: per input, its tensor's device or None; 0-dim CPU
+    tensors in is_cpu slots excepted), else the requested one, else the GPU when seam and torch both see
+    one. An is_cpu slot given a 0-dim tensor on the device is an ordinary device input, as in nvFuser
+    (which refuses only the converse)."""
     device, first = None, None
-    for x, (rec, label) in zip(flat, slots):
-        if isinstance(x, torch.Tensor) and not (rec.is_cpu_scalar_input and x.device.type == "cpu"):
+    for at, (rec, label) in zip(devices, slots):
+        if at is not None and not (rec.is_cpu_scalar_input and at.type == "cpu"):
             if device is None:
-                device, first = x.device, label
-            elif x.device != device:
-                raise ValueError(f"{label} is on {x.device} but {first} is on {device}: all tensor inputs "
+                device, first = at, label
+            elif at != device:
+                raise ValueError(f"{label} is on {at} but {first} is on {device}: all tensor inputs "
                                  "must be on one device")
     if device is None:
         if requested is not None:
@@ -95,9 +101,10 @@ def _capturing():
 
 class Specialization:
     """A definition specialized for one input signature, compiled for its backend. Every output is a
-    tensor torch allocates (its caching allocator on CUDA) and seam writes, or a view of an input."""
+    tensor torch allocates (its caching allocator on CUDA) and seam writes, or a view of an input.
+    `devices`: per input, the device of its tensor (None for scalars)."""
 
-    def __init__(self, fusion, ctx, outputs, aliases, device, flat):
+    def __init__(self, fusion, ctx, outputs, aliases, device, devices):
         self.fusion = fusion
         self.meta = frozenset(ctx.meta)
         self.device = device
@@ -129,7 +136,7 @@ class Specialization:
         # CUDA, the value itself on the host backend) and 0-dim CPU tensors of a CUDA run.
         self._converted = []
         for position, (slot, dtype, is_scalar) in enumerate(self.inputs):
-            if self.backend == "cuda" and (is_scalar or flat[slot].device != device):
+            if self.backend == "cuda" and (is_scalar or devices[slot] != device):
                 self._converted.append((position, is_scalar, dtypes.torch_dtype(dtype)))
         self._computed, self._views, self._same = [], [], []
         for o, (kind, dtype, shape, strides, offset, input, earlier) in enumerate(self._executable.output_routes()):

@@ -251,9 +251,9 @@ def _group_outputs(compiled):
     for gm in compiled:
         for module in gm.modules():
             for translation in getattr(module, "_cache", {}).values():
-                if not hasattr(translation, "fd"):
+                if getattr(translation, "spec", None) is None:
                     continue
-                for line in translation.fd.last_segmentation().splitlines():
+                for line in translation.spec.executable().segmentation().splitlines():
                     if line.strip().startswith("outputs:"):
                         found += re.findall(r"%\d+ (\w+)\[([\d,]*)\]", line)
     return found

@@ -46,7 +46,7 @@ def _run(fn, *inputs, device="cpu"):
     gm = tb.compile_aten_graph(make_fx(fn)(*inputs), list(inputs), tb.CompilationSettings(fallback=False))
     assert gm.seam_partition.regions, gm.seam_partition.refused
     result = gm(*inputs)
-    texts = [str(t.fd) for name, m in gm.named_modules() if isinstance(m, tb.runtime.SeamRegion)
+    texts = [t.fusion.text() for name, m in gm.named_modules() if isinstance(m, tb.runtime.SeamRegion)
              for t in m._cache.values()]
     return result, "\n".join(texts)
 

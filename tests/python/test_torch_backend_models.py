@@ -124,9 +124,9 @@ def test_llama_layers_share_compiled_regions(partition):
     logits, loss = tb.aot_compile(model, settings, compiled=compiled, partition_fn=split)(tokens, labels)
     torch.testing.assert_close(logits, model(tokens, labels)[0], rtol=1e-4, atol=1e-5)
     regions = [m for m in compiled[0].modules() if isinstance(m, tb.runtime.SeamRegion)]
-    fds = [next(iter(r._cache.values())).fd for r in regions]
-    ids = [fd.id() for fd in fds]
+    fusions = [next(iter(r._cache.values())).fusion for r in regions]
+    texts = [fusion.text() for fusion in fusions]
     # on a failure, what differs between the two middle layers' definitions
-    difference = "\n".join(difflib.unified_diff(repr(fds[1]).splitlines(), repr(fds[2]).splitlines(), lineterm="",
-                                                 n=1)) if len(fds) > 2 else ""
-    assert len(regions) == 4 and len(set(ids)) == 3, f"{ids}\n{difference}"
+    difference = "\n".join(difflib.unified_diff(repr(fusions[1]).splitlines(), repr(fusions[2]).splitlines(),
+                                                 lineterm="", n=1)) if len(fusions) > 2 else ""
+    assert len(regions) == 4 and len(set(texts)) == 3, difference

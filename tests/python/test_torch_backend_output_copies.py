@@ -114,12 +114,12 @@ def test_clone_of_an_input_does_not_alias_it(counted_region_runs):
 
 
 class _SameTensorTwice:
-    """A definition whose two outputs seam computed as one tensor (as it does for equal masks)."""
+    """A specialization whose two outputs seam computed as one tensor (as it does for equal masks)."""
 
     def __init__(self, out):
         self.out = out
 
-    def execute(self, inputs, device=None):
+    def run(self, inputs):
         return [self.out, self.out]
 
 
@@ -130,7 +130,7 @@ def _region_returning(escaping):
     region = SeamRegion(make_fx(lambda x: (x + 1.0, x + 1.0))(torch.randn(2)), tb.CompilationSettings(), "r")
     region.escaping = escaping
     shared = torch.randn(3, 2)
-    translation = SimpleNamespace(fd=_SameTensorTwice(shared), tensor_positions=[0], output_positions=[0, 1],
+    translation = SimpleNamespace(spec=_SameTensorTwice(shared), tensor_positions=[0], output_positions=[0, 1],
                                   copies=[True, True])
     return region._run(translation, (torch.randn(2),)), shared
 

@@ -149,17 +149,17 @@ def test_a_seam_failure_runs_the_region_in_pytorch(monkeypatch):
 
     real = translate_module.translate
 
-    def failing_fd(graph, inputs):
+    def failing_fusion(graph, inputs):
         translation = real(graph, inputs)
 
         class Failing:
-            def execute(self, *a, **k):
+            def compile(self, *a, **k):
                 raise RuntimeError("seam failed to compile")
 
-        translation.fd = Failing()
+        translation.fusion = Failing()
         return translation
 
-    monkeypatch.setattr(tb.runtime, "translate", failing_fd)
+    monkeypatch.setattr(tb.runtime, "translate", failing_fusion)
     x = torch.randn(3, 5)
     before = tb.STATS["signatures_in_pytorch"]
     (out,), gm = seam_run(fn, x, settings=CompilationSettings())
@@ -300,8 +300,8 @@ def test_copies_traced_in_another_order_share_one_definition():
     outs, gm = seam_run(fn, *inputs, settings=CUMSUM_IN_PYTORCH)
     assert_matches(outs[0], fn(*inputs))
     regions = [m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion)]
-    ids = [next(iter(r._cache.values())).fd.id() for r in regions]
-    assert len(ids) == 2 and ids[0] == ids[1], ids
+    specs = [next(iter(r._cache.values())).spec for r in regions]
+    assert len(specs) == 2 and specs[0] is specs[1]
 
 
 def test_a_view_read_inside_and_handed_out_leaves_its_base_as_the_output():
@@ -325,8 +325,8 @@ def test_a_view_read_inside_and_handed_out_leaves_its_base_as_the_output():
         assert_matches(a, e)
         assert a.stride() == e.stride()
     regions = [m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion)]
-    fds = [next(iter(r._cache.values())).fd for r in regions]
-    assert len(fds) == 2 and fds[0].id() == fds[1].id(), "\n\n".join(map(repr, fds))
+    fusions = [next(iter(r._cache.values())).fusion for r in regions]
+    assert len(fusions) == 2 and fusions[0].text() == fusions[1].text(), "\n\n".join(map(repr, fusions))
     assert outs[2]._base is not None  # a view of the region's output, made by PyTorch
 
 
@@ -387,8 +387,8 @@ def test_identical_regions_share_one_definition():
         assert_matches(a, e)
     regions = [m for m in gm.modules() if isinstance(m, tb.runtime.SeamRegion)]
     assert len(regions) == 2
-    ids = [next(iter(r._cache.values())).fd.id() for r in regions]
-    assert ids[0] == ids[1], "two copies of one block should share a definition (and its compiled code)"
+    specs = [next(iter(r._cache.values())).spec for r in regions]
+    assert specs[0] is specs[1], "two copies of one block should share a fusion (and its compiled code)"
 
 
 def test_regions_compile_ahead_on_threads(monkeypatch):

@@ -5,10 +5,11 @@ functorch's aot_function) partitioned into regions seam compiles and PyTorch ops
     model = torch.compile(model, backend="seam")
 
 Layout: settings (options), registry + converters/ (one converter per aten overload, each with its
-supports-check), decompositions, partition (regions), translate (a region to a FusionDefinition),
-runtime (SeamRegion: one compiled definition per input signature), precompile (regions compiled ahead on
-threads), compile / backend (the entry points), cuda_graphs (mode="reduce-overhead"), registration
-(backend="seam"). docs/TORCH_BACKEND.md describes it.
+supports-check), decompositions, partition (regions), translate (a region to a fusion, built with the
+core's FusionBuilder), runtime (SeamRegion: one compiled specialization per input signature), precompile
+(regions compiled ahead on threads), compile / backend (the entry points), cuda_graphs
+(mode="reduce-overhead"), registration (backend="seam"). It imports the core of python/seam, never the
+nvFuser-compatible frontend (definition.py). docs/TORCH_BACKEND.md describes it.
 
 The names below load on first use, so that `import seam` (which registers the backend) stays cheap."""
 

@@ -1,5 +1,5 @@
-"""What a converter works with while a region becomes a FusionDefinition: the definition being
-recorded, the graph node being converted, and the dtype and rank of every graph value already defined."""
+"""What a converter works with while a region becomes a fusion: the FusionBuilder being built (its `ops`
+are fd.ops), the graph node being converted, and the dtype and rank of every graph value already defined."""
 
 import torch
 
@@ -13,9 +13,9 @@ class ConversionError(Exception):
 
 
 class ConversionContext:
-    def __init__(self, fd):
-        self.fd = fd
-        self.ops = fd.ops
+    def __init__(self, fusion):
+        self.fusion = fusion
+        self.ops = fusion.ops
         self.node = None
         self._info = {}  # handle index -> TensorInfo of the graph value it holds
         self.memo = {}  # what converters share within one region (an operand padded once for all its uses)

@@ -17,10 +17,11 @@ import threading
 import torch
 import torch.nn.functional as F
 
-from ..definition import FusionDefinition
 from ..dtypes import DataType, torch_to_datatype
+from ..fusion_builder import FusionBuilder
 
-_DEFINITIONS = {}  # (logits dtype, ignore_index) -> FusionDefinition of the chunk's row kernel
+# (ignore_index, then per input its dtype, shape, strides and device) -> the chunk's compiled row kernel
+_SPECIALIZATIONS = {}
 _LOCK = threading.Lock()
 
 # Bytes of chunk-sized temporaries allowed on the GPU: a fraction of the memory free when a step starts.
@@ -66,40 +67,43 @@ def chunk_rows(rows, vocab, hidden, element_size, device, budget=None):
     return max(1, min(rows, by_shape, 1 << int(math.log2(by_memory))))
 
 
-def _definition(dtype, ignore_index):
-    key = (dtype, int(ignore_index))
+def _row_kernel(logits, target, scale, ignore_index):
+    """The compiled row kernel for inputs of this signature (a chunk's; the last chunk may be shorter)."""
+    inputs = (logits, target, scale)
+    key = (ignore_index,) + tuple((x.dtype, x.shape, x.stride(), x.device) for x in inputs)
     with _LOCK:
-        fd = _DEFINITIONS.get(key)
-        if fd is None:
-            fd = _DEFINITIONS[key] = _build(dtype, int(ignore_index))
-        return fd
+        spec = _SPECIALIZATIONS.get(key)
+    if spec is None:  # identical fusions compile once (fusion_builder.py), so a race costs a build only
+        spec = _build(inputs, ignore_index).compile()
+        with _LOCK:
+            spec = _SPECIALIZATIONS.setdefault(key, spec)
+    return spec
 
 
-def _build(dtype, ignore_index):
+def _build(inputs, ignore_index):
     """loss [rows, 1] (0 where ignored) and dlogits [rows, V] = (softmax - onehot) * scale (0 where
-    ignored), from logits [rows, V], target [rows] and scale (a 0-d f32 tensor): one row kernel."""
-    with FusionDefinition() as fd:
-        logits = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=torch_to_datatype(dtype))
-        target = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.Int)
-        scale = fd.define_tensor(shape=[], contiguity=[], dtype=DataType.Float)
-        ops = fd.ops
-        x = ops.cast(logits, DataType.Float)
-        shape = x.shape()
-        row_max = ops.max(x, [1], keepdim=True)
-        e = ops.exp(ops.sub(x, ops.broadcast_in_dim(row_max, shape, [0, 1])))
-        total = ops.sum(e, [1], keepdim=True)
-        lse = ops.add(ops.log(total), row_max)
-        target_column = ops.broadcast_in_dim(target, [ops.size(x, 0), 1], [0])
-        valid = ops.ne(target_column, ignore_index)
-        hit = ops.eq(ops.broadcast_in_dim(ops.iota(ops.size(x, 1), 0, 1, DataType.Int), shape, [1]),
-                     ops.broadcast_in_dim(target_column, shape, [0, 1]))
-        picked = ops.sum(ops.where(hit, x, 0.0), [1], keepdim=True)
-        fd.add_output(ops.where(valid, ops.sub(lse, picked), 0.0))
-        row_scale = ops.where(valid, ops.broadcast_in_dim(scale, [ops.size(x, 0), 1], []), 0.0)
-        softmax = ops.div(e, ops.broadcast_in_dim(total, shape, [0, 1]))
-        grad = ops.mul(ops.sub(softmax, ops.cast(hit, DataType.Float)), ops.broadcast_in_dim(row_scale, shape, [0, 1]))
-        fd.add_output(ops.cast(grad, torch_to_datatype(dtype)))
-    return fd
+    ignored), from logits [rows, V], target [rows] (int64) and scale (a 0-d f32 tensor): one row kernel."""
+    fusion = FusionBuilder()
+    logits, target, scale = (fusion.define_tensor(x.shape, x.stride(), x.dtype, x.device) for x in inputs)
+    dtype = torch_to_datatype(inputs[0].dtype)
+    ops = fusion.ops
+    x = ops.cast(logits, DataType.Float)
+    shape = x.shape()
+    row_max = ops.max(x, [1], keepdim=True)
+    e = ops.exp(ops.sub(x, ops.broadcast_in_dim(row_max, shape, [0, 1])))
+    total = ops.sum(e, [1], keepdim=True)
+    lse = ops.add(ops.log(total), row_max)
+    target_column = ops.broadcast_in_dim(target, [ops.size(x, 0), 1], [0])
+    valid = ops.ne(target_column, ignore_index)
+    hit = ops.eq(ops.broadcast_in_dim(ops.iota(ops.size(x, 1), 0, 1, DataType.Int), shape, [1]),
+                 ops.broadcast_in_dim(target_column, shape, [0, 1]))
+    picked = ops.sum(ops.where(hit, x, 0.0), [1], keepdim=True)
+    fusion.add_output(ops.where(valid, ops.sub(lse, picked), 0.0))
+    row_scale = ops.where(valid, ops.broadcast_in_dim(scale, [ops.size(x, 0), 1], []), 0.0)
+    softmax = ops.div(e, ops.broadcast_in_dim(total, shape, [0, 1]))
+    grad = ops.mul(ops.sub(softmax, ops.cast(hit, DataType.Float)), ops.broadcast_in_dim(row_scale, shape, [0, 1]))
+    fusion.add_output(ops.cast(grad, dtype))
+    return fusion
 
 
 def _forward_and_gradients(hidden, weight, target, ignore_index, reduction, rows_per_chunk):
@@ -108,7 +112,6 @@ def _forward_and_gradients(hidden, weight, target, ignore_index, reduction, rows
     count = valid.sum()
     scale = (1.0 / count.float()) if reduction == "mean" else torch.ones((), device=hidden.device)
     scale = scale.to(torch.float32).reshape(())
-    fd = _definition(hidden.dtype, ignore_index)
     loss = torch.zeros((), dtype=torch.float32, device=hidden.device)
     grad_hidden = torch.empty_like(hidden)
     grad_weight = torch.zeros(weight.shape, dtype=torch.float32, device=weight.device)
@@ -117,7 +120,9 @@ def _forward_and_gradients(hidden, weight, target, ignore_index, reduction, rows
         end = min(rows, start + rows_per_chunk)
         h = hidden[start:end]
         logits = h @ weight.t()
-        row_loss, dlogits = fd.execute([logits, target[start:end].contiguous(), scale])
+        # the row kernel reads plain memory: a target with PyTorch's negative bit is read resolved
+        inputs = [logits, target[start:end].contiguous().resolve_neg(), scale]
+        row_loss, dlogits = _row_kernel(*inputs, int(ignore_index)).run(inputs)
         loss += row_loss.sum()
         grad_hidden[start:end] = dlogits @ weight
         grad_weight += dlogits.t() @ h  # each chunk's product in the inputs' dtype, their sum in f32

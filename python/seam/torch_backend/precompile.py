@@ -1,7 +1,7 @@
 """Compiling a graph's regions ahead, on worker threads, when the graph is compiled: each region's input
 signature is predicted from what the graph recorded for its inputs (dtype, shape, strides, device: the
 strides eager gives, which seam's region outputs also have), the region is translated for it, and the
-definitions are compiled at once (seam's compilations release the GIL and may run concurrently). A
+fusions are compiled at once (seam's compilations release the GIL and may run concurrently). A
 prediction that misses costs a compile, never a wrong result: a region looks its signature up when it
 runs and compiles what it has not seen. Graphs with symbolic sizes are compiled as they run."""
 
@@ -115,8 +115,8 @@ def _default_device(example_inputs):
 
 def compile_regions_ahead(fused, example_inputs, settings):
     """Translates every region of `fused` for its predicted signature (in this thread: translation is
-    Python) and compiles the distinct definitions on `settings.compile_threads` threads (0: one per
-    core). Returns how many definitions were compiled."""
+    Python) and compiles the distinct fusions on `settings.compile_threads` threads (0: one per core).
+    Returns how many fusions were compiled."""
     started = time.perf_counter()
     probes, default_device = _Probes(example_inputs), _default_device(example_inputs)
     jobs, seen = [], set()
@@ -129,19 +129,18 @@ def compile_regions_ahead(fused, example_inputs, settings):
         translation = region.prepare(inputs)
         if translation is None:
             continue
-        tensors = [inputs[i] for i in translation.tensor_positions]
-        key = (translation.fd.id(), tuple((t.dtype, t.shape, t.stride(), t.device) for t in tensors))
-        if key not in seen:  # identical regions share a definition: compiled once
+        key = (translation.fusion.text(), None if translation.tensor_positions else region.device)
+        if key not in seen:  # identical regions give identical fusions: compiled once
             seen.add(key)
-            jobs.append((region, translation.fd, tensors))
+            jobs.append((region, translation))
     if not jobs:
         return 0
     threads = settings.compile_threads or os.cpu_count() or 1
 
     def compile_one(job):
-        region, fd, tensors = job
+        region, translation = job
         try:
-            fd.compile_for(tensors, device=None if tensors else region.device)
+            translation.compile(region.device)
             return True
         except Exception as e:  # the region compiles (or falls back) when it runs, as without this
             log.debug("seam: compiling %s ahead failed: %s: %s", region.region_name, type(e).__name__, e)
@@ -153,6 +152,6 @@ def compile_regions_ahead(fused, example_inputs, settings):
         with concurrent.futures.ThreadPoolExecutor(min(threads, len(jobs)), "seam-compile") as pool:
             done = sum(pool.map(compile_one, jobs))
     STATS["definitions_compiled_ahead"] += done
-    log.debug("seam: %d of %d definitions compiled ahead on %d thread(s) in %.2f s", done, len(jobs),
+    log.debug("seam: %d of %d fusions compiled ahead on %d thread(s) in %.2f s", done, len(jobs),
               min(threads, len(jobs)), time.perf_counter() - started)
     return done

@@ -8,9 +8,9 @@ from .node_meta import SEAM_DTYPES, TensorInfo, value_info
 
 
 class Converter:
-    """How one aten overload becomes FusionDefinition ops.
+    """How one aten overload becomes fd.ops calls on the region's FusionBuilder.
 
-    convert(ctx, *args, **kwargs): args as the node holds them, with graph values replaced by frontend
+    convert(ctx, *args, **kwargs): args as the node holds them, with graph values replaced by the builder's
         handles (tensors) or Python numbers (integer graph values); returns a handle, or a tuple of them
         (None for outputs not computed) for a multi-output op. The registry casts each result to the
         dtype the graph recorded, so converters may compute in Float.

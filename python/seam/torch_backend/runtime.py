@@ -1,7 +1,8 @@
-"""The module that runs one region: per input signature (every tensor's dtype, shape, strides and device,
-every integer's value) a FusionDefinition translated for it, executed by seam on the tensors' memory with
-outputs PyTorch allocates. A signature seam cannot take (a converter refuses it, seam raises while
-compiling) runs the region's aten graph in PyTorch instead, logged at debug level."""
+"""The module that runs one region: per input signature (every tensor's dtype, shape, strides, device and
+negative bit, every integer's value) a fusion translated and compiled for it, whose specialization each
+call of the signature runs on the tensors' memory with outputs PyTorch allocates. A signature seam cannot
+take (a converter refuses it, seam raises while compiling) runs the region's aten graph in PyTorch
+instead, logged at debug level."""
 
 import collections
 import copy
@@ -12,7 +13,7 @@ import threading
 
 import torch
 
-from ..reproducer import quiet_reproducers, reproducers_quiet
+from .. import profile
 from .node_meta import tensor_info
 from .translate import NodeConversionError, region_outputs, translate
 
@@ -23,6 +24,7 @@ log = logging.getLogger("seam.torch_backend")
 STATS = collections.Counter()
 
 _EAGER = object()
+_RESOLVED = object()  # a signature with negative-bit tensors: runs as the signature of their resolved copies
 
 
 class _Split:
@@ -35,9 +37,20 @@ class _Split:
 
 
 def _signature(args):
-    """Every tensor's dtype, shape, strides and device, every other input's type and value."""
-    return tuple((a.dtype, a.shape, a.stride(), a.device) if isinstance(a, torch.Tensor) else (type(a), a)
-                 for a in args)
+    """Every tensor's dtype, shape, strides, device and negative bit, every other input's type and value:
+    everything the compiled specialization assumes of its inputs, so that a call whose signature was seen
+    runs it with no other check."""
+    return tuple((a.dtype, a.shape, a.stride(), a.device, a.is_neg()) if isinstance(a, torch.Tensor)
+                 else (type(a), a) for a in args)
+
+
+def _has_negative_bit(args):
+    """Whether a tensor has PyTorch's negative bit (`z.conj().imag`): its memory holds the negated values."""
+    return any(isinstance(a, torch.Tensor) and a.is_neg() for a in args)
+
+
+def _resolved(args):
+    return tuple(a.resolve_neg() if isinstance(a, torch.Tensor) and a.is_neg() else a for a in args)
 
 
 def _is_an_input(out, args):
@@ -67,7 +80,7 @@ class SeamRegion(torch.nn.Module):
         self._device = devices[0] if devices else "cpu"
         self._cache = {}
         self._prepared = {}  # signature -> Translation made ahead (precompile.py), used on the first run
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # re-entered by a negative-bit signature's first run
 
     @property
     def device(self):
@@ -82,8 +95,7 @@ class SeamRegion(torch.nn.Module):
         if key in self._cache or key in self._prepared:
             return None
         try:
-            with quiet_reproducers():
-                translation = translate(self.graph_module.graph, inputs)
+            translation = translate(self.graph_module.graph, inputs)
         except Exception as e:  # noqa: BLE001
             log.debug("seam: %s not translated ahead: %s: %s", self.region_name, type(e).__name__, e)
             return None
@@ -101,15 +113,20 @@ class SeamRegion(torch.nn.Module):
         if entry is _EAGER:
             STATS["regions_in_pytorch"] += 1
             return self.graph_module(*args)
+        if entry is _RESOLVED:
+            return self.forward(*_resolved(args))
         if type(entry) is _Split:
             return entry.module(*args)
         return self._run(entry, args)
 
     def _run(self, translation, args):
-        if translation.tensor_positions:
-            outs = translation.fd.execute([args[i] for i in translation.tensor_positions])
+        spec = translation.spec
+        flat = [args[i] for i in translation.tensor_positions]
+        if profile.active():  # inside a PythonProfiler: every run is profiled
+            compiled, spec.compile_unreported = spec.compile_unreported, False
+            outs, _ = profile.run_profiled(spec, flat, translation.fusion.id(), False, compiled)
         else:
-            outs = translation.fd.execute([], device=self._device)
+            outs = spec.run(flat)
         results = [None] * len(outs)
         returned = {}  # id of a tensor returned -> its output position
         escaping = self.escaping
@@ -131,11 +148,10 @@ class SeamRegion(torch.nn.Module):
         return results[0] if self._single else tuple(results)
 
     def _first_run(self, key, args):
-        # a failure here is handled (a fallback to PyTorch), not reported with a reproducer
-        with quiet_reproducers(reproducers_quiet() or self.settings.fallback):
-            return self._translate_and_run(key, args)
-
-    def _translate_and_run(self, key, args):
+        if _has_negative_bit(args):
+            # read as PyTorch's kernels read them, through resolved copies: a signature of their own
+            self._cache[key] = _RESOLVED
+            return self.forward(*_resolved(args))
         try:
             try:
                 translation = self._prepared.pop(key, None) or translate(self.graph_module.graph, args)
@@ -143,6 +159,7 @@ class SeamRegion(torch.nn.Module):
                 if not self.settings.fallback or self._repartition is None:
                     raise
                 return self._split_around(key, args, e)
+            translation.compile(self._device)
             result = self._run(translation, args)
             if self.settings.dump_regions:
                 self._dump(translation)
@@ -168,7 +185,7 @@ class SeamRegion(torch.nn.Module):
             if not os.path.exists(path):
                 break
         with open(path, "w") as f:
-            f.write(translation.fd.fusion_ir())
+            f.write(translation.spec.fusion.text())
 
     def _split_around(self, key, args, error):
         """This signature runs with the failed node in PyTorch and the rest of the region re-partitioned

@@ -1,7 +1,7 @@
-"""One region (an aten subgraph seam claimed) to a FusionDefinition, for concrete inputs: tensors become
-definition inputs with their layouts, integer inputs (symbolic sizes Dynamo computed) become constants, so
-each input signature gets its own definition; identical regions (every layer's RMSNorm) give identical
-definitions, which seam's FusionCache compiles once."""
+"""One region (an aten subgraph seam claimed) to a fusion, for concrete inputs: tensors become inputs of a
+FusionBuilder with their extents, strides, dtype and device, integer inputs (symbolic sizes Dynamo
+computed) become constants, so each input signature gets its own fusion; identical regions (every layer's
+RMSNorm) give identical fusion texts, which compile once (fusion_builder.py)."""
 
 import hashlib
 import heapq
@@ -10,7 +10,7 @@ import operator
 import torch
 from torch.fx.node import map_arg
 
-from ..definition import FusionDefinition
+from ..fusion_builder import FusionBuilder
 from ..handles import Tensor
 from .context import ConversionContext, ConversionError
 from .node_meta import TensorInfo, recorded_strides, stride_order, tensor_info
@@ -26,15 +26,23 @@ class NodeConversionError(ConversionError):
 
 
 class Translation:
-    """The definition of a region for one input signature: which region inputs it takes (`tensor_positions`:
-    region input indices, in the definition's order), and per definition output the region output it is
-    (`output_positions`) and whether it must not alias an input (`copies`: an op that copies in aten)."""
+    """The fusion of a region for one input signature: which region inputs it takes (`tensor_positions`:
+    region input indices, in the fusion's order), and per fusion output the region output it is
+    (`output_positions`) and whether it must not alias an input (`copies`: an op that copies in aten);
+    `spec`, once compiled, the specialization every call of the signature runs."""
 
-    __slots__ = ("fd", "tensor_positions", "output_positions", "copies")
+    __slots__ = ("fusion", "tensor_positions", "output_positions", "copies", "spec")
 
-    def __init__(self, fd, tensor_positions, output_positions, copies):
-        self.fd, self.tensor_positions = fd, tensor_positions
+    def __init__(self, fusion, tensor_positions, output_positions, copies):
+        self.fusion, self.tensor_positions = fusion, tensor_positions
         self.output_positions, self.copies = output_positions, copies
+        self.spec = None
+
+    def compile(self, device):
+        """The compiled specialization (`device`: where a fusion without tensor inputs runs)."""
+        if self.spec is None:
+            self.spec = self.fusion.compile(None if self.tensor_positions else device)
+        return self.spec
 
 
 # Where each node stood in the graph the partition was made from (partition.py records it): the tie-break
@@ -83,7 +91,7 @@ def _canonical(nodes, describe):
     """A topological order of a region's nodes that identical copies share: of the nodes ready, the one
     whose computation (_structure) sorts first, ties broken by the order of the original graph. Inputs
     are defined at first use and outputs recorded in this order too, so every copy of a layer gives the
-    same definition text whatever names and node order the tracer and the fuser gave it."""
+    same fusion text whatever names and node order the tracer and the fuser gave it."""
     nodes = list(nodes)
     members = set(nodes)
     memo, position = {}, {n: i for i, n in enumerate(nodes)}
@@ -112,62 +120,62 @@ def _canonical(nodes, describe):
 
 
 def translate(graph, inputs):
-    """The region's definition for these inputs. Nodes, inputs (at first use) and outputs are recorded in
-    the original graph's order, so that every layer's copy of a region gives the same definition text and
-    shares one compiled specialization."""
+    """The region's fusion for these inputs (tensors or stand-ins: only dtypes, shapes, strides and devices
+    are read). Nodes, inputs (at first use) and outputs are recorded in a canonical order, so that every
+    layer's copy of a region gives the same fusion text and shares one compiled specialization."""
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
     if len(placeholders) != len(inputs):
         raise ConversionError(f"the region takes {len(placeholders)} inputs, got {len(inputs)}")
     index_of = {n: i for i, n in enumerate(placeholders)}
     env, positions = {}, []
-    with FusionDefinition() as fd:
-        ctx = ConversionContext(fd)
+    fusion = FusionBuilder()
+    ctx = ConversionContext(fusion)
 
-        def value(node):
-            if node not in env:  # a region input, defined where it is first used
-                x = inputs[index_of[node]]
-                if isinstance(x, torch.Tensor):
-                    handle = fd.from_pytorch(x)
-                    ctx.set_info(handle, TensorInfo(x.dtype, x.shape, x.device.type))
-                    positions.append(index_of[node])
-                    env[node] = handle
-                elif isinstance(x, (bool, int, float)) or x is None:
-                    env[node] = x  # a symbolic size: a constant of this specialization
-                else:
-                    raise ConversionError(f"region input {node.name} is a {type(x).__name__}")
-            return env[node]
+    def value(node):
+        if node not in env:  # a region input, defined where it is first used
+            x = inputs[index_of[node]]
+            if isinstance(x, torch.Tensor):
+                handle = fusion.define_tensor(x.shape, x.stride(), x.dtype, x.device)
+                ctx.set_info(handle, TensorInfo(x.dtype, x.shape, x.device.type))
+                positions.append(index_of[node])
+                env[node] = handle
+            elif isinstance(x, (bool, int, float)) or x is None:
+                env[node] = x  # a symbolic size: a constant of this specialization
+            else:
+                raise ConversionError(f"region input {node.name} is a {type(x).__name__}")
+        return env[node]
 
-        canonical = _canonical((n for n in graph.nodes if n.op == "call_function"),
-                               lambda p: _describe_input(inputs[index_of[p]]) if p in index_of else "?")
-        rank = {n: i for i, n in enumerate(canonical)}
-        for node in canonical:
-            args = map_arg(node.args, value)
-            kwargs = map_arg(node.kwargs, value)
-            if node.target is operator.getitem:
-                env[node] = args[0][args[1]]
-                continue
-            conv = REGISTRY.get(node.target)
-            ctx.node = node
-            try:
-                if conv is None:
-                    raise ConversionError("no converter")
-                env[node] = ctx.finish(node, conv.convert(ctx, *args, **kwargs))
-            except Exception as e:
-                raise NodeConversionError(node, e) from e
-        outputs, _ = region_outputs(graph)
-        order = sorted(range(len(outputs)), key=lambda i: (rank.get(outputs[i], -1), i))
-        copies = []
-        for i in order:
-            handle = value(outputs[i])
-            if not isinstance(handle, Tensor):
-                raise ConversionError(f"region output {outputs[i]} is not a tensor")
-            view = _is_view(outputs[i])
-            # seam returns a view of an input as a view (eager's strides); anything else it writes, and
-            # then in eager's layout
-            fd.add_output(handle, stride_order=None if view and _views_an_input(outputs[i])
+    canonical = _canonical((n for n in graph.nodes if n.op == "call_function"),
+                           lambda p: _describe_input(inputs[index_of[p]]) if p in index_of else "?")
+    rank = {n: i for i, n in enumerate(canonical)}
+    for node in canonical:
+        args = map_arg(node.args, value)
+        kwargs = map_arg(node.kwargs, value)
+        if node.target is operator.getitem:
+            env[node] = args[0][args[1]]
+            continue
+        conv = REGISTRY.get(node.target)
+        ctx.node = node
+        try:
+            if conv is None:
+                raise ConversionError("no converter")
+            env[node] = ctx.finish(node, conv.convert(ctx, *args, **kwargs))
+        except Exception as e:
+            raise NodeConversionError(node, e) from e
+    outputs, _ = region_outputs(graph)
+    order = sorted(range(len(outputs)), key=lambda i: (rank.get(outputs[i], -1), i))
+    copies = []
+    for i in order:
+        handle = value(outputs[i])
+        if not isinstance(handle, Tensor):
+            raise ConversionError(f"region output {outputs[i]} is not a tensor")
+        view = _is_view(outputs[i])
+        # seam returns a view of an input as a view (eager's strides); anything else it writes, and
+        # then in eager's layout
+        fusion.add_output(handle, stride_order=None if view and _views_an_input(outputs[i])
                           else _eager_layout(outputs[i]))
-            copies.append(not view)
-    return Translation(fd, positions, order, copies)
+        copies.append(not view)
+    return Translation(fusion, positions, order, copies)
 
 
 def _describe_input(x):
