@@ -27,9 +27,10 @@ def kernels(gm):
     count, code = 0, ""
     for module in gm.modules():
         for translation in getattr(module, "_cache", {}).values():
-            if hasattr(translation, "fd"):
-                count += int(re.search(r"^kernels: (\d+)$", translation.fd.last_segmentation(), re.M).group(1))
-                code += translation.fd.last_cuda_code()
+            spec = getattr(translation, "spec", None)
+            if spec is not None:
+                count += int(re.search(r"^kernels: (\d+)$", spec.executable().segmentation(), re.M).group(1))
+                code += spec.executable().cuda_source()
     return count, code
 
 
