@@ -1,6 +1,7 @@
 #include "plan/plan.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <set>
 
 #include "lower/kir_pipeline.h"
@@ -149,18 +150,25 @@ class Planner {
     plan_.steps.push_back(std::move(step));
   }
 
-  // A scan reads its operand from memory: a view of an input or of a kernel output (a value of a no-launch
-  // group) is written out first by a copy kernel of the same group, as a product's operands are.
-  void plan_scan(size_t g) {
-    KernelFusion scan = extract_kernel_fusion(segmented_, g);
-    const Fusion& f = scan.fusion;
-    const Value result = f.outputs().at(0).value;
-    const Value operand = f.node(result).operands.at(0);
-    if (f.node(operand).op != OpKind::Input) {
-      const Value view = scan.sources.at(static_cast<size_t>(operand.id));
-      plan_pointwise(g, extract_view_copy(segmented_, view), view.id);
-      scan = extract_kernel_fusion(segmented_, g, {view.id});
+  // Operands `operands` of the group's one node (a scan's, a scatter's), which its kernel reads from
+  // memory: a view of an input or of a kernel output (a value of a no-launch group) is written out first,
+  // each once, by a copy kernel of the same group, as a product's operands are. A literal stays (the
+  // kernel prints it). Returns the kernel fusion that reads the copies.
+  KernelFusion with_views_copied(size_t g, KernelFusion kernel, std::initializer_list<size_t> operands) {
+    const Node& node = kernel.fusion.node(kernel.fusion.outputs().at(0).value);
+    std::set<int32_t> copied;
+    for (size_t k : operands) {
+      const Value operand = node.operands.at(k);
+      const OpKind op = kernel.fusion.node(operand).op;
+      if (op == OpKind::Input || op == OpKind::Const) continue;
+      const Value view = kernel.sources.at(static_cast<size_t>(operand.id));
+      if (copied.insert(view.id).second) plan_pointwise(g, extract_view_copy(segmented_, view), view.id);
     }
+    return copied.empty() ? std::move(kernel) : extract_kernel_fusion(segmented_, g, copied);
+  }
+
+  void plan_scan(size_t g) {
+    KernelFusion scan = with_views_copied(g, extract_kernel_fusion(segmented_, g), {0});
     ScanLoweringOptions lowering;
     lowering.kernel_name = next_name();
     lowering.max_threads = options_.params.row_block_size;
@@ -170,22 +178,12 @@ class Planner {
   }
 
   // A scatter's data is copied into its output by a copy kernel of the group, then the scatter kernel
-  // writes the source there. The kernel reads its index and source from memory (a literal source aside):
-  // views of them are written out first, as a scan's operand is.
+  // writes the source there; it reads its index and source from memory (with_views_copied).
   void plan_scatter(size_t g) {
     KernelFusion scatter = extract_kernel_fusion(segmented_, g);
-    const Value result = scatter.fusion.outputs().at(0).value;
-    const Node& node = scatter.fusion.node(result);
+    const Node& node = scatter.fusion.node(scatter.fusion.outputs().at(0).value);
     const Value data = scatter.sources.at(static_cast<size_t>(node.operands.at(0).id));
-    std::set<int32_t> copied;
-    for (size_t k = 1; k < 3; ++k) {
-      const Value operand = node.operands.at(k);
-      const OpKind op = scatter.fusion.node(operand).op;
-      if (op == OpKind::Input || op == OpKind::Const) continue;  // a literal source: the kernel prints it
-      const Value view = scatter.sources.at(static_cast<size_t>(operand.id));
-      if (copied.insert(view.id).second) plan_pointwise(g, extract_view_copy(segmented_, view), view.id);
-    }
-    if (!copied.empty()) scatter = extract_kernel_fusion(segmented_, g, copied);
+    scatter = with_views_copied(g, std::move(scatter), {1, 2});
     const Value output = scatter.outputs.at(0);
     plan_pointwise(g, extract_copy_into(segmented_, data, output), output.id);
     ScatterLoweringOptions lowering;
